@@ -1,0 +1,52 @@
+import { asc, eq } from 'drizzle-orm'
+import type { Lang } from '#app/i18n/config.ts'
+import type { Db } from '#app/server/db/client.server.ts'
+import { packages } from '#app/server/db/schema.ts'
+import { priceBreakdown } from './vat.ts'
+
+/** A package as pages and the API show it (the API's `package` shape, in camelCase). */
+export type PackageView = {
+  id: number
+  name: string
+  description: string
+  months: number
+  price: number
+  vatRate: number
+  vat: number
+  total: number
+  isBestSeller: boolean
+}
+
+export type ListPackagesOptions = { db: Db; lang: Lang; vatRateBasisPoints: number }
+
+/** Every active package, in display order, with its VAT and total. */
+export async function listPackages({ db, lang, vatRateBasisPoints }: ListPackagesOptions): Promise<PackageView[]> {
+  const rows = await db
+    .select()
+    .from(packages)
+    .where(eq(packages.isActive, true))
+    .orderBy(asc(packages.sortOrder), asc(packages.id))
+  return rows.map((row) => ({
+    id: row.id,
+    name: lang === 'ar' ? row.nameAr : row.nameEn,
+    description: lang === 'ar' ? row.descriptionAr : row.descriptionEn,
+    months: row.months,
+    ...priceBreakdown(row.priceHalalas, vatRateBasisPoints),
+    isBestSeller: row.isBestSeller,
+  }))
+}
+
+/** The API's snake_case shape (api.md). */
+export function packageToJson(p: PackageView) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    months: p.months,
+    price: p.price,
+    vat_rate: p.vatRate,
+    vat: p.vat,
+    total: p.total,
+    is_best_seller: p.isBestSeller,
+  }
+}

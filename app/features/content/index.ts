@@ -1,0 +1,2 @@
+export { contactSchema, type ContactInput } from './contact-schema.ts'
+export { publicPages } from './public-pages.ts'

@@ -1,0 +1,44 @@
+import { hijriLocale, intlLocale, type Lang } from './config.ts'
+
+// Formatting happens only at the edge: values stay integers (halalas) and UTC instants inside.
+
+const SAUDI_TIME_ZONE = 'Asia/Riyadh'
+
+export function formatNumber(lang: Lang, value: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(intlLocale[lang], options).format(value)
+}
+
+export function formatPercent(lang: Lang, value: number, fractionDigits = 1): string {
+  return new Intl.NumberFormat(intlLocale[lang], {
+    style: 'percent',
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  }).format(value)
+}
+
+/** `115.00 ر.س` in Arabic and `SAR 115.00` in English. */
+export function formatMoney(lang: Lang, halalas: number): string {
+  const amount = new Intl.NumberFormat('en-US', {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    useGrouping: true,
+  }).format(halalas / 100)
+  return lang === 'ar' ? `${amount} ر.س` : `SAR ${amount}`
+}
+
+export type DualDate = { gregorian: string; hijri: string }
+
+/** A date as a Saudi reader expects it: Gregorian with the Umm al-Qura Hijri date beside it. */
+export function formatDate(lang: Lang, date: Date | string | number): DualDate {
+  const value = date instanceof Date ? date : new Date(date)
+  const options: Intl.DateTimeFormatOptions = {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: SAUDI_TIME_ZONE,
+  }
+  return {
+    gregorian: new Intl.DateTimeFormat(intlLocale[lang], options).format(value),
+    hijri: new Intl.DateTimeFormat(hijriLocale[lang], options).format(value),
+  }
+}

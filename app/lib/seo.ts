@@ -1,0 +1,42 @@
+import type { MetaDescriptor } from 'react-router'
+import { languages, type Lang } from '#app/i18n/config.ts'
+
+export type RootMeta = { appUrl: string; lang: Lang; siteName: string }
+
+/** Title, description, canonical and hreflang links of a page under `/:lang`. */
+export function pageMeta(
+  root: RootMeta | undefined,
+  page: { title: string; description: string; path: string },
+): MetaDescriptor[] {
+  if (!root) return [{ title: page.title }]
+  const suffix = page.path ? `/${page.path}` : ''
+  const url = (lang: Lang) => `${root.appUrl}/${lang}${suffix}`
+  const title = page.path ? `${page.title} | ${root.siteName}` : `${root.siteName} | ${page.title}`
+  return [
+    { title },
+    { name: 'description', content: page.description },
+    { tagName: 'link', rel: 'canonical', href: url(root.lang) },
+    ...languages.map((lang) => ({ tagName: 'link', rel: 'alternate', hrefLang: lang, href: url(lang) })),
+    { tagName: 'link', rel: 'alternate', hrefLang: 'x-default', href: `${root.appUrl}/ar${suffix}` },
+    { property: 'og:type', content: 'website' },
+    { property: 'og:site_name', content: root.siteName },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: page.description },
+    { property: 'og:url', content: url(root.lang) },
+    { property: 'og:locale', content: root.lang === 'ar' ? 'ar_SA' : 'en_GB' },
+  ]
+}
+
+type MetaArgsLike = {
+  loaderData: unknown
+  matches: ReadonlyArray<{ id: string; loaderData: unknown } | undefined>
+}
+
+/** The meta tags of a page whose loader sent namespace `ns` with a `meta: {title, description}` block. */
+export function metaFromMessages(args: MetaArgsLike, ns: string, path: string): MetaDescriptor[] {
+  const root = args.matches.find((m) => m?.id === 'root')?.loaderData as RootMeta | undefined
+  const messages = (args.loaderData as { messages?: Record<string, { meta?: { title: string; description: string } }> } | undefined)?.messages
+  const meta = messages?.[ns]?.meta
+  if (!meta) return [{ title: root?.siteName ?? 'Hallil' }]
+  return pageMeta(root, { title: meta.title, description: meta.description, path })
+}

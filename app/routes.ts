@@ -1,0 +1,18 @@
+import { index, layout, route, type RouteConfig } from '@react-router/dev/routes'
+
+// Every page lives under /:lang (ar or en). `/` and paths without a language redirect.
+export default [
+  index('routes/redirect-to-language.tsx'),
+  route(':lang', 'routes/lang.tsx', [
+    layout('routes/layouts/default.tsx', [
+      index('routes/home.tsx'),
+      route('packages', 'routes/packages.tsx'),
+      route('about-us', 'routes/about-us.tsx'),
+      route('common-questions', 'routes/common-questions.tsx'),
+      route('contact-us', 'routes/contact-us.tsx'),
+      route('privacy-policy', 'routes/privacy-policy.tsx'),
+      route('terms', 'routes/terms.tsx'),
+    ]),
+    route('*', 'routes/not-found.tsx'),
+  ]),
+] satisfies RouteConfig

@@ -1,0 +1,51 @@
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useT } from '#app/i18n/use-t.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import type { Route } from './+types/about-us'
+
+export function loader({ params }: Route.LoaderArgs) {
+  return { messages: getMessages(langParam(params), ['about']) }
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'about', 'about-us')
+
+type Section = { key: string; title: string; text: string }
+type Item = { title: string; text: string }
+
+export default function AboutUs() {
+  const { t, tm } = useT()
+  return (
+    <>
+      <section className="page-hero">
+        <div className="container narrow">
+          <h1>{t('about.title')}</h1>
+          <p className="lead">{t('about.lead')}</p>
+        </div>
+      </section>
+      <section className="section">
+        <div className="container card-grid card-grid-2">
+          {tm<Section[]>('about.sections').map((section) => (
+            <article key={section.key} className="card" id={section.key}>
+              <h2>{section.title}</h2>
+              <p>{section.text}</p>
+            </article>
+          ))}
+        </div>
+      </section>
+      <section className="section section-alt">
+        <div className="container">
+          <h2 className="section-title">{t('about.values.title')}</h2>
+          <div className="card-grid card-grid-4">
+            {tm<Item[]>('about.values.items').map((item) => (
+              <article key={item.title} className="card card-plain">
+                <h3>{item.title}</h3>
+                <p>{item.text}</p>
+              </article>
+            ))}
+          </div>
+        </div>
+      </section>
+    </>
+  )
+}

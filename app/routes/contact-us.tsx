@@ -1,0 +1,145 @@
+import { useEffect, useRef, useState } from 'react'
+import { data, Form, useNavigation, useRouteLoaderData } from 'react-router'
+import { contactSchema } from '#app/features/content/index.ts'
+import { sendContactMessage } from '#app/features/content/index.server.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useT } from '#app/i18n/use-t.ts'
+import { contactMessageTypes } from '#app/lib/constants.ts'
+import { fieldErrorsOf, formValues, type FieldErrors } from '#app/lib/forms.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { FormField } from '#app/ui/form-field.tsx'
+import { SupportList, type SupportContacts } from '#app/ui/site-footer.tsx'
+import { useToast } from '#app/ui/toaster.tsx'
+import type { Route } from './+types/contact-us'
+
+const fields = ['type', 'name', 'email', 'message'] as const
+
+export function loader({ params }: Route.LoaderArgs) {
+  return { messages: getMessages(langParam(params), ['contact']) }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const form = await request.formData()
+  const values = formValues(form, fields)
+  const parsed = contactSchema.safeParse(values)
+  if (!parsed.success) {
+    return data({ ok: false as const, errors: fieldErrorsOf(parsed.error), values }, { status: 422 })
+  }
+  const result = await sendContactMessage({
+    db: context.db,
+    input: parsed.data,
+    lang: langParam(params),
+    clientIp: context.clientIp,
+  })
+  if (!result.ok) {
+    return data(
+      { ok: false as const, errors: { _form: ['common.errors.tooManyRequests'] } as FieldErrors, values },
+      { status: 429, headers: { 'Retry-After': String(result.retryAfterSeconds) } },
+    )
+  }
+  return { ok: true as const, errors: {} as FieldErrors, values: {} as Record<string, string> }
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'contact', 'contact-us')
+
+export default function ContactUs({ actionData }: Route.ComponentProps) {
+  const { t } = useT()
+  const toast = useToast()
+  const root = useRouteLoaderData('root') as { support?: SupportContacts } | undefined
+  const navigation = useNavigation()
+  const formRef = useRef<HTMLFormElement>(null)
+  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
+  const errors = clientErrors ?? actionData?.errors ?? {}
+  const values = actionData?.ok === false ? actionData.values : {}
+  const sending = navigation.state === 'submitting'
+
+  useEffect(() => {
+    if (actionData?.ok) {
+      toast.push('success', t('contact.sent'))
+      formRef.current?.reset()
+    } else if (actionData?.errors._form) {
+      toast.push('error', t(actionData.errors._form[0] ?? 'common.errors.unexpected'))
+    }
+    // Only when a new answer arrives.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [actionData])
+
+  return (
+    <>
+      <section className="page-hero">
+        <div className="container narrow">
+          <h1>{t('contact.title')}</h1>
+          <p className="lead">{t('contact.lead')}</p>
+        </div>
+      </section>
+      <section className="section">
+        <div className="container contact-grid">
+          <div className="card">
+            <h2>{t('contact.form.title')}</h2>
+            {actionData?.ok ? (
+              <div className="notice notice-success" role="status">
+                <p><strong>{t('contact.sent')}</strong></p>
+                <p>{t('contact.sentHint')}</p>
+              </div>
+            ) : null}
+            {errors._form ? (
+              <div className="notice notice-error" role="alert">
+                <p>{errors._form.map((key) => t(key)).join(' ')}</p>
+              </div>
+            ) : null}
+            <Form
+              ref={formRef}
+              method="post"
+              noValidate
+              className="form"
+              onSubmit={(event) => {
+                const parsed = contactSchema.safeParse(formValues(new FormData(event.currentTarget), fields))
+                if (parsed.success) {
+                  setClientErrors(null)
+                  return
+                }
+                event.preventDefault()
+                const found = fieldErrorsOf(parsed.error)
+                setClientErrors(found)
+                const first = fields.find((f) => found[f])
+                if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus()
+              }}
+            >
+              <FormField id="contact-name" label={t('contact.form.name')} errors={errors.name} required>
+                {(props) => <input {...props} name="name" type="text" autoComplete="name" maxLength={100} defaultValue={values.name} required />}
+              </FormField>
+              <FormField id="contact-email" label={t('contact.form.email')} errors={errors.email} required>
+                {(props) => (
+                  <input {...props} name="email" type="email" autoComplete="email" dir="ltr" maxLength={254} defaultValue={values.email} required />
+                )}
+              </FormField>
+              <FormField id="contact-type" label={t('contact.form.type')} errors={errors.type} required>
+                {(props) => (
+                  <select {...props} name="type" defaultValue={values.type ?? ''} required>
+                    <option value="" disabled>{t('contact.form.typePlaceholder')}</option>
+                    {contactMessageTypes.map((type) => (
+                      <option key={type} value={type}>{t(`contact.types.${type}`)}</option>
+                    ))}
+                  </select>
+                )}
+              </FormField>
+              <FormField id="contact-message" label={t('contact.form.message')} hint={t('contact.form.messageHint')} errors={errors.message} required>
+                {(props) => <textarea {...props} name="message" rows={6} maxLength={5000} defaultValue={values.message} required />}
+              </FormField>
+              <button type="submit" className="button button-primary" disabled={sending}>
+                {sending ? t('common.form.sending') : t('contact.form.submit')}
+              </button>
+            </Form>
+          </div>
+          <aside className="card card-plain">
+            <h2>{t('contact.direct.title')}</h2>
+            <p>{t('contact.direct.lead')}</p>
+            {root?.support ? <SupportList support={root.support} /> : null}
+            <p className="muted">{t('contact.direct.hours')}</p>
+          </aside>
+        </div>
+      </section>
+    </>
+  )
+}

@@ -1,0 +1,125 @@
+import { PackageGrid } from '#app/features/billing/index.ts'
+import { listPackages } from '#app/features/billing/index.server.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useT } from '#app/i18n/use-t.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { AppLink } from '#app/ui/app-link.tsx'
+import { FaqList, type FaqItem } from '#app/ui/faq-list.tsx'
+import { ArrowIcon } from '#app/ui/icons.tsx'
+import { useRevealOnScroll } from '#app/ui/reveal.ts'
+import type { Route } from './+types/home'
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const packages = await listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })
+  const messages = getMessages(lang, ['home', 'packages', 'faq'])
+  // The home page shows the first four questions only; the rest stay on the FAQ page.
+  const faq = messages.faq as { items: FaqItem[] }
+  messages.faq = { items: faq.items.slice(0, 4) }
+  return { messages, packages }
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'home', '')
+
+type Step = { title: string; text: string }
+type Tool = { key: string; title: string; text: string; cta: string }
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { t, tm } = useT()
+  useRevealOnScroll()
+  return (
+    <>
+      <section className="hero">
+        <div className="container hero-inner">
+          <p className="eyebrow">{t('home.hero.eyebrow')}</p>
+          <h1>{t('home.hero.title')}</h1>
+          <p className="lead">{t('home.hero.lead')}</p>
+          <div className="hero-actions">
+            <AppLink className="button button-primary button-large" to="packages">
+              {t('home.hero.secondaryCta')} <ArrowIcon className="icon icon-inline" />
+            </AppLink>
+            <AppLink className="button button-ghost button-large" to="about-us">
+              {t('common.nav.about')}
+            </AppLink>
+          </div>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="steps-title">
+        <div className="container">
+          <h2 id="steps-title" className="section-title" data-reveal>{t('home.steps.title')}</h2>
+          <p className="section-lead" data-reveal>{t('home.steps.lead')}</p>
+          <ol className="steps">
+            {tm<Step[]>('home.steps.items').map((step, i) => (
+              <li key={step.title} className="step" data-reveal>
+                <span className="step-number" aria-hidden="true">{i + 1}</span>
+                <h3>{step.title}</h3>
+                <p>{step.text}</p>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="tools-title">
+        <div className="container">
+          <h2 id="tools-title" className="section-title" data-reveal>{t('home.tools.title')}</h2>
+          <p className="section-lead" data-reveal>{t('home.tools.lead')}</p>
+          <div className="card-grid card-grid-3">
+            {tm<Tool[]>('home.tools.items').map((tool) => (
+              <article key={tool.key} className={`card tool-card tool-${tool.key}`} data-reveal>
+                <h3>{tool.title}</h3>
+                <p>{tool.text}</p>
+              </article>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="why-title">
+        <div className="container">
+          <h2 id="why-title" className="section-title" data-reveal>{t('home.why.title')}</h2>
+          <div className="card-grid card-grid-4">
+            {tm<Step[]>('home.why.items').map((item) => (
+              <article key={item.title} className="card card-plain" data-reveal>
+                <h3>{item.title}</h3>
+                <p>{item.text}</p>
+              </article>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="packages-title">
+        <div className="container">
+          <h2 id="packages-title" className="section-title" data-reveal>{t('home.packages.title')}</h2>
+          <p className="section-lead" data-reveal>{t('home.packages.lead')}</p>
+          <PackageGrid packages={loaderData.packages} />
+          <p className="section-more">
+            <AppLink to="packages">{t('home.packages.all')} <ArrowIcon className="icon icon-inline" /></AppLink>
+          </p>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="faq-title">
+        <div className="container narrow">
+          <h2 id="faq-title" className="section-title" data-reveal>{t('home.faq.title')}</h2>
+          <p className="section-lead" data-reveal>{t('home.faq.lead')}</p>
+          <FaqList items={tm<FaqItem[]>('faq.items')} />
+          <p className="section-more">
+            <AppLink to="common-questions">{t('home.faq.more')} <ArrowIcon className="icon icon-inline" /></AppLink>
+          </p>
+        </div>
+      </section>
+
+      <section className="section cta-band" aria-labelledby="cta-title">
+        <div className="container narrow center">
+          <h2 id="cta-title">{t('home.cta.title')}</h2>
+          <p>{t('home.cta.text')}</p>
+          <AppLink className="button button-primary button-large" to="packages">{t('home.hero.secondaryCta')}</AppLink>
+        </div>
+      </section>
+    </>
+  )
+}

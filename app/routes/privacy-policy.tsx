@@ -1,0 +1,15 @@
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { LegalPage } from '#app/ui/legal-page.tsx'
+import type { Route } from './+types/privacy-policy'
+
+export function loader({ params }: Route.LoaderArgs) {
+  return { messages: getMessages(langParam(params), ['privacy']) }
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'privacy', 'privacy-policy')
+
+export default function Page() {
+  return <LegalPage ns="privacy" />
+}

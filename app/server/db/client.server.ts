@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { sql } from 'drizzle-orm'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import pg from 'pg'
+import * as schema from './schema.ts'
+
+export type Schema = typeof schema
+/** The Drizzle instance every domain function receives; the same type on PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>
+
+export type Database = {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** Runs the committed SQL migrations (serialised across processes on PostgreSQL). */
+  migrate(): Promise<void>
+  /** Answers when the database answers; used by /healthz. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export const migrationsFolder = path.resolve(process.cwd(), 'drizzle')
+
+// An arbitrary constant: every Hallil process takes this advisory lock while migrating.
+const MIGRATION_LOCK_ID = 727_110_001
+
+export type OpenDatabaseOptions =
+  | { kind: 'pglite'; dataDir?: string }
+  | { kind: 'postgres'; url: string; poolMax?: number }
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.kind === 'pglite') {
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+    const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite()
+    await client.waitReady
+    const db = drizzlePglite(client, { schema }) as unknown as Db
+    return {
+      db,
+      kind: 'pglite',
+      migrate: () => migratePglite(db as never, { migrationsFolder }),
+      ping: async () => {
+        await client.query('select 1')
+      },
+      close: () => client.close(),
+    }
+  }
+
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10 })
+  // A dropped connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {})
+  const db = drizzlePg(pool, { schema }) as unknown as Db
+  return {
+    db,
+    kind: 'postgres',
+    migrate: async () => {
+      const conn = await pool.connect()
+      try {
+        await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID])
+        await migratePg(drizzlePg(conn, { schema }), { migrationsFolder })
+      } finally {
+        await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {})
+        conn.release()
+      }
+    },
+    ping: async () => {
+      await db.execute(sql`select 1`)
+    },
+    close: () => pool.end(),
+  }
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+// The one place that reads process.env. Everything else receives an `Env`.
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional())
+const booleanFlag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+)
+
+const schema = z
+  .object({
+    NODE_ENV: z.preprocess(
+      emptyToUndefined,
+      z.enum(['development', 'production', 'test']).default('development'),
+    ),
+    HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+    APP_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+    TRUST_PROXY: booleanFlag,
+    DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+        .optional(),
+    ),
+    DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+    ),
+    MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Hallil <no-reply@hallil.local>')),
+    MAIL_OUTBOX_DIR: optionalString,
+    SESSION_SECRET: z.preprocess(
+      emptyToUndefined,
+      z.string().min(32, 'must be at least 32 characters').optional(),
+    ),
+    PAYMENT_GATEWAY: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'moyasar']).optional()),
+    VAT_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(100).default(15)),
+    SELLER_NAME_AR: z.preprocess(emptyToUndefined, z.string().default('مؤسسة حلّل للخدمات التعليمية')),
+    SELLER_NAME_EN: z.preprocess(emptyToUndefined, z.string().default('Hallil Educational Services')),
+    SELLER_ADDRESS_AR: z.preprocess(emptyToUndefined, z.string().default('الرياض، المملكة العربية السعودية')),
+    SELLER_ADDRESS_EN: z.preprocess(emptyToUndefined, z.string().default('Riyadh, Saudi Arabia')),
+    SELLER_VAT_NUMBER: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^3\d{13}3$/, 'must be the 15-digit VAT number (starts and ends with 3)')
+        .optional(),
+    ),
+    SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@hallil.sa')),
+    SUPPORT_PHONE: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^\+?[0-9 ]{7,20}$/, 'must be a phone number').default('+966 11 000 0000'),
+    ),
+    SUPPORT_WHATSAPP: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^\+?[0-9]{7,15}$/, 'must be digits, e.g. +966500000000').default('+966500000000'),
+    ),
+    LOG_LEVEL: z.preprocess(
+      emptyToUndefined,
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return
+    if (!env.SESSION_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+    if (!env.APP_URL)
+      ctx.addIssue({ code: 'custom', path: ['APP_URL'], message: 'is required in production' })
+    if (!env.SELLER_VAT_NUMBER)
+      ctx.addIssue({ code: 'custom', path: ['SELLER_VAT_NUMBER'], message: 'is required in production' })
+  })
+
+export type Env = Omit<z.infer<typeof schema>, 'APP_URL' | 'SESSION_SECRET' | 'SELLER_VAT_NUMBER' | 'PAYMENT_GATEWAY'> & {
+  APP_URL: string
+  SESSION_SECRET: string
+  SELLER_VAT_NUMBER: string
+  PAYMENT_GATEWAY: 'sandbox' | 'moyasar'
+  MAIL_OUTBOX_DIR: string
+  /** VAT rate in basis points (15% = 1500), so money arithmetic stays in integers. */
+  VAT_RATE_BP: number
+  isProduction: boolean
+}
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'EnvError'
+  }
+}
+
+/** Parses the environment once. Throws an EnvError naming every bad variable. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = schema.safeParse(source)
+  if (!parsed.success) {
+    throw new EnvError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`),
+    )
+  }
+  const raw = parsed.data
+  const dataDir = path.resolve(raw.DATA_DIR)
+  return {
+    ...raw,
+    DATA_DIR: dataDir,
+    APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
+    MAIL_OUTBOX_DIR: path.resolve(raw.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
+    SESSION_SECRET: raw.SESSION_SECRET ?? localSessionSecret(dataDir),
+    SELLER_VAT_NUMBER: raw.SELLER_VAT_NUMBER ?? '300000000000003',
+    PAYMENT_GATEWAY: raw.PAYMENT_GATEWAY ?? 'sandbox',
+    VAT_RATE_BP: Math.round(raw.VAT_RATE * 100),
+    isProduction: raw.NODE_ENV === 'production',
+  }
+}
+
+/** Outside production a secret is generated once and kept in the data folder. */
+function localSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret')
+  if (existsSync(file)) {
+    const existing = readFileSync(file, 'utf8').trim()
+    if (existing.length >= 32) return existing
+  }
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 })
+  return secret
+}

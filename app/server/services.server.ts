@@ -1,0 +1,25 @@
+import path from 'node:path'
+import type { AppServices } from './context.server.ts'
+import { openDatabase } from './db/client.server.ts'
+import { seedPackages } from './db/seed.server.ts'
+import { loadEnv, type Env } from './env.server.ts'
+import { createLogger } from './logger.server.ts'
+
+/** Opens the database chosen by the environment: PostgreSQL when DATABASE_URL is set, else PGlite. */
+export function openDatabaseFor(env: Env) {
+  return env.DATABASE_URL
+    ? openDatabase({ kind: 'postgres', url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX })
+    : openDatabase({ kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'db') })
+}
+
+/** Start-up: parse the environment, open and migrate the database, seed an empty one. */
+export async function createServices(source: Record<string, string | undefined> = process.env): Promise<AppServices> {
+  const env = loadEnv(source)
+  const logger = createLogger(env.LOG_LEVEL)
+  const database = await openDatabaseFor(env)
+  await database.migrate()
+  const seeded = await seedPackages(database.db)
+  if (seeded > 0) logger.info({ seeded }, 'installed the default packages')
+  logger.info({ database: database.kind, gateway: env.PAYMENT_GATEWAY }, 'services ready')
+  return { env, database, logger }
+}

@@ -1,0 +1,55 @@
+import { useT } from '#app/i18n/use-t.ts'
+import { AppLink, AppNavLink } from './app-link.tsx'
+import { LogoMark, MenuIcon } from './icons.tsx'
+import { LangSwitch } from './lang-switch.tsx'
+import { ThemeToggle } from './theme-toggle.tsx'
+
+const navItems = [
+  { to: '', key: 'home' },
+  { to: 'packages', key: 'packages' },
+  { to: 'about-us', key: 'about' },
+  { to: 'common-questions', key: 'faq' },
+  { to: 'contact-us', key: 'contact' },
+] as const
+
+export function Brand() {
+  const { t } = useT()
+  return (
+    <AppLink to="" className="brand">
+      <LogoMark className="brand-mark" />
+      <span className="brand-name">{t('common.siteName')}</span>
+    </AppLink>
+  )
+}
+
+export function SiteHeader() {
+  const { t } = useT()
+  const links = navItems.map((item) => (
+    <li key={item.key}>
+      <AppNavLink to={item.to}>{t(`common.nav.${item.key}`)}</AppNavLink>
+    </li>
+  ))
+  return (
+    <header className="site-header">
+      <div className="container header-inner">
+        <Brand />
+        <nav className="main-nav" aria-label={t('common.nav.label')}>
+          <ul>{links}</ul>
+        </nav>
+        <div className="header-actions">
+          <LangSwitch />
+          <ThemeToggle />
+          {/* A disclosure works without JavaScript on small screens. */}
+          <details className="mobile-nav">
+            <summary className="icon-button" aria-label={t('common.nav.menu')}>
+              <MenuIcon className="icon" />
+            </summary>
+            <nav aria-label={t('common.nav.label')}>
+              <ul>{links}</ul>
+            </nav>
+          </details>
+        </div>
+      </div>
+    </header>
+  )
+}

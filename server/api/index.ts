@@ -1,0 +1,49 @@
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { listPackages, packageToJson } from '#app/features/billing/index.server.ts'
+import { contactSchema, sendContactMessage } from '#app/features/content/index.server.ts'
+import { apiLang, apiTranslator, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
+import type { ApiEnv } from './types.ts'
+
+/** `/api/v1`: the JSON REST API (api.md). Handlers call the same domain functions as the pages. */
+export function createApi() {
+  const api = new Hono<ApiEnv>()
+
+  api.use('*', async (c, next) => {
+    await next()
+    c.header('Cache-Control', 'no-store')
+  })
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: (c) => c.json({ message: apiTranslator(c)('common.errors.tooLarge') }, 413),
+    }),
+  )
+
+  api.get('/packages', async (c) => {
+    const { db, env } = c.get('ctx')
+    const list = await listPackages({ db, lang: apiLang(c), vatRateBasisPoints: env.VAT_RATE_BP })
+    return ok(c, list.map(packageToJson))
+  })
+
+  api.post('/contact', async (c) => {
+    const t = apiTranslator(c, ['contact'])
+    const parsed = contactSchema.safeParse(await jsonBody(c))
+    if (!parsed.success) return validationFailed(c, parsed.error, t)
+    const { db, clientIp } = c.get('ctx')
+    const result = await sendContactMessage({ db, input: parsed.data, lang: apiLang(c), clientIp })
+    if (!result.ok) return tooManyRequests(c, result.retryAfterSeconds, t)
+    return ok(c, null, t('contact.sent'), 201)
+  })
+
+  // A mounted sub-app's notFound is ignored, so unknown API paths end here explicitly.
+  api.all('*', (c) => c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404))
+
+  api.onError((error, c) => {
+    c.get('ctx')?.logger.error({ err: error }, 'api error')
+    return c.json({ message: apiTranslator(c)('common.errors.unexpected') }, 500)
+  })
+
+  return api
+}

@@ -1,0 +1,178 @@
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { serveStatic } from '@hono/node-server/serve-static'
+import { Hono } from 'hono'
+import { compress } from 'hono/compress'
+import { requestId } from 'hono/request-id'
+import { createRequestHandler, type ServerBuild } from 'react-router'
+import { buildSitemap, robotsTxt } from '#app/features/content/index.server.ts'
+import { isLang, langCookieMaxAge, langCookieName } from '#app/i18n/config.ts'
+import { serviceWorkerScript } from '#app/lib/pwa/service-worker.server.ts'
+import { safeRedirect } from '#app/lib/safe-redirect.ts'
+import type { AppServices, RequestContext } from '#app/server/context.server.ts'
+import { createApi } from './api/index.ts'
+import { newNonce, securityHeaders } from './security-headers.ts'
+
+type Vars = { Variables: { ctx: RequestContext; requestId: string } }
+
+export type HttpAppOptions = {
+  services: AppServices
+  /** The React Router server build; a getter so development can hand in a fresh one per request. */
+  getBuild: () => ServerBuild | Promise<ServerBuild>
+  mode: 'development' | 'production'
+  /** Folder of the built client assets (production only; Vite serves them in development). */
+  clientDir?: string
+}
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/** The one HTTP application: headers, logs, health, PWA files, /api/v1 and the pages. */
+export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOptions) {
+  const { env, database, logger } = services
+  const isDev = mode === 'development'
+  const app = new Hono<Vars>()
+  const appOrigin = new URL(env.APP_URL).origin
+
+  app.use('*', requestId({ headerName: 'X-Request-Id' }))
+
+  // Context, security headers and one log line per request (path without query: no personal data).
+  app.use('*', async (c, next) => {
+    const started = performance.now()
+    const nonce = newNonce()
+    const forwarded = env.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined
+    let clientIp = forwarded || 'unknown'
+    if (!forwarded) {
+      try {
+        clientIp = getConnInfo(c).remote.address ?? 'unknown'
+      } catch {
+        clientIp = 'unknown'
+      }
+    }
+    const build = await getBuild()
+    c.set('ctx', {
+      env,
+      db: database.db,
+      logger: logger.child({ reqId: c.get('requestId') }),
+      requestId: c.get('requestId'),
+      cspNonce: nonce,
+      clientIp,
+      buildVersion: build.assets.version,
+    })
+    try {
+      await next()
+    } finally {
+      const isHttps = env.APP_URL.startsWith('https:') || c.req.header('x-forwarded-proto') === 'https'
+      for (const [name, value] of Object.entries(securityHeaders({ nonce, isDev, isHttps }))) {
+        if (!c.res.headers.has(name)) c.res.headers.set(name, value)
+      }
+      logger.info(
+        {
+          reqId: c.get('requestId'),
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      )
+    }
+  })
+
+  app.use('*', compress())
+
+  // Forms posted with a cookie must come from this site (the API authenticates with bearer tokens).
+  app.use('*', async (c, next) => {
+    if (unsafeMethods.has(c.req.method) && !c.req.path.startsWith('/api/')) {
+      const origin = c.req.header('origin')
+      const fetchSite = c.req.header('sec-fetch-site')
+      const sameOrigin = origin ? origin === appOrigin || origin === new URL(c.req.url).origin : fetchSite !== 'cross-site'
+      if (!sameOrigin) return c.text('Forbidden: cross-site form submission', 403)
+    }
+    await next()
+  })
+
+  app.get('/healthz', async (c) => {
+    try {
+      await database.ping()
+      return c.json({ status: 'ok', database: database.kind }, 200, { 'Cache-Control': 'no-store' })
+    } catch {
+      return c.json({ status: 'unavailable' }, 503, { 'Cache-Control': 'no-store' })
+    }
+  })
+
+  app.get('/version.json', async (c) => {
+    const build = await getBuild()
+    return c.json({ version: build.assets.version }, 200, { 'Cache-Control': 'no-store' })
+  })
+
+  app.get('/sw.js', async (c) => {
+    const build = await getBuild()
+    return c.body(serviceWorkerScript(build.assets), 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'Service-Worker-Allowed': '/',
+    })
+  })
+
+  app.get('/robots.txt', (c) => c.text(robotsTxt(env.APP_URL), 200, { 'Cache-Control': 'public, max-age=3600' }))
+  app.get('/sitemap.xml', (c) =>
+    c.body(buildSitemap(env.APP_URL), 200, {
+      'Content-Type': 'application/xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+    }),
+  )
+
+  // The language switch: remember the choice for a year, then go back to the same page.
+  app.get('/set-language', (c) => {
+    const lang = c.req.query('lang')
+    const to = safeRedirect(c.req.query('to'), `/${isLang(lang) ? lang : 'ar'}`)
+    if (isLang(lang)) {
+      const secure = env.APP_URL.startsWith('https:') ? '; Secure' : ''
+      c.header('Set-Cookie', `${langCookieName}=${lang}; Path=/; Max-Age=${langCookieMaxAge}; SameSite=Lax${secure}`)
+    }
+    c.header('Cache-Control', 'no-store')
+    return c.redirect(to, 302)
+  })
+
+  app.route('/api/v1', createApi())
+
+  if (!isDev && clientDir) {
+    app.use(
+      '/assets/*',
+      serveStatic({
+        root: clientDir,
+        precompressed: true,
+        onFound: (_path, c) => {
+          c.header('Cache-Control', 'public, max-age=31536000, immutable')
+        },
+      }),
+    )
+    app.use(
+      '*',
+      serveStatic({
+        root: clientDir,
+        precompressed: true,
+        onFound: (_path, c) => {
+          c.header('Cache-Control', 'public, max-age=3600')
+        },
+      }),
+    )
+  }
+
+  const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>()
+  app.all('*', async (c) => {
+    const build = await getBuild()
+    let handler = handlers.get(build)
+    if (!handler) {
+      handler = createRequestHandler(build, mode)
+      handlers.set(build, handler)
+    }
+    return handler(c.req.raw, c.get('ctx'))
+  })
+
+  app.onError((error, c) => {
+    logger.error({ err: error, reqId: c.get('requestId') }, 'unhandled error')
+    return c.text('An unexpected error occurred', 500)
+  })
+
+  return app
+}
