@@ -42,7 +42,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     appUrl: env.APP_URL,
     siteName: lang === 'ar' ? 'حلّل' : 'Hallil',
     buildVersion: context.buildVersion,
-    isProduction: env.isProduction,
+    // The server's year, so the footer renders the same on both sides.
+    year: new Date().getFullYear(),
     support: {
       email: env.SUPPORT_EMAIL,
       phone: env.SUPPORT_PHONE,
@@ -82,12 +83,26 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  useAppUpdates(loaderData.buildVersion, loaderData.isProduction)
+  useAppUpdates(loaderData.buildVersion, import.meta.env.PROD)
   return (
     <ToastProvider initial={[]}>
       <ProgressBar />
       <Outlet />
     </ToastProvider>
+  )
+}
+
+const PATH_SLOT = '\u0000'
+
+/** The message with the path isolated left to right, so `/ar/x` reads as typed inside Arabic text. */
+function NotFoundMessage({ template, path }: { template: string; path: string }) {
+  const [before = '', after = ''] = template.split(PATH_SLOT)
+  return (
+    <>
+      {before}
+      <bdi dir="ltr">{path}</bdi>
+      {after}
+    </>
   )
 }
 
@@ -99,8 +114,10 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500
   const known = t(`common.errors.statusText.${status}`)
   const statusText = known.startsWith('common.') ? (isRouteErrorResponse(error) ? error.statusText : '') : known
+  const title = isNotFound ? t('common.errors.notFoundTitle') : t('common.errors.title')
   return (
     <div className="error-layout">
+      <title>{`${title} | ${t('common.siteName')}`}</title>
       <header className="error-header container">
         <Brand />
         <LangSwitch />
@@ -110,7 +127,9 @@ export function ErrorBoundary() {
         {isNotFound ? (
           <>
             <h1>{t('common.errors.notFoundTitle')}</h1>
-            <p className="error-message">{t('common.errors.notFound', { path: location.pathname })}</p>
+            <p className="error-message">
+              <NotFoundMessage template={t('common.errors.notFound', { path: PATH_SLOT })} path={location.pathname} />
+            </p>
             <p>{t('common.errors.notFoundHint')}</p>
           </>
         ) : (

@@ -13,7 +13,8 @@ import { SupportList, type SupportContacts } from '#app/ui/site-footer.tsx'
 import { useToast } from '#app/ui/toaster.tsx'
 import type { Route } from './+types/contact-us'
 
-const fields = ['type', 'name', 'email', 'message'] as const
+// In the order of the form, so the first invalid one gets the focus.
+const fields = ['name', 'email', 'type', 'message'] as const
 
 export function loader({ params }: Route.LoaderArgs) {
   return { messages: getMessages(langParam(params), ['contact']) }

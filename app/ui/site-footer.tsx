@@ -7,9 +7,9 @@ export type SupportContacts = { email: string; phone: string; whatsapp: string; 
 
 export function SiteFooter() {
   const { t } = useT()
-  const root = useRouteLoaderData('root') as { support?: SupportContacts } | undefined
+  const root = useRouteLoaderData('root') as { support?: SupportContacts; year?: number } | undefined
   const support = root?.support
-  const year = new Date().getFullYear()
+  const year = root?.year ?? 2026
   return (
     <footer className="site-footer">
       <div className="container footer-grid">

@@ -84,6 +84,8 @@ function Toast({ toast, onDismiss, dismissLabel }: { toast: ToastItem; onDismiss
   }
 
   return (
+    // The toast is dismissed with its close button; dragging it away is a pointer shortcut.
+    // oxlint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <li
       className={`toast toast-${toast.kind}`}
       role={toast.kind === 'error' ? 'alert' : 'status'}

@@ -9,8 +9,9 @@ export type KeyValueStore = Pick<Storage, 'getItem' | 'setItem'>
 
 export function shouldReloadForChunkError(storage: KeyValueStore, path: string, now: number): boolean {
   const key = KEY_PREFIX + path
-  const last = Number(storage.getItem(key) ?? 0)
-  if (Number.isFinite(last) && now - last < CHUNK_RELOAD_WINDOW_MS) return false
+  const stored = storage.getItem(key)
+  const last = stored === null ? Number.NaN : Number(stored)
+  if (Number.isFinite(last) && now - last >= 0 && now - last < CHUNK_RELOAD_WINDOW_MS) return false
   storage.setItem(key, String(now))
   return true
 }

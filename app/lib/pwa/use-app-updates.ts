@@ -10,7 +10,7 @@ export const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000
 export function useAppUpdates(currentVersion: string, enabled: boolean) {
   const stale = useRef(false)
   const location = useLocation()
-  const firstLocation = useRef(true)
+  const lastLocationKey = useRef<string | null>(null)
 
   useEffect(() => {
     if (!enabled || !('serviceWorker' in navigator)) return
@@ -42,11 +42,10 @@ export function useAppUpdates(currentVersion: string, enabled: boolean) {
     return () => window.clearInterval(timer)
   }, [currentVersion, enabled])
 
+  const locationKey = location.key
   useEffect(() => {
-    if (firstLocation.current) {
-      firstLocation.current = false
-      return
-    }
-    if (stale.current) window.location.reload()
-  }, [location.key])
+    const previous = lastLocationKey.current
+    lastLocationKey.current = locationKey
+    if (previous !== null && previous !== locationKey && stale.current) window.location.reload()
+  }, [locationKey])
 }

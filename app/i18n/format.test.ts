@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { formatDate, formatMoney, formatNumber } from './format.ts'
+
+describe('formatting', () => {
+  it('prints money as billing.md shows it', () => {
+    expect(formatMoney('ar', 11500)).toBe('115.00 ر.س')
+    expect(formatMoney('en', 11500)).toBe('SAR 115.00')
+    expect(formatMoney('en', 123456789)).toBe('SAR 1,234,567.89')
+    expect(formatMoney('ar', 5)).toBe('0.05 ر.س')
+  })
+
+  it('uses Latin digits in Arabic', () => {
+    expect(formatNumber('ar', 1234.5)).toMatch(/^1[,٬]234[.٫]5$/)
+    expect(formatNumber('ar', 95)).toBe('95')
+  })
+
+  it('gives the Umm al-Qura date beside the Gregorian one, in Riyadh time', () => {
+    // 2026-11-22 is 12 Jumada II 1448 AH; 22:30 UTC is already the next day in Riyadh.
+    const ar = formatDate('ar', '2026-11-22T10:00:00Z')
+    expect(ar.gregorian).toBe('22 نوفمبر 2026')
+    expect(ar.hijri).toContain('1448')
+    expect(ar.hijri).toContain('جمادى')
+    expect(formatDate('en', '2026-11-22T22:30:00Z').gregorian).toBe('23 November 2026')
+  })
+})

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { contactMessages } from '#app/server/db/schema.ts'
+import { testContext } from '#tests/context.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { action, loader } from './contact-us.tsx'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.cleanup()
+})
+
+function post(fields: Record<string, string>) {
+  return new Request('http://localhost/ar/contact-us', { method: 'POST', body: new URLSearchParams(fields) })
+}
+
+type ActionResult = { ok: boolean; errors: Record<string, string[]>; values: Record<string, string> }
+
+async function callAction(fields: Record<string, string>, lang = 'ar') {
+  const result = (await action({ request: post(fields), params: { lang }, context: testContext(database) } as never)) as unknown
+  // A data() wrapper carries a status; a plain object is a 200.
+  if (result && typeof result === 'object' && 'type' in result && (result as { type: string }).type === 'DataWithResponseInit') {
+    const wrapped = result as unknown as { data: ActionResult; init: { status: number } }
+    return { status: wrapped.init.status, body: wrapped.data }
+  }
+  return { status: 200, body: result as ActionResult }
+}
+
+describe('contact-us route', () => {
+  it('sends the page its messages in the page language', () => {
+    const data = loader({ params: { lang: 'en' } } as never)
+    expect((data.messages.contact as { title: string }).title).toBe('Contact us')
+  })
+
+  it('stores a valid message', async () => {
+    const { status, body } = await callAction({ type: 'suggestion', name: 'Ahmed', email: 'ahmed@example.sa', message: 'Please add a weekly absence summary.' }, 'en')
+    expect(status).toBe(200)
+    expect(body.ok).toBe(true)
+    const rows = await database.db.select().from(contactMessages)
+    expect(rows.map((r) => [r.type, r.email, r.lang])).toEqual([['suggestion', 'ahmed@example.sa', 'en']])
+  })
+
+  it('answers 422 with each field’s error and keeps what was typed', async () => {
+    const { status, body } = await callAction({ type: '', name: 'Ahmed', email: 'nope', message: 'hi' })
+    expect(status).toBe(422)
+    expect(body.ok).toBe(false)
+    expect(Object.keys(body.errors).sort()).toEqual(['email', 'message', 'type'])
+    expect(body.values).toMatchObject({ name: 'Ahmed', email: 'nope', message: 'hi' })
+  })
+})

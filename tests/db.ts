@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { openDatabase, type Database } from '#app/server/db/client.server.ts'
+
+export type TestDatabase = Database & { cleanup: () => Promise<void> }
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite by default, or, when
+ * DATABASE_URL is set, a new PostgreSQL database created beside it and dropped afterwards.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL
+  if (!url) {
+    const database = await openDatabase({ kind: 'pglite' })
+    await database.migrate()
+    return { ...database, cleanup: () => database.close() }
+  }
+  const name = `hallil_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const testUrl = new URL(url)
+  testUrl.pathname = `/${name}`
+  const database = await openDatabase({ kind: 'postgres', url: testUrl.toString(), poolMax: 5 })
+  await database.migrate()
+  return {
+    ...database,
+    cleanup: async () => {
+      await database.close()
+      const dropper = new pg.Client({ connectionString: url })
+      await dropper.connect()
+      await dropper.query(`drop database if exists ${name} with (force)`)
+      await dropper.end()
+    },
+  }
+}

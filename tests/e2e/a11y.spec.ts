@@ -1,0 +1,23 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test } from '@playwright/test'
+import { langs, pagePath, publicPaths } from './helpers.ts'
+
+// axe on every public page, in both languages and both colour modes: no serious or critical violations.
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`accessibility, ${scheme}`, () => {
+    test.use({ colorScheme: scheme })
+    for (const lang of langs) {
+      for (const p of [...publicPaths, 'no-such-page']) {
+        test(`${pagePath(lang, p)}`, async ({ page }) => {
+          await page.goto(pagePath(lang, p))
+          // Show content that animates in on scroll, as a reader scrolling would see it.
+          await page.evaluate(() => document.querySelectorAll('[data-reveal]').forEach((el) => el.classList.add('is-revealed')))
+          await page.waitForTimeout(450)
+          const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
+          const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([])
+        })
+      }
+    }
+  })
+}

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import pg from 'pg'
+
+export const publicPaths = ['', 'packages', 'about-us', 'common-questions', 'contact-us', 'privacy-policy', 'terms'] as const
+export const langs = ['ar', 'en'] as const
+
+export function pagePath(lang: string, page: string) {
+  return `/${lang}${page ? `/${page}` : ''}`
+}
+
+/** The PostgreSQL database the e2e server runs on, or null on PGlite (which one process holds). */
+export function e2eDatabaseUrl(): string | null {
+  const info = JSON.parse(readFileSync(path.resolve('.tmp/e2e-data/e2e.json'), 'utf8')) as { databaseUrl: string | null }
+  return info.databaseUrl
+}
+
+export async function queryE2eDatabase<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[] | null> {
+  const url = e2eDatabaseUrl()
+  if (!url) return null
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<T>(sql, params)).rows
+  } finally {
+    await client.end()
+  }
+}

@@ -1,0 +1,178 @@
+import { expect, test } from '@playwright/test'
+import { langs, pagePath, publicPaths, queryE2eDatabase } from './helpers.ts'
+
+test.describe('language routing', () => {
+  test('/ redirects to Arabic by default, to the browser language, then to the cookie', async ({ request }) => {
+    const plain = await request.get('/', { maxRedirects: 0, headers: { 'accept-language': '' } })
+    expect(plain.status()).toBe(302)
+    expect(plain.headers().location).toMatch(/\/ar$/)
+    const english = await request.get('/', { maxRedirects: 0, headers: { 'accept-language': 'en-US,en;q=0.9' } })
+    expect(english.headers().location).toMatch(/\/en$/)
+    const cookie = await request.get('/', { maxRedirects: 0, headers: { 'accept-language': 'en', cookie: 'lang=ar' } })
+    expect(cookie.headers().location).toMatch(/\/ar$/)
+  })
+
+  test('a path without a language gets one', async ({ request }) => {
+    const res = await request.get('/about-us', { maxRedirects: 0, headers: { 'accept-language': 'ar' } })
+    expect(res.status()).toBe(302)
+    expect(res.headers().location).toMatch(/\/ar\/about-us$/)
+  })
+
+  test('Arabic is right to left and English left to right', async ({ page }) => {
+    await page.goto('/ar')
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ar')
+    await page.goto('/en')
+    await expect(page.locator('html')).toHaveAttribute('dir', 'ltr')
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en')
+  })
+
+  test('the language switch keeps the page and is remembered', async ({ page, context }) => {
+    await page.goto('/ar/about-us')
+    await page.getByRole('link', { name: 'التبديل إلى الإنجليزية' }).click()
+    await expect(page).toHaveURL(/\/en\/about-us$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/About/)
+    const cookies = await context.cookies()
+    const lang = cookies.find((c) => c.name === 'lang')
+    expect(lang?.value).toBe('en')
+    expect((lang?.expires ?? 0) - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600)
+    await page.goto('/')
+    await expect(page).toHaveURL(/\/en$/)
+  })
+})
+
+for (const lang of langs) {
+  test.describe(`public pages in ${lang}`, () => {
+    for (const p of publicPaths) {
+      test(`${pagePath(lang, p)} answers 200 with its content`, async ({ page }) => {
+        const response = await page.goto(pagePath(lang, p))
+        expect(response?.status()).toBe(200)
+        await expect(page.locator('html')).toHaveAttribute('lang', lang)
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+        expect((await page.title()).length).toBeGreaterThan(3)
+        await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`${pagePath(lang, p)}$`))
+        await expect(page.locator('link[rel="alternate"][hreflang="ar"]')).toHaveCount(1)
+        await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveCount(1)
+        const text = await page.locator('main').innerText()
+        expect(text.length).toBeGreaterThan(300)
+        expect(text).not.toMatch(/lorem ipsum|\b(common|home|faq|about|privacy|terms|contact|packages)\.[a-z]+\.[a-zA-Z.]+/i)
+      })
+    }
+
+    test(`an unknown page answers 404 with the message (${lang})`, async ({ page }) => {
+      const response = await page.goto(`/${lang}/no-such-page`)
+      expect(response?.status()).toBe(404)
+      const expected = lang === 'ar' ? 'الصفحة غير موجودة: /ar/no-such-page' : 'Page not found: /en/no-such-page'
+      await expect(page.getByText(expected)).toBeVisible()
+      await expect(page.getByRole('link', { name: lang === 'ar' ? 'العودة إلى الرئيسية' : 'Back to home' })).toHaveAttribute('href', '/')
+    })
+  })
+}
+
+test('packages show price, VAT and total on separate lines, the best seller marked', async ({ page }) => {
+  await page.goto('/ar/packages')
+  const cards = page.locator('.package-card')
+  await expect(cards).toHaveCount(3)
+  const best = page.locator('.package-card.is-best-seller')
+  await expect(best).toHaveCount(1)
+  await expect(best.getByText('الأكثر طلباً')).toBeVisible()
+  await expect(best.getByText('السعر قبل الضريبة')).toBeVisible()
+  await expect(best.getByText('ضريبة القيمة المضافة (15%)')).toBeVisible()
+  await expect(best.locator('.price-total dd')).toHaveText(/^\d[\d,]*\.\d{2} ر\.س$/)
+  await page.goto('/en/packages')
+  await expect(page.locator('.package-card.is-best-seller .price-total dd')).toHaveText(/^SAR \d[\d,]*\.\d{2}$/)
+})
+
+test('the home page shows the packages from the database and four questions', async ({ page }) => {
+  await page.goto('/en')
+  await expect(page.locator('.package-card')).toHaveCount(3)
+  await expect(page.locator('.faq-item')).toHaveCount(4)
+})
+
+test.describe('contact form', () => {
+  test('sends a message (Arabic) and stores it', async ({ page }) => {
+    await page.goto('/ar/contact-us')
+    const email = `teacher-${Date.now()}@school.example`
+    await page.getByLabel('الاسم').fill('معلمة الرياضيات')
+    await page.getByLabel('البريد الإلكتروني').fill(email)
+    await page.getByLabel('نوع الرسالة').selectOption('suggestion')
+    await page.getByRole('textbox', { name: 'الرسالة' }).fill('أقترح إضافة مقارنة بين فصلين في تقرير الغياب.')
+    await page.getByRole('button', { name: 'إرسال الرسالة' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'تم إرسال الرسالة بنجاح' }).first()).toBeVisible()
+    const rows = await queryE2eDatabase<{ type: string; lang: string }>('select type, lang from contact_messages where email = $1', [email])
+    if (rows) expect(rows).toEqual([{ type: 'suggestion', lang: 'ar' }])
+  })
+
+  test('shows each error beside its field, in English, before sending', async ({ page }) => {
+    await page.goto('/en/contact-us')
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect(page.getByText('Invalid email address')).toBeVisible()
+    await expect(page.getByText('Name is required')).toBeVisible()
+    await expect(page.getByText('Choose the message type')).toHaveCount(2) // the placeholder option and the error
+    await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Name')).toBeFocused()
+  })
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the contact form still validates on the server and sends', async ({ page }) => {
+    await page.goto('/en/contact-us')
+    await page.getByLabel('Name').fill('Khalid')
+    await page.getByLabel('Email').fill('khalid@@x')
+    await page.getByLabel('Message type').selectOption('inquiry')
+    await page.getByRole('textbox', { name: 'Message' }).fill('Is there a discount for schools?')
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect(page.getByText('Invalid email address')).toBeVisible()
+    await expect(page.getByLabel('Name')).toHaveValue('Khalid')
+    await page.getByLabel('Email').fill('khalid@school.example')
+    await page.getByRole('button', { name: 'Send message' }).click()
+    await expect(page.getByText('Message sent successfully').first()).toBeVisible()
+  })
+})
+
+test.describe('app shell', () => {
+  test('the colour mode is kept in 7ll_theme and applied before the first paint', async ({ page }) => {
+    await page.goto('/en')
+    await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.+/)
+    await page.getByRole('button', { name: /Colour mode/ }).click()
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+    await page.getByRole('button', { name: /Colour mode/ }).click()
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+    expect(await page.evaluate(() => localStorage.getItem('7ll_theme'))).toBe('dark')
+    // The attribute is set by the inline head script: present at DOMContentLoaded, before hydration.
+    await page.reload({ waitUntil: 'domcontentloaded' })
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe('dark')
+  })
+
+  test('the service worker is served and takes control', async ({ page, request }) => {
+    const sw = await request.get('/sw.js')
+    expect(sw.status()).toBe(200)
+    expect(sw.headers()['content-type']).toContain('javascript')
+    await page.goto('/ar')
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope)
+    expect(new URL(scope).pathname).toBe('/')
+  })
+
+  test('scripts run only with the nonce of the response', async ({ request }) => {
+    const res = await request.get('/ar')
+    const csp = res.headers()['content-security-policy'] ?? ''
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
+    expect(nonce).toBeTruthy()
+    const html = await res.text()
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
+    expect(scripts.length).toBeGreaterThan(1)
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
+  })
+
+  test('built assets are cached for a year and served compressed', async ({ request, page }) => {
+    await page.goto('/ar')
+    const src = await page.locator('link[rel="modulepreload"]').first().getAttribute('href')
+    expect(src).toMatch(/^\/assets\//)
+    const res = await request.get(src!, { headers: { 'accept-encoding': 'br, gzip' } })
+    expect(res.headers()['cache-control']).toContain('max-age=31536000')
+    expect(res.headers()['content-encoding']).toMatch(/br|gzip/)
+  })
+})
