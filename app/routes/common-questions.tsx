@@ -3,7 +3,7 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink } from '#app/ui/app-link.tsx'
-import { FaqList, type FaqItem } from '#app/ui/faq-list.tsx'
+import { FaqList, type FaqItem } from '#app/features/content/index.ts'
 import type { Route } from './+types/common-questions'
 
 export function loader({ params }: Route.LoaderArgs) {

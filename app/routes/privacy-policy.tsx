@@ -1,7 +1,7 @@
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
-import { LegalPage } from '#app/ui/legal-page.tsx'
+import { LegalPage } from '#app/features/content/index.ts'
 import type { Route } from './+types/privacy-policy'
 
 export function loader({ params }: Route.LoaderArgs) {

@@ -99,6 +99,12 @@ test.describe('contact form', () => {
     await page.getByRole('textbox', { name: 'الرسالة' }).fill('أقترح إضافة مقارنة بين فصلين في تقرير الغياب.')
     await page.getByRole('button', { name: 'إرسال الرسالة' }).click()
     await expect(page.getByRole('status').filter({ hasText: 'تم إرسال الرسالة بنجاح' }).first()).toBeVisible()
+    // The toast sits at the top of the inline end (left in Arabic) and leaves after 5 s.
+    const toast = page.locator('.toast')
+    await expect(toast).toHaveCount(1)
+    const box = await toast.boundingBox()
+    expect(box!.x).toBeLessThan(100)
+    await expect(toast).toHaveCount(0, { timeout: 6_500 })
     const rows = await queryE2eDatabase<{ type: string; lang: string }>('select type, lang from contact_messages where email = $1', [email])
     if (rows) expect(rows).toEqual([{ type: 'suggestion', lang: 'ar' }])
   })
@@ -113,6 +119,29 @@ test.describe('contact form', () => {
     await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true')
     await expect(page.getByLabel('Name')).toBeFocused()
   })
+})
+
+test('a toast dragged away by 60% of its width is dismissed', async ({ page }) => {
+  await page.goto('/en/contact-us')
+  await page.getByLabel('Name').fill('Drag Test')
+  await page.getByLabel('Email').fill(`drag-${Date.now()}@school.example`)
+  await page.getByLabel('Message type').selectOption('other')
+  await page.getByRole('textbox', { name: 'Message' }).fill('Checking that notifications can be swiped away.')
+  await page.getByRole('button', { name: 'Send message' }).click()
+  const toast = page.locator('.toast')
+  await expect(toast).toHaveCount(1)
+  const box = (await toast.boundingBox())!
+  expect(box.x + box.width).toBeGreaterThan(1000) // top-right in English
+  await page.mouse.move(box.x + 20, box.y + box.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(box.x + 20 + box.width * 0.3, box.y + box.height / 2, { steps: 5 })
+  await page.mouse.up()
+  await expect(toast).toHaveCount(1) // 30% springs back
+  await page.mouse.move(box.x + 20, box.y + box.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(box.x + 20 + box.width * 0.65, box.y + box.height / 2, { steps: 5 })
+  await page.mouse.up()
+  await expect(toast).toHaveCount(0)
 })
 
 test.describe('without JavaScript', () => {

@@ -1,17 +1,23 @@
-import { useT } from '#app/i18n/use-t.ts'
+import { formatDate } from '#app/i18n/format.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+
+/** When the privacy policy and the terms last changed (shown with its Hijri date). */
+export const LEGAL_UPDATED_ON = '2026-11-22T09:00:00Z'
 
 type LegalSection = { title: string; paragraphs: string[]; items: string[] }
 
 /** The privacy policy and the terms: numbered sections with an index. */
 export function LegalPage({ ns }: { ns: 'privacy' | 'terms' }) {
   const { t, tm } = useT()
+  const lang = useLang()
+  const updated = formatDate(lang, LEGAL_UPDATED_ON)
   const sections = tm<LegalSection[]>(`${ns}.sections`)
   return (
     <article className="legal">
       <section className="page-hero">
         <div className="container narrow">
           <h1>{t(`${ns}.title`)}</h1>
-          <p className="muted">{t(`${ns}.updated`)}</p>
+          <p className="muted">{t(`${ns}.updated`, { date: `${updated.gregorian} (${updated.hijri})` })}</p>
           <p className="lead">{t(`${ns}.intro`)}</p>
         </div>
       </section>

@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { expect, test } from '@playwright/test'
+
+// Start-up refuses bad configuration with a message naming the variable (no browser needed).
+test('a bad value stops start-up and is named', () => {
+  const run = spawnSync(process.execPath, ['server.js'], {
+    env: { ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-start-')), PORT: 'eighty', PAYMENT_GATEWAY: 'paypal', DATABASE_URL: '' },
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
+  expect(run.status).toBe(1)
+  expect(run.stderr).toContain('PORT')
+  expect(run.stderr).toContain('PAYMENT_GATEWAY')
+})
+
+test('production refuses to start without its secrets', () => {
+  const run = spawnSync(process.execPath, ['server.js'], {
+    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-start-')), SESSION_SECRET: '', APP_URL: '', DATABASE_URL: '' },
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
+  expect(run.status).toBe(1)
+  expect(run.stderr).toMatch(/SESSION_SECRET is required in production/)
+})
