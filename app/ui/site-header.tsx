@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'react'
+import { useLocation } from 'react-router'
 import { useT } from '#app/i18n/use-t.ts'
 import { AppLink, AppNavLink } from './app-link.tsx'
 import { LogoMark, MenuIcon } from './icons.tsx'
@@ -24,6 +26,12 @@ export function Brand() {
 
 export function SiteHeader() {
   const { t } = useT()
+  const menu = useRef<HTMLDetailsElement>(null)
+  const { pathname } = useLocation()
+  // Client-side navigation keeps the page: close the phone menu when the page changes.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false
+  }, [pathname])
   const links = navItems.map((item) => (
     <li key={item.key}>
       <AppNavLink to={item.to}>{t(`common.nav.${item.key}`)}</AppNavLink>
@@ -40,7 +48,7 @@ export function SiteHeader() {
           <LangSwitch />
           <ThemeToggle />
           {/* A disclosure works without JavaScript on small screens. */}
-          <details className="mobile-nav">
+          <details className="mobile-nav" ref={menu}>
             <summary className="icon-button" aria-label={t('common.nav.menu')}>
               <MenuIcon className="icon" />
             </summary>
