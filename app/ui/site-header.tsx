@@ -1,5 +1,4 @@
-import { useEffect, useRef } from 'react'
-import { useLocation } from 'react-router'
+import { useRef } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
 import { AppLink, AppNavLink } from './app-link.tsx'
 import { LogoMark, MenuIcon } from './icons.tsx'
@@ -27,11 +26,10 @@ export function Brand() {
 export function SiteHeader() {
   const { t } = useT()
   const menu = useRef<HTMLDetailsElement>(null)
-  const { pathname } = useLocation()
-  // Client-side navigation keeps the page: close the phone menu when the page changes.
-  useEffect(() => {
-    if (menu.current) menu.current.open = false
-  }, [pathname])
+  // Client-side navigation keeps the page: close the phone menu once a link is chosen.
+  const closeMenuOnLink = (event: React.MouseEvent) => {
+    if (menu.current && (event.target as HTMLElement).closest('a')) menu.current.open = false
+  }
   const links = navItems.map((item) => (
     <li key={item.key}>
       <AppNavLink to={item.to}>{t(`common.nav.${item.key}`)}</AppNavLink>
@@ -52,7 +50,8 @@ export function SiteHeader() {
             <summary className="icon-button" aria-label={t('common.nav.menu')}>
               <MenuIcon className="icon" />
             </summary>
-            <nav aria-label={t('common.nav.label')}>
+            {/* oxlint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions -- the links inside are the interactive elements; this only listens for their activation */}
+            <nav aria-label={t('common.nav.label')} onClick={closeMenuOnLink}>
               <ul>{links}</ul>
             </nav>
           </details>
