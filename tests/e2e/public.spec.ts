@@ -205,3 +205,27 @@ test.describe('app shell', () => {
     expect(res.headers()['content-encoding']).toMatch(/br|gzip/)
   })
 })
+
+test('no public page links to a missing page or file', async ({ page, request }) => {
+  const seen = new Set<string>()
+  for (const lang of langs) {
+    for (const p of publicPaths) {
+      await page.goto(pagePath(lang, p))
+      const hrefs = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLAnchorElement | HTMLLinkElement>('a[href], link[href]')]
+          .map((el) => el.getAttribute('href') ?? '')
+          .filter((href) => href.startsWith('/') && !href.startsWith('//')),
+      )
+      for (const href of hrefs) seen.add(href.split('#')[0] ?? href)
+    }
+  }
+  const manifest = (await (await request.get('/manifest.webmanifest')).json()) as { icons: Array<{ src: string }> }
+  for (const icon of manifest.icons) seen.add(icon.src)
+  expect(seen.size).toBeGreaterThan(15)
+  const broken: string[] = []
+  for (const href of seen) {
+    const res = await request.get(href, { maxRedirects: 0 })
+    if (res.status() >= 400) broken.push(`${href} → ${res.status()}`)
+  }
+  expect(broken).toEqual([])
+})
