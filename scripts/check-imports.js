@@ -1,5 +1,5 @@
 // One way for imports to flow: routes and server → features → infrastructure (server, lib,
-// i18n, ui). A feature is used from outside only through its index.ts / index.server.ts.
+// i18n, ui). A feature is used from outside only through index.ts, index.server.ts or schemas.ts.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
@@ -43,8 +43,8 @@ for (const dir of ['app', 'server']) {
         problems.push(`${file}: infrastructure must not import a feature (${spec})`)
       if (toFeature && toFeature !== fromFeature) {
         const rest = target.slice(`app/features/${toFeature}/`.length)
-        if (!/^index(\.server)?(\.tsx?)?$/.test(rest))
-          problems.push(`${file}: use the ${toFeature} feature through its index, not ${spec}`)
+        if (!/^(index(\.server)?|schemas)(\.tsx?)?$/.test(rest))
+          problems.push(`${file}: use the ${toFeature} feature through its index (or schemas), not ${spec}`)
       }
       if (target.startsWith('tests/') && !isTest) problems.push(`${file}: production code imports test helpers (${spec})`)
     }

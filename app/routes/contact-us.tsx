@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { data, Form, useNavigation, useRouteLoaderData } from 'react-router'
-import { contactSchema } from '#app/features/content/index.ts'
+import { contactSchema } from '#app/features/content/schemas.ts'
 import { sendContactMessage } from '#app/features/content/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'

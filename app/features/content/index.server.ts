@@ -1,4 +1,5 @@
 export * from './index.ts'
+export * from './schemas.ts'
 export {
   CONTACT_LIMIT_PER_HOUR,
   sendContactMessage,

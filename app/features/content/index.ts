@@ -1,4 +1,3 @@
-export { contactSchema, type ContactInput } from './contact-schema.ts'
 export { publicPages } from './public-pages.ts'
 export { FaqList, type FaqItem } from './faq-list.tsx'
 export { LegalPage, LEGAL_UPDATED_ON } from './legal-page.tsx'
