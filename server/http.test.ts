@@ -1,9 +1,9 @@
 import type { ServerBuild } from 'react-router'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { contactMessages } from '#app/server/db/schema.ts'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testServices } from '#tests/context.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { setupTestDatabase } from '#tests/db.ts'
 import { createHttpApp } from './http.ts'
 
 // The HTTP layer without the pages: headers, health, PWA files, the language switch and /api/v1.
@@ -16,15 +16,10 @@ const fakeBuild = {
   },
 } as unknown as ServerBuild
 
-let database: TestDatabase
 let app: ReturnType<typeof createHttpApp>
-beforeAll(async () => {
-  database = await createTestDatabase()
+const testDb = setupTestDatabase(async (database) => {
   await seedPackages(database.db)
   app = createHttpApp({ services: testServices(database), getBuild: () => fakeBuild, mode: 'production' })
-})
-afterAll(async () => {
-  await database.cleanup()
 })
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
@@ -133,7 +128,7 @@ describe('/api/v1', () => {
     const res = await app.request('/api/v1/contact', json({ type: 'complaint', name: 'Sara', email: 'sara@example.sa', message: 'The sample file link did not open.' }, { 'accept-language': 'en' }))
     expect(res.status).toBe(201)
     expect(await res.json()).toEqual({ message: 'Message sent successfully', data: null })
-    const rows = await database.db.select().from(contactMessages)
+    const rows = await testDb().db.select().from(contactMessages)
     expect(rows.some((r) => r.email === 'sara@example.sa' && r.type === 'complaint')).toBe(true)
   })
 

@@ -136,26 +136,11 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   app.route('/api/v1', createApi())
 
   if (!isDev && clientDir) {
-    app.use(
-      '/assets/*',
-      serveStatic({
-        root: clientDir,
-        precompressed: true,
-        onFound: (_path, c) => {
-          c.header('Cache-Control', 'public, max-age=31536000, immutable')
-        },
-      }),
-    )
-    app.use(
-      '*',
-      serveStatic({
-        root: clientDir,
-        precompressed: true,
-        onFound: (_path, c) => {
-          c.header('Cache-Control', 'public, max-age=3600')
-        },
-      }),
-    )
+    // Hashed build files never change; the rest (icons, manifest, offline page) may.
+    const fromClientDir = (cacheControl: string) =>
+      serveStatic({ root: clientDir, precompressed: true, onFound: (_path, c) => c.header('Cache-Control', cacheControl) })
+    app.use('/assets/*', fromClientDir('public, max-age=31536000, immutable'))
+    app.use('*', fromClientDir('public, max-age=3600'))
   }
 
   const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>()

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { openDatabase, type Database } from '#app/server/db/client.server.ts'
 
 export type TestDatabase = Database & { cleanup: () => Promise<void> }
@@ -33,5 +34,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await dropper.query(`drop database if exists ${name} with (force)`)
       await dropper.end()
     },
+  }
+}
+
+/**
+ * A fresh database for the calling test file, opened before its tests and removed after them:
+ * `const db = setupTestDatabase()` then `db().db` inside a test.
+ */
+export function setupTestDatabase(setup?: (database: TestDatabase) => Promise<void>): () => TestDatabase {
+  let database: TestDatabase | undefined
+  beforeAll(async () => {
+    database = await createTestDatabase()
+    await setup?.(database)
+  })
+  afterAll(async () => {
+    await database?.cleanup()
+  })
+  return () => {
+    if (!database) throw new Error('the test database is not open yet')
+    return database
   }
 }

@@ -2,6 +2,7 @@ import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
+import { CardGrid, PageHero, type TitledText } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/about-us'
 
 export function loader({ params }: Route.LoaderArgs) {
@@ -11,18 +12,12 @@ export function loader({ params }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'about', 'about-us')
 
 type Section = { key: string; title: string; text: string }
-type Item = { title: string; text: string }
 
 export default function AboutUs() {
   const { t, tm } = useT()
   return (
     <>
-      <section className="page-hero">
-        <div className="container narrow">
-          <h1>{t('about.title')}</h1>
-          <p className="lead">{t('about.lead')}</p>
-        </div>
-      </section>
+      <PageHero title={t('about.title')} lead={t('about.lead')} />
       <section className="section">
         <div className="container card-grid card-grid-2">
           {tm<Section[]>('about.sections').map((section) => (
@@ -36,14 +31,7 @@ export default function AboutUs() {
       <section className="section section-alt">
         <div className="container">
           <h2 className="section-title">{t('about.values.title')}</h2>
-          <div className="card-grid card-grid-4">
-            {tm<Item[]>('about.values.items').map((item) => (
-              <article key={item.title} className="card card-plain">
-                <h3>{item.title}</h3>
-                <p>{item.text}</p>
-              </article>
-            ))}
-          </div>
+          <CardGrid items={tm<TitledText[]>('about.values.items')} columns={4} />
         </div>
       </section>
     </>

@@ -4,6 +4,7 @@ import { useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink } from '#app/ui/app-link.tsx'
 import { FaqList, type FaqItem } from '#app/features/content/index.ts'
+import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/common-questions'
 
 export function loader({ params }: Route.LoaderArgs) {
@@ -16,12 +17,7 @@ export default function CommonQuestions() {
   const { t, tm } = useT()
   return (
     <>
-      <section className="page-hero">
-        <div className="container narrow">
-          <h1>{t('faq.title')}</h1>
-          <p className="lead">{t('faq.lead')}</p>
-        </div>
-      </section>
+      <PageHero title={t('faq.title')} lead={t('faq.lead')} />
       <section className="section">
         <div className="container narrow">
           <FaqList items={tm<FaqItem[]>('faq.items')} />

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { contactMessages } from '#app/server/db/schema.ts'
 import { testContext } from '#tests/context.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { setupTestDatabase } from '#tests/db.ts'
 import { action, loader } from './contact-us.tsx'
 
-let database: TestDatabase
-beforeAll(async () => {
-  database = await createTestDatabase()
-})
-afterAll(async () => {
-  await database.cleanup()
-})
+const testDb = setupTestDatabase()
 
 function post(fields: Record<string, string>) {
   return new Request('http://localhost/ar/contact-us', { method: 'POST', body: new URLSearchParams(fields) })
@@ -19,7 +13,7 @@ function post(fields: Record<string, string>) {
 type ActionResult = { ok: boolean; errors: Record<string, string[]>; values: Record<string, string> }
 
 async function callAction(fields: Record<string, string>, lang = 'ar') {
-  const result = (await action({ request: post(fields), params: { lang }, context: testContext(database) } as never)) as unknown
+  const result = (await action({ request: post(fields), params: { lang }, context: testContext(testDb()) } as never)) as unknown
   // A data() wrapper carries a status; a plain object is a 200.
   if (result && typeof result === 'object' && 'type' in result && (result as { type: string }).type === 'DataWithResponseInit') {
     const wrapped = result as unknown as { data: ActionResult; init: { status: number } }
@@ -38,7 +32,7 @@ describe('contact-us route', () => {
     const { status, body } = await callAction({ type: 'suggestion', name: 'Ahmed', email: 'ahmed@example.sa', message: 'Please add a weekly absence summary.' }, 'en')
     expect(status).toBe(200)
     expect(body.ok).toBe(true)
-    const rows = await database.db.select().from(contactMessages)
+    const rows = await testDb().db.select().from(contactMessages)
     expect(rows.map((r) => [r.type, r.email, r.lang])).toEqual([['suggestion', 'ahmed@example.sa', 'en']])
   })
 

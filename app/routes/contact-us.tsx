@@ -11,6 +11,7 @@ import { metaFromMessages } from '#app/lib/seo.ts'
 import { FormField } from '#app/ui/form-field.tsx'
 import { SupportList, type SupportContacts } from '#app/ui/site-footer.tsx'
 import { useToast } from '#app/ui/toaster.tsx'
+import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/contact-us'
 
 // In the order of the form, so the first invalid one gets the focus.
@@ -68,12 +69,7 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
 
   return (
     <>
-      <section className="page-hero">
-        <div className="container narrow">
-          <h1>{t('contact.title')}</h1>
-          <p className="lead">{t('contact.lead')}</p>
-        </div>
-      </section>
+      <PageHero title={t('contact.title')} lead={t('contact.lead')} />
       <section className="section">
         <div className="container contact-grid">
           <div className="card">

@@ -7,6 +7,7 @@ import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink } from '#app/ui/app-link.tsx'
 import { FaqList, type FaqItem } from '#app/features/content/index.ts'
 import { ArrowIcon } from '#app/ui/icons.tsx'
+import { CardGrid, PageSection, type TitledText } from '#app/ui/page-hero.tsx'
 import { useRevealOnScroll } from '#app/ui/reveal.ts'
 import type { Route } from './+types/home'
 
@@ -22,7 +23,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'home', '')
 
-type Step = { title: string; text: string }
 type Tool = { key: string; title: string; text: string; cta: string }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -46,72 +46,46 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="steps-title">
-        <div className="container">
-          <h2 id="steps-title" className="section-title" data-reveal>{t('home.steps.title')}</h2>
-          <p className="section-lead" data-reveal>{t('home.steps.lead')}</p>
-          <ol className="steps">
-            {tm<Step[]>('home.steps.items').map((step, i) => (
-              <li key={step.title} className="step" data-reveal>
-                <span className="step-number" aria-hidden="true">{i + 1}</span>
-                <h3>{step.title}</h3>
-                <p>{step.text}</p>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
+      <PageSection id="steps" title={t('home.steps.title')} lead={t('home.steps.lead')}>
+        <ol className="steps">
+          {tm<TitledText[]>('home.steps.items').map((step, i) => (
+            <li key={step.title} className="step" data-reveal>
+              <span className="step-number" aria-hidden="true">{i + 1}</span>
+              <h3>{step.title}</h3>
+              <p>{step.text}</p>
+            </li>
+          ))}
+        </ol>
+      </PageSection>
 
-      <section className="section section-alt" aria-labelledby="tools-title">
-        <div className="container">
-          <h2 id="tools-title" className="section-title" data-reveal>{t('home.tools.title')}</h2>
-          <p className="section-lead" data-reveal>{t('home.tools.lead')}</p>
-          <div className="card-grid card-grid-3">
-            {tm<Tool[]>('home.tools.items').map((tool) => (
-              <article key={tool.key} className={`card tool-card tool-${tool.key}`} data-reveal>
-                <h3>{tool.title}</h3>
-                <p>{tool.text}</p>
-              </article>
-            ))}
-          </div>
+      <PageSection id="tools" title={t('home.tools.title')} lead={t('home.tools.lead')} alt>
+        <div className="card-grid card-grid-3">
+          {tm<Tool[]>('home.tools.items').map((tool) => (
+            <article key={tool.key} className={`card tool-card tool-${tool.key}`} data-reveal>
+              <h3>{tool.title}</h3>
+              <p>{tool.text}</p>
+            </article>
+          ))}
         </div>
-      </section>
+      </PageSection>
 
-      <section className="section" aria-labelledby="why-title">
-        <div className="container">
-          <h2 id="why-title" className="section-title" data-reveal>{t('home.why.title')}</h2>
-          <div className="card-grid card-grid-4">
-            {tm<Step[]>('home.why.items').map((item) => (
-              <article key={item.title} className="card card-plain" data-reveal>
-                <h3>{item.title}</h3>
-                <p>{item.text}</p>
-              </article>
-            ))}
-          </div>
-        </div>
-      </section>
+      <PageSection id="why" title={t('home.why.title')}>
+        <CardGrid items={tm<TitledText[]>('home.why.items')} columns={4} reveal />
+      </PageSection>
 
-      <section className="section section-alt" aria-labelledby="packages-title">
-        <div className="container">
-          <h2 id="packages-title" className="section-title" data-reveal>{t('home.packages.title')}</h2>
-          <p className="section-lead" data-reveal>{t('home.packages.lead')}</p>
-          <PackageGrid packages={loaderData.packages} />
-          <p className="section-more">
-            <AppLink to="packages">{t('home.packages.all')} <ArrowIcon className="icon icon-inline" /></AppLink>
-          </p>
-        </div>
-      </section>
+      <PageSection id="packages" title={t('home.packages.title')} lead={t('home.packages.lead')} alt>
+        <PackageGrid packages={loaderData.packages} />
+        <p className="section-more">
+          <AppLink to="packages">{t('home.packages.all')} <ArrowIcon className="icon icon-inline" /></AppLink>
+        </p>
+      </PageSection>
 
-      <section className="section" aria-labelledby="faq-title">
-        <div className="container narrow">
-          <h2 id="faq-title" className="section-title" data-reveal>{t('home.faq.title')}</h2>
-          <p className="section-lead" data-reveal>{t('home.faq.lead')}</p>
-          <FaqList items={tm<FaqItem[]>('faq.items')} />
-          <p className="section-more">
-            <AppLink to="common-questions">{t('home.faq.more')} <ArrowIcon className="icon icon-inline" /></AppLink>
-          </p>
-        </div>
-      </section>
+      <PageSection id="faq" title={t('home.faq.title')} lead={t('home.faq.lead')} narrow>
+        <FaqList items={tm<FaqItem[]>('faq.items')} />
+        <p className="section-more">
+          <AppLink to="common-questions">{t('home.faq.more')} <ArrowIcon className="icon icon-inline" /></AppLink>
+        </p>
+      </PageSection>
 
       <section className="section cta-band" aria-labelledby="cta-title">
         <div className="container narrow center">

@@ -4,6 +4,7 @@ import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
+import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/packages'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -18,12 +19,7 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
   const { t, tm } = useT()
   return (
     <>
-      <section className="page-hero">
-        <div className="container narrow">
-          <h1>{t('packages.title')}</h1>
-          <p className="lead">{t('packages.lead')}</p>
-        </div>
-      </section>
+      <PageHero title={t('packages.title')} lead={t('packages.lead')} />
       <section className="section">
         <div className="container">
           <PackageGrid packages={loaderData.packages} />

@@ -1,33 +1,27 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { packages } from '#app/server/db/schema.ts'
 import { defaultPackages, seedPackages } from '#app/server/db/seed.server.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { setupTestDatabase } from '#tests/db.ts'
 import { listPackages } from './list-packages.server.ts'
 
-let database: TestDatabase
-beforeAll(async () => {
-  database = await createTestDatabase()
-})
-afterAll(async () => {
-  await database.cleanup()
-})
+const testDb = setupTestDatabase()
 
 describe('packages', () => {
   it('lists nothing on an empty database', async () => {
-    expect(await listPackages({ db: database.db, lang: 'ar', vatRateBasisPoints: 1500 })).toEqual([])
+    expect(await listPackages({ db: testDb().db, lang: 'ar', vatRateBasisPoints: 1500 })).toEqual([])
   })
 
   it('seeds three packages once, the year as best seller', async () => {
-    expect(await seedPackages(database.db)).toBe(3)
-    expect(await seedPackages(database.db)).toBe(0)
-    const list = await listPackages({ db: database.db, lang: 'en', vatRateBasisPoints: 1500 })
+    expect(await seedPackages(testDb().db)).toBe(3)
+    expect(await seedPackages(testDb().db)).toBe(0)
+    const list = await listPackages({ db: testDb().db, lang: 'en', vatRateBasisPoints: 1500 })
     expect(list.map((p) => p.months)).toEqual([1, 4, 12])
     expect(list.filter((p) => p.isBestSeller).map((p) => p.months)).toEqual([12])
   })
 
   it('shows the price, VAT and total in halalas, names in the language asked', async () => {
-    const [monthly] = await listPackages({ db: database.db, lang: 'ar', vatRateBasisPoints: 1500 })
+    const [monthly] = await listPackages({ db: testDb().db, lang: 'ar', vatRateBasisPoints: 1500 })
     const seeded = defaultPackages[0]!
     expect(monthly?.name).toBe(seeded.nameAr)
     expect(monthly?.price).toBe(seeded.priceHalalas)
@@ -37,8 +31,8 @@ describe('packages', () => {
   })
 
   it('hides inactive packages', async () => {
-    await database.db.update(packages).set({ isActive: false }).where(eq(packages.slug, 'term'))
-    const list = await listPackages({ db: database.db, lang: 'en', vatRateBasisPoints: 1500 })
+    await testDb().db.update(packages).set({ isActive: false }).where(eq(packages.slug, 'term'))
+    const list = await listPackages({ db: testDb().db, lang: 'en', vatRateBasisPoints: 1500 })
     expect(list.map((p) => p.months)).toEqual([1, 12])
   })
 })

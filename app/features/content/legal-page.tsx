@@ -1,5 +1,6 @@
 import { formatDate } from '#app/i18n/format.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
+import { PageHero } from '#app/ui/page-hero.tsx'
 
 /** When the privacy policy and the terms last changed (shown with its Hijri date). */
 export const LEGAL_UPDATED_ON = '2026-11-22T09:00:00Z'
@@ -14,13 +15,9 @@ export function LegalPage({ ns }: { ns: 'privacy' | 'terms' }) {
   const sections = tm<LegalSection[]>(`${ns}.sections`)
   return (
     <article className="legal">
-      <section className="page-hero">
-        <div className="container narrow">
-          <h1>{t(`${ns}.title`)}</h1>
-          <p className="muted">{t(`${ns}.updated`, { date: `${updated.gregorian} (${updated.hijri})` })}</p>
-          <p className="lead">{t(`${ns}.intro`)}</p>
-        </div>
-      </section>
+      <PageHero title={t(`${ns}.title`)} lead={t(`${ns}.intro`)}>
+        <p className="muted">{t(`${ns}.updated`, { date: `${updated.gregorian} (${updated.hijri})` })}</p>
+      </PageHero>
       <div className="container narrow legal-body">
         <nav className="legal-toc" aria-labelledby={`${ns}-toc`}>
           <h2 id={`${ns}-toc`} className="visually-hidden">{t(`${ns}.title`)}</h2>

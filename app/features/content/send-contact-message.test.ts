@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { contactMessages } from '#app/server/db/schema.ts'
-import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { setupTestDatabase } from '#tests/db.ts'
 import { contactSchema } from './contact-schema.ts'
 import { CONTACT_LIMIT_PER_HOUR, sendContactMessage } from './send-contact-message.server.ts'
 
-let database: TestDatabase
-beforeAll(async () => {
-  database = await createTestDatabase()
-})
-afterAll(async () => {
-  await database.cleanup()
-})
+const testDb = setupTestDatabase()
 
 const valid = { type: 'inquiry', name: 'نورة', email: 'Noura@School.SA ', message: 'متى يتوفر تحليل الدرجات للمرحلة الابتدائية؟' }
 
@@ -42,9 +36,9 @@ describe('contact schema', () => {
 
 describe('sendContactMessage', () => {
   it('stores the message with its type and language', async () => {
-    const result = await sendContactMessage({ db: database.db, input: contactSchema.parse(valid), lang: 'ar', clientIp: '198.51.100.1' })
+    const result = await sendContactMessage({ db: testDb().db, input: contactSchema.parse(valid), lang: 'ar', clientIp: '198.51.100.1' })
     expect(result.ok).toBe(true)
-    const rows = await database.db.select().from(contactMessages)
+    const rows = await testDb().db.select().from(contactMessages)
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ type: 'inquiry', name: 'نورة', email: 'noura@school.sa', lang: 'ar' })
   })
@@ -53,7 +47,7 @@ describe('sendContactMessage', () => {
     const input = contactSchema.parse(valid)
     const results = []
     for (let i = 0; i < CONTACT_LIMIT_PER_HOUR + 1; i++)
-      results.push(await sendContactMessage({ db: database.db, input, lang: 'en', clientIp: '198.51.100.2' }))
+      results.push(await sendContactMessage({ db: testDb().db, input, lang: 'en', clientIp: '198.51.100.2' }))
     expect(results.filter((r) => r.ok)).toHaveLength(CONTACT_LIMIT_PER_HOUR)
     expect(results.at(-1)).toMatchObject({ ok: false, reason: 'rate_limited', retryAfterSeconds: expect.any(Number) })
   })
