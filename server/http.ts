@@ -27,7 +27,7 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /** The one HTTP application: headers, logs, health, PWA files, /api/v1 and the pages. */
 export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOptions) {
-  const { env, database, logger } = services
+  const { env, database, logger, mailer, files } = services
   const isDev = mode === 'development'
   const app = new Hono<Vars>()
   const appOrigin = new URL(env.APP_URL).origin
@@ -52,6 +52,8 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       env,
       db: database.db,
       logger: logger.child({ reqId: c.get('requestId') }),
+      mailer,
+      files,
       requestId: c.get('requestId'),
       cspNonce: nonce,
       clientIp,

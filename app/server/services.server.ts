@@ -3,7 +3,9 @@ import type { AppServices } from './context.server.ts'
 import { openDatabase } from './db/client.server.ts'
 import { seedPackages } from './db/seed.server.ts'
 import { loadEnv, type Env } from './env.server.ts'
+import { createLocalFileStore } from './files.server.ts'
 import { createLogger } from './logger.server.ts'
+import { createMailer } from './mail.server.ts'
 
 /** Opens the database chosen by the environment: PostgreSQL when DATABASE_URL is set, else PGlite. */
 export function openDatabaseFor(env: Env) {
@@ -20,6 +22,8 @@ export async function createServices(source: Record<string, string | undefined> 
   await database.migrate()
   const seeded = await seedPackages(database.db)
   if (seeded > 0) logger.info({ seeded }, 'installed the default packages')
-  logger.info({ database: database.kind, gateway: env.PAYMENT_GATEWAY }, 'services ready')
-  return { env, database, logger }
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.MAIL_OUTBOX_DIR, logger })
+  const files = createLocalFileStore(path.join(env.DATA_DIR, 'files'))
+  logger.info({ database: database.kind, mail: mailer.kind, gateway: env.PAYMENT_GATEWAY }, 'services ready')
+  return { env, database, logger, mailer, files }
 }

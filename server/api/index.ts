@@ -2,7 +2,8 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { listPackages, packageToJson } from '#app/features/billing/index.server.ts'
 import { contactSchema, sendContactMessage } from '#app/features/content/index.server.ts'
-import { apiLang, apiTranslator, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
+import { isDomainError } from '#app/lib/errors.ts'
+import { apiLang, apiTranslator, domainErrorResponse, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
 import type { ApiEnv } from './types.ts'
 
 /** `/api/v1`: the JSON REST API (api.md). Handlers call the same domain functions as the pages. */
@@ -41,6 +42,7 @@ export function createApi() {
   api.all('*', (c) => c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404))
 
   api.onError((error, c) => {
+    if (isDomainError(error)) return domainErrorResponse(c, error)
     c.get('ctx')?.logger.error({ err: error }, 'api error')
     return c.json({ message: apiTranslator(c)('common.errors.unexpected') }, 500)
   })

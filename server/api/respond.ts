@@ -4,6 +4,7 @@ import { isLang, type Lang } from '#app/i18n/config.ts'
 import { langFromAcceptLanguage } from '#app/i18n/detect.server.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, type Translate } from '#app/i18n/translate.ts'
+import type { DomainError } from '#app/lib/errors.ts'
 import { fieldErrorsOf } from '#app/lib/forms.ts'
 import type { ApiEnv } from './types.ts'
 
@@ -43,4 +44,13 @@ export async function jsonBody(c: Context<ApiEnv>): Promise<unknown> {
   } catch {
     return {}
   }
+}
+
+/** A domain failure as api.md answers it: its status, the message, per-field errors, Retry-After. */
+export function domainErrorResponse(c: Context<ApiEnv>, error: DomainError) {
+  const t = apiTranslator(c, ['accounts'])
+  if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds))
+  const body: { message: string; errors?: Record<string, string[]> } = { message: t(error.messageKey) }
+  if (error.fields) body.errors = Object.fromEntries(Object.entries(error.fields).map(([field, keys]) => [field, keys.map((k) => t(k))]))
+  return c.json(body, error.status)
 }

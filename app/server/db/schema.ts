@@ -4,9 +4,11 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
 import { contactMessageTypes } from '../../lib/constants.ts'
@@ -66,3 +68,116 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
   resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
 })
+
+// Accounts. Emails are stored lower-case; usernames are unique without regard to case.
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    avatarFile: text('avatar_file'),
+    lang: text('lang', { enum: ['ar', 'en'] }).notNull().default('ar'),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`),
+  ],
+)
+
+export const sessionKinds = ['web', 'api'] as const
+
+/** Web sessions (cookie) and API tokens (bearer): only the HMAC of the secret is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: sessionKinds }).notNull(),
+    /** A short description of the device ("Chrome on Android"), never the full user agent or the IP. */
+    device: text('device').notNull().default(''),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+)
+
+export const codePurposes = ['activation', 'reset', 'change_email', 'change_password'] as const
+export type CodePurpose = (typeof codePurposes)[number]
+
+/** Six-digit codes sent by email, stored as an HMAC with their purpose and target address. */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: codePurposes }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    targetEmail: text('target_email').notNull(),
+    /** What the code confirms, e.g. the new password's hash for a password change. */
+    payload: jsonb('payload').$type<Record<string, string>>(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('one_time_codes_user_purpose').on(t.userId, t.purpose, t.createdAt)],
+)
+
+/** The password-reset flow's temporary token (one hour); userId is null for an unknown email. */
+export const resetFlows = pgTable('reset_flows', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  tokenHash: text('token_hash').notNull().unique(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  stage: text('stage', { enum: ['code_sent', 'verified'] }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+})
+
+/** Notifications store a kind and its parameters; the text is written in the reader's language. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    params: jsonb('params').$type<Record<string, string | number>>().notNull().default({}),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notifications_user_created').on(t.userId, t.createdAt)],
+)
+
+export const reviewStatuses = ['pending', 'approved', 'rejected'] as const
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rating: integer('rating').notNull(),
+    comment: text('comment').notNull(),
+    status: text('status', { enum: reviewStatuses }).notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
+    index('reviews_status_created').on(t.status, t.createdAt),
+  ],
+)

@@ -1,0 +1,82 @@
+import { eq } from 'drizzle-orm'
+import type { Lang } from '#app/i18n/config.ts'
+import { DomainError } from '#app/lib/errors.ts'
+import { users } from '#app/server/db/schema.ts'
+import { storeAvatar } from './avatar.server.ts'
+import { consumeCode, issueCode } from './codes.server.ts'
+import type { AccountContext } from './context.ts'
+import { sendCodeEmail } from './emails.server.ts'
+import { notify } from './notifications.server.ts'
+import { hashPassword, verifyPassword } from './passwords.server.ts'
+import { assertUsernameFree, findUserByEmail, limitCodeChecks, refuseCommonPassword } from './register-user.server.ts'
+import { revokeAllSessions } from './sessions.server.ts'
+
+type User = typeof users.$inferSelect
+
+async function requirePassword(user: User, password: string, field: string) {
+  if (!(await verifyPassword(user.passwordHash, password)))
+    throw new DomainError(422, 'accounts.errors.passwordWrong', { [field]: ['accounts.errors.passwordWrong'] })
+}
+
+/** Changes the username, phone or picture; the old picture is removed once the new one is stored. */
+export async function updateProfile(ctx: AccountContext, user: User, input: { username?: string; phone?: string; avatar?: Uint8Array | null }) {
+  if (input.username && input.username.toLowerCase() !== user.username.toLowerCase()) await assertUsernameFree(ctx, input.username, user.id)
+  const avatarFile = input.avatar && input.avatar.length > 0 ? await storeAvatar(ctx.files, input.avatar) : undefined
+  const [updated] = await ctx.db
+    .update(users)
+    .set({
+      ...(input.username ? { username: input.username } : {}),
+      ...(input.phone ? { phone: input.phone } : {}),
+      ...(avatarFile ? { avatarFile } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, user.id))
+    .returning()
+  if (avatarFile && user.avatarFile) await ctx.files.remove(user.avatarFile)
+  return updated ?? user
+}
+
+/** Step 1 of a password change: checks the current password and emails a code; the new hash waits with the code. */
+export async function requestPasswordChange(ctx: AccountContext, user: User, input: { current_password: string; password: string; lang: Lang }) {
+  await requirePassword(user, input.current_password, 'current_password')
+  refuseCommonPassword(input.password)
+  const passwordHash = await hashPassword(input.password)
+  const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', targetEmail: user.email, payload: { passwordHash } })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_password', to: user.email, name: user.username, code })
+}
+
+/** Step 2: the code applies the new password and ends every session (the caller signs this device in again). */
+export async function confirmPasswordChange(ctx: AccountContext, user: User, input: { code: string }) {
+  await limitCodeChecks(ctx)
+  const { payload } = await consumeCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', code: input.code })
+  if (!payload.passwordHash) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
+  await ctx.db.update(users).set({ passwordHash: payload.passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id))
+  await revokeAllSessions(ctx.db, user.id)
+  await notify(ctx.db, user.id, 'password_changed')
+}
+
+/** Step 1 of an email change: the password confirms it is the owner; the code goes to the new address. */
+export async function requestEmailChange(ctx: AccountContext, user: User, input: { email: string; password: string; lang: Lang }) {
+  await requirePassword(user, input.password, 'password')
+  if (input.email === user.email) throw new DomainError(422, 'accounts.errors.emailSame', { email: ['accounts.errors.emailSame'] })
+  if (await findUserByEmail(ctx, input.email)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
+  const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', targetEmail: input.email })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_email', to: input.email, name: user.username, code })
+}
+
+/** Step 2: the code received at the new address makes it the account's email. */
+export async function confirmEmailChange(ctx: AccountContext, user: User, input: { code: string }) {
+  await limitCodeChecks(ctx)
+  const { targetEmail } = await consumeCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', code: input.code })
+  if (await findUserByEmail(ctx, targetEmail)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
+  const [updated] = await ctx.db.update(users).set({ email: targetEmail, emailVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, user.id)).returning()
+  await notify(ctx.db, user.id, 'email_changed', { email: targetEmail })
+  return updated ?? user
+}
+
+/** Deletes the account and everything it owns (rows cascade; stored files are removed here). */
+export async function deleteAccount(ctx: AccountContext, user: User, input: { password: string }) {
+  await requirePassword(user, input.password, 'password')
+  await ctx.db.delete(users).where(eq(users.id, user.id))
+  if (user.avatarFile) await ctx.files.remove(user.avatarFile)
+}

@@ -1,0 +1,100 @@
+import { and, desc, eq, gt, isNull } from 'drizzle-orm'
+import { DomainError } from '#app/lib/errors.ts'
+import type { Db } from '#app/server/db/client.server.ts'
+import { oneTimeCodes, type CodePurpose } from '#app/server/db/schema.ts'
+import { constantTimeEqual, keyedHash, sixDigitCode } from '#app/server/crypto.server.ts'
+import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+
+export const CODE_TTL_SECONDS = 10 * 60
+export const CODE_MAX_ATTEMPTS = 5
+export const CODE_RESEND_SECONDS = 60
+export const CODE_SENDS_PER_HOUR = 5
+
+type IssueCodeOptions = {
+  db: Db
+  secret: string
+  userId: string
+  purpose: CodePurpose
+  targetEmail: string
+  payload?: Record<string, string>
+  now?: Date
+}
+
+/**
+ * A new code for a purpose: refused within 60 s of the last one (429 with Retry-After) and
+ * after five in an hour. Earlier codes of the same purpose stop working.
+ */
+export async function issueCode({ db, secret, userId, purpose, targetEmail, payload, now = new Date() }: IssueCodeOptions): Promise<string> {
+  const [last] = await db
+    .select({ createdAt: oneTimeCodes.createdAt })
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose)))
+    .orderBy(desc(oneTimeCodes.createdAt))
+    .limit(1)
+  if (last) {
+    const waited = (now.getTime() - last.createdAt.getTime()) / 1000
+    if (waited < CODE_RESEND_SECONDS)
+      throw new DomainError(429, 'accounts.errors.resendWait', undefined, Math.ceil(CODE_RESEND_SECONDS - waited))
+  }
+  const limit = await hitRateLimit(db, { key: `code-send:${userId}:${purpose}`, limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, now })
+  if (!limit.allowed) throw new DomainError(429, 'accounts.errors.tooManyCodes', undefined, limit.retryAfterSeconds)
+
+  const code = sixDigitCode()
+  await db.transaction(async (tx) => {
+    await tx
+      .update(oneTimeCodes)
+      .set({ consumedAt: now })
+      .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose), isNull(oneTimeCodes.consumedAt)))
+    await tx.insert(oneTimeCodes).values({
+      userId,
+      purpose,
+      codeHash: keyedHash(secret, `${purpose}:${userId}:${code}`),
+      targetEmail,
+      payload: payload ?? null,
+      expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
+      createdAt: now,
+    })
+  })
+  return code
+}
+
+type ConsumeCodeOptions = { db: Db; secret: string; userId: string; purpose: CodePurpose; code: string; now?: Date }
+
+/**
+ * Checks a code and uses it up. A wrong code counts an attempt; the fifth wrong one ends the
+ * code. Returns the code's target email and payload.
+ */
+export async function consumeCode({ db, secret, userId, purpose, code, now = new Date() }: ConsumeCodeOptions) {
+  const [row] = await db
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.userId, userId),
+        eq(oneTimeCodes.purpose, purpose),
+        isNull(oneTimeCodes.consumedAt),
+        gt(oneTimeCodes.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(oneTimeCodes.createdAt))
+    .limit(1)
+  if (!row) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
+  const matches = constantTimeEqual(row.codeHash, keyedHash(secret, `${purpose}:${userId}:${code}`))
+  if (!matches) {
+    const attempts = row.attempts + 1
+    await db
+      .update(oneTimeCodes)
+      .set({ attempts, consumedAt: attempts >= CODE_MAX_ATTEMPTS ? now : null })
+      .where(eq(oneTimeCodes.id, row.id))
+    const key = attempts >= CODE_MAX_ATTEMPTS ? 'accounts.errors.codeExhausted' : 'accounts.errors.codeWrong'
+    throw new DomainError(422, key, { code: [key] })
+  }
+  // Only one request can use the code: the update succeeds once.
+  const used = await db
+    .update(oneTimeCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.consumedAt)))
+    .returning({ id: oneTimeCodes.id })
+  if (used.length === 0) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
+  return { targetEmail: row.targetEmail, payload: row.payload ?? {} }
+}

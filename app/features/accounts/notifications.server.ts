@@ -1,0 +1,44 @@
+import { and, count, desc, eq, isNull } from 'drizzle-orm'
+import type { Db } from '#app/server/db/client.server.ts'
+import { notifications } from '#app/server/db/schema.ts'
+
+/** Kinds with their text in the `notifications` namespace; later features add theirs. */
+export type NotificationKind = 'welcome' | 'password_changed' | 'email_changed' | (string & {})
+
+export async function notify(db: Db, userId: string, kind: NotificationKind, params: Record<string, string | number> = {}) {
+  await db.insert(notifications).values({ userId, kind, params })
+}
+
+export async function listNotifications(db: Db, userId: string, limit = 100) {
+  return db
+    .select({ id: notifications.id, kind: notifications.kind, params: notifications.params, readAt: notifications.readAt, createdAt: notifications.createdAt })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit)
+}
+
+export async function unreadNotificationCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+  return row?.n ?? 0
+}
+
+/** Marks one of the user's notifications read; another user's id changes nothing (false). */
+export async function markNotificationRead(db: Db, userId: string, id: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return false
+  const rows = await db
+    .update(notifications)
+    .set({ readAt: new Date() })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .returning({ id: notifications.id })
+  if (rows.length) return true
+  const [exists] = await db.select({ id: notifications.id }).from(notifications).where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+  return Boolean(exists)
+}
+
+export async function markAllNotificationsRead(db: Db, userId: string): Promise<void> {
+  await db.update(notifications).set({ readAt: new Date() }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+}

@@ -1,0 +1,88 @@
+import { and, eq, gt } from 'drizzle-orm'
+import type { Lang } from '#app/i18n/config.ts'
+import { DomainError } from '#app/lib/errors.ts'
+import { keyedHash, randomToken } from '#app/server/crypto.server.ts'
+import { resetFlows, users } from '#app/server/db/schema.ts'
+import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+import { CODE_MAX_ATTEMPTS, consumeCode, issueCode } from './codes.server.ts'
+import type { AccountContext } from './context.ts'
+import { sendCodeEmail } from './emails.server.ts'
+import { notify } from './notifications.server.ts'
+import { hashPassword } from './passwords.server.ts'
+import { findUserByEmail, limitCodeChecks, refuseCommonPassword } from './register-user.server.ts'
+import { revokeAllSessions } from './sessions.server.ts'
+
+export const RESET_FLOW_TTL_MS = 60 * 60 * 1000
+
+const flowExpired = () => new DomainError(422, 'accounts.errors.flowExpired', { temporary_token: ['accounts.errors.flowExpired'] })
+
+/**
+ * Starts a reset: a temporary token (one hour) comes back whether or not the email has an
+ * account, and only a real, activated account gets a code by email.
+ */
+export async function requestPasswordReset(ctx: AccountContext, input: { email: string; lang: Lang }) {
+  const limit = await hitRateLimit(ctx.db, { key: `reset-request:${input.email}`, limit: 1, windowSeconds: 60 })
+  if (!limit.allowed) throw new DomainError(429, 'accounts.errors.resendWait', undefined, limit.retryAfterSeconds)
+  const user = await findUserByEmail(ctx, input.email)
+  const eligible = user?.emailVerifiedAt ? user : null
+  const token = randomToken(32)
+  await ctx.db.insert(resetFlows).values({
+    tokenHash: keyedHash(ctx.env.SESSION_SECRET, `reset:${token}`),
+    userId: eligible?.id ?? null,
+    stage: 'code_sent',
+    expiresAt: new Date(Date.now() + RESET_FLOW_TTL_MS),
+  })
+  if (eligible) {
+    try {
+      const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: eligible.id, purpose: 'reset', targetEmail: eligible.email })
+      await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'reset', to: eligible.email, name: eligible.username, code })
+    } catch (error) {
+      // A code sent a moment ago is still valid; the answer must not differ from an unknown email's.
+      if (!(error instanceof DomainError && error.status === 429)) throw error
+    }
+  }
+  return { temporaryToken: token }
+}
+
+async function findFlow(ctx: AccountContext, token: string, stage: 'code_sent' | 'verified') {
+  const [flow] = await ctx.db
+    .select()
+    .from(resetFlows)
+    .where(and(eq(resetFlows.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `reset:${token}`)), eq(resetFlows.stage, stage), gt(resetFlows.expiresAt, new Date())))
+    .limit(1)
+  return flow ?? null
+}
+
+/** Checks the emailed code; a right code turns the token into a new one that may set the password. */
+export async function verifyResetCode(ctx: AccountContext, input: { temporary_token: string; code: string }) {
+  await limitCodeChecks(ctx)
+  const flow = await findFlow(ctx, input.temporary_token, 'code_sent')
+  if (!flow) throw flowExpired()
+  if (!flow.userId) {
+    // No account behind this flow: every code is wrong, and the flow ends after five tries too.
+    const tries = await hitRateLimit(ctx.db, { key: `reset-flow:${flow.id}`, limit: CODE_MAX_ATTEMPTS - 1, windowSeconds: 3600 })
+    const key = tries.allowed ? 'accounts.errors.codeWrong' : 'accounts.errors.codeExhausted'
+    throw new DomainError(422, key, { code: [key] })
+  }
+  await consumeCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: flow.userId, purpose: 'reset', code: input.code })
+  const next = randomToken(32)
+  await ctx.db
+    .update(resetFlows)
+    .set({ stage: 'verified', tokenHash: keyedHash(ctx.env.SESSION_SECRET, `reset:${next}`) })
+    .where(eq(resetFlows.id, flow.id))
+  return { temporaryToken: next }
+}
+
+/** Sets the new password and ends every session of the account. */
+export async function resetPassword(ctx: AccountContext, input: { temporary_token: string; password: string }) {
+  const flow = await findFlow(ctx, input.temporary_token, 'verified')
+  if (!flow?.userId) throw flowExpired()
+  refuseCommonPassword(input.password)
+  const passwordHash = await hashPassword(input.password)
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, flow.userId as string))
+    await tx.delete(resetFlows).where(eq(resetFlows.id, flow.id))
+  })
+  await revokeAllSessions(ctx.db, flow.userId)
+  await notify(ctx.db, flow.userId, 'password_changed')
+}

@@ -1,0 +1,37 @@
+import { hash, verify } from '@node-rs/argon2'
+import commonPasswordsText from './common-passwords.txt?raw'
+
+// argon2id with OWASP's minimum: 19 MiB of memory, two passes, one lane.
+// Algorithm.Argon2id is a const enum (2), which isolated modules cannot import.
+const ARGON2ID = 2
+const options = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, options)
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password)
+  } catch {
+    return false
+  }
+}
+
+// Verified against when the email is unknown, so an answer takes as long either way.
+let dummyHash: Promise<string> | undefined
+export async function dummyVerify(password: string): Promise<false> {
+  dummyHash ??= hashPassword('dummy-password-for-timing-Aa1')
+  await verifyPassword(await dummyHash, password)
+  return false
+}
+
+let common: Set<string> | undefined
+
+/** True for the 10,000 most common passwords (Mark Burnett's list, public domain), ignoring case. */
+export function isCommonPassword(password: string): boolean {
+  if (!common) {
+    common = new Set(commonPasswordsText.split(/\r?\n/).map((line) => line.trim().toLowerCase()).filter(Boolean))
+  }
+  return common.has(password.toLowerCase())
+}

@@ -1,0 +1,100 @@
+import { and, desc, eq, gt, lt, ne } from 'drizzle-orm'
+import type { Db } from '#app/server/db/client.server.ts'
+import { sessions, users } from '#app/server/db/schema.ts'
+import { keyedHash, randomToken } from '#app/server/crypto.server.ts'
+
+export const SESSION_TTL_DAYS = 30
+const TOUCH_AFTER_MS = 60 * 60 * 1000
+
+export type SessionKind = 'web' | 'api'
+export type SessionUser = typeof users.$inferSelect
+export type CurrentSession = { sessionId: string; user: SessionUser }
+
+/** "Chrome on Android": enough to recognise a device in the list, without keeping the user agent. */
+export function describeDevice(userAgent: string | null | undefined): string {
+  const ua = userAgent ?? ''
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /SamsungBrowser/.test(ua)
+      ? 'Samsung Internet'
+      : /Firefox\//.test(ua)
+        ? 'Firefox'
+        : /Chrome\/|Chromium\//.test(ua)
+          ? 'Chrome'
+          : /Safari\//.test(ua)
+            ? 'Safari'
+            : ''
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad|iOS/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : ''
+  if (browser && os) return `${browser} · ${os}`
+  return browser || os || (ua ? ua.slice(0, 40) : '')
+}
+
+type CreateSessionOptions = { db: Db; secret: string; userId: string; kind: SessionKind; userAgent?: string | null; now?: Date }
+
+/** A new session (cookie) or API token; only its keyed hash is stored. Returns the secret. */
+export async function createSession({ db, secret, userId, kind, userAgent, now = new Date() }: CreateSessionOptions) {
+  const token = randomToken(32)
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_DAYS * 24 * 3600 * 1000)
+  await db.insert(sessions).values({
+    tokenHash: keyedHash(secret, `${kind}:${token}`),
+    userId,
+    kind,
+    device: describeDevice(userAgent),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt,
+  })
+  return { token, expiresAt }
+}
+
+/** The user behind a session secret, or null when it is unknown, revoked or expired. */
+export async function findSession({ db, secret, token, kind, now = new Date() }: { db: Db; secret: string; token: string; kind: SessionKind; now?: Date }): Promise<CurrentSession | null> {
+  if (!token || token.length > 200) return null
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, keyedHash(secret, `${kind}:${token}`)), gt(sessions.expiresAt, now)))
+    .limit(1)
+  if (!row) return null
+  if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id))
+  }
+  return { sessionId: row.session.id, user: row.user }
+}
+
+export async function revokeSession(db: Db, sessionId: string, userId: string): Promise<boolean> {
+  const removed = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
+  return removed.length > 0
+}
+
+export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
+  const removed = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))).returning({ id: sessions.id })
+  return removed.length
+}
+
+export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId))
+}
+
+export async function listSessions(db: Db, userId: string, now = new Date()) {
+  return db
+    .select({ id: sessions.id, kind: sessions.kind, device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt))
+}
+
+export async function pruneExpiredSessions(db: Db, now = new Date()): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now))
+}

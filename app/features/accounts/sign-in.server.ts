@@ -1,0 +1,25 @@
+import { DomainError } from '#app/lib/errors.ts'
+import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+import type { AccountContext } from './context.ts'
+import { findUserByEmail } from './register-user.server.ts'
+import { dummyVerify, verifyPassword } from './passwords.server.ts'
+
+export const LOGINS_PER_15_MIN_PER_ACCOUNT = 10
+export const LOGINS_PER_15_MIN_PER_IP = 50
+
+/**
+ * Checks an email and password. Unknown emails cost the same hashing time as known ones;
+ * attempts are limited per account and per address. An account not yet activated is refused
+ * with its own message (after the password is checked, so it reveals nothing to a guesser).
+ */
+export async function verifyCredentials(ctx: AccountContext, input: { email: string; password: string }) {
+  const byIp = await hitRateLimit(ctx.db, { key: `login:ip:${ctx.clientIp}`, limit: LOGINS_PER_15_MIN_PER_IP, windowSeconds: 900 })
+  if (!byIp.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byIp.retryAfterSeconds)
+  const byAccount = await hitRateLimit(ctx.db, { key: `login:account:${input.email}`, limit: LOGINS_PER_15_MIN_PER_ACCOUNT, windowSeconds: 900 })
+  if (!byAccount.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byAccount.retryAfterSeconds)
+  const user = await findUserByEmail(ctx, input.email)
+  const ok = user ? await verifyPassword(user.passwordHash, input.password) : await dummyVerify(input.password)
+  if (!user || !ok) throw new DomainError(401, 'accounts.errors.invalidCredentials', { email: ['accounts.errors.invalidCredentials'] })
+  if (!user.emailVerifiedAt) throw new DomainError(403, 'accounts.errors.notActivated')
+  return user
+}

@@ -1,0 +1,82 @@
+import { redirect } from 'react-router'
+import { readCookie } from '#app/i18n/detect.server.ts'
+import type { Lang } from '#app/i18n/config.ts'
+import type { RequestContext } from '#app/server/context.server.ts'
+import type { Env } from '#app/server/env.server.ts'
+import { safeRedirect } from '#app/lib/safe-redirect.ts'
+import { createSession, findSession, revokeSession, SESSION_TTL_DAYS, type CurrentSession } from './sessions.server.ts'
+
+// The web session: an HttpOnly, SameSite=Lax cookie holding a random secret; the row holds its HMAC.
+
+const isSecure = (env: Env) => env.APP_URL.startsWith('https:')
+export const sessionCookieName = (env: Env) => (isSecure(env) ? '__Host-hallil_session' : 'hallil_session')
+
+export function sessionCookie(env: Env, token: string): string {
+  const maxAge = SESSION_TTL_DAYS * 24 * 3600
+  return `${sessionCookieName(env)}=${token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+}
+
+export function clearSessionCookie(env: Env): string {
+  return `${sessionCookieName(env)}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+}
+
+const currentCache = new WeakMap<Request, Promise<CurrentSession | null>>()
+
+/** The signed-in user of a page request (looked up once per request), or null. */
+export function getCurrentSession(request: Request, context: RequestContext): Promise<CurrentSession | null> {
+  let found = currentCache.get(request)
+  if (!found) {
+    const token = readCookie(request.headers.get('cookie'), sessionCookieName(context.env))
+    found = token ? findSession({ db: context.db, secret: context.env.SESSION_SECRET, token, kind: 'web' }) : Promise.resolve(null)
+    currentCache.set(request, found)
+  }
+  return found
+}
+
+/** Signs a device in: a new session id at every login. */
+export async function startWebSession(context: RequestContext, request: Request, userId: string): Promise<string> {
+  const { token } = await createSession({ db: context.db, secret: context.env.SESSION_SECRET, userId, kind: 'web', userAgent: request.headers.get('user-agent') })
+  return sessionCookie(context.env, token)
+}
+
+export async function endWebSession(context: RequestContext, request: Request): Promise<string> {
+  const current = await getCurrentSession(request, context)
+  if (current) await revokeSession(context.db, current.sessionId, current.user.id)
+  return clearSessionCookie(context.env)
+}
+
+/** Account pages: a guest goes to the login page and comes back afterwards. */
+export async function requireUser(request: Request, context: RequestContext, lang: Lang): Promise<CurrentSession> {
+  const current = await getCurrentSession(request, context)
+  if (current) return current
+  const url = new URL(request.url)
+  const back = safeRedirect(`${url.pathname}${url.search}`, `/${lang}`)
+  throw redirect(`/${lang}/login?redirectTo=${encodeURIComponent(back)}`, { headers: { 'Set-Cookie': flashCookie('error', 'accounts.messages.loginRequired') } })
+}
+
+/** Guest pages (login, registration, reset) send a signed-in user home. */
+export async function requireGuest(request: Request, context: RequestContext, lang: Lang): Promise<void> {
+  if (await getCurrentSession(request, context)) throw redirect(`/${lang}`)
+}
+
+// A one-time message for the next page (a toast after a redirect): a translation key, never free text.
+export const FLASH_COOKIE = 'hallil_flash'
+export type Flash = { kind: 'success' | 'error' | 'info'; key: string }
+
+export function flashCookie(kind: Flash['kind'], key: string): string {
+  return `${FLASH_COOKIE}=${encodeURIComponent(JSON.stringify({ kind, key }))}; Path=/; Max-Age=60; HttpOnly; SameSite=Lax`
+}
+
+export function readFlash(request: Request): Flash | null {
+  const raw = readCookie(request.headers.get('cookie'), FLASH_COOKIE)
+  if (!raw) return null
+  try {
+    const value = JSON.parse(raw) as Flash
+    if (!['success', 'error', 'info'].includes(value.kind) || !/^[a-z][\w.]+$/i.test(value.key)) return null
+    return value
+  } catch {
+    return null
+  }
+}
+
+export const clearFlashCookie = `${FLASH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`
