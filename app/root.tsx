@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react'
+import { randomUUID } from 'node:crypto'
+import { useEffect } from 'react'
 import {
+  data,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -13,6 +16,9 @@ import {
 import { dirOf, isLang, type Lang } from '#app/i18n/config.ts'
 import { detectLang } from '#app/i18n/detect.server.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
+import { createTranslator } from '#app/i18n/translate.ts'
+import { avatarUrl } from '#app/features/accounts/index.ts'
+import { clearFlashCookie, getCurrentSession, readFlash, unreadNotificationCount } from '#app/features/accounts/index.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { useAppUpdates } from '#app/lib/pwa/use-app-updates.ts'
 import { NonceProvider, useNonce } from '#app/ui/nonce.tsx'
@@ -20,7 +26,7 @@ import { ProgressBar } from '#app/ui/progress-bar.tsx'
 import { Brand } from '#app/ui/site-header.tsx'
 import { LangSwitch } from '#app/ui/lang-switch.tsx'
 import { themeBootScript } from '#app/ui/theme-toggle.tsx'
-import { ToastProvider } from '#app/ui/toaster.tsx'
+import { ToastProvider, useToast, type ToastItem } from '#app/ui/toaster.tsx'
 import type { Route } from './+types/root'
 import appStylesHref from './styles/app.css?url'
 
@@ -34,11 +40,26 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang: Lang = isLang(params.lang) ? params.lang : detectLang(request)
-  const messages = getMessages(lang, ['common'])
+  const messages = getMessages(lang, ['common', 'accounts'])
   const { env } = context
-  return {
+  const current = await getCurrentSession(request, context)
+  const user = current
+    ? {
+        username: current.user.username,
+        avatarUrl: avatarUrl(current.user.avatarFile),
+        unread: await unreadNotificationCount(context.db, current.user.id),
+      }
+    : null
+  // A message left by the previous action's redirect (a translation key), shown once as a toast.
+  const flashed = readFlash(request)
+  const flash: ToastItem | null = flashed
+    ? { id: randomUUID(), kind: flashed.kind, message: createTranslator(lang, getMessages(lang, [flashed.key.split('.')[0] ?? 'common'])).t(flashed.key) }
+    : null
+  return data({
     lang,
     messages,
+    user,
+    flash,
     appUrl: env.APP_URL,
     siteName: lang === 'ar' ? 'حلّل' : 'Hallil',
     buildVersion: context.buildVersion,
@@ -51,16 +72,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       sellerName: lang === 'ar' ? env.SELLER_NAME_AR : env.SELLER_NAME_EN,
       vatNumber: env.SELLER_VAT_NUMBER,
     },
-  }
+  }, flashed ? { headers: { 'Set-Cookie': clearFlashCookie } } : undefined)
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>
+// Cookies set by a loader (the cleared flash, a new session) reach document requests only through headers.
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const out = new Headers()
+  for (const source of [actionHeaders, loaderHeaders]) for (const cookie of source.getSetCookie()) out.append('Set-Cookie', cookie)
+  return out
+}
+
+export type RootData = Route.ComponentProps['loaderData']
 
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData('root') as RootData | undefined
+  const rootData = useRouteLoaderData('root') as RootData | undefined
   const location = useLocation()
   const pathLang = location.pathname.split('/')[1]
-  const lang: Lang = data?.lang ?? (isLang(pathLang) ? pathLang : 'ar')
+  const lang: Lang = rootData?.lang ?? (isLang(pathLang) ? pathLang : 'ar')
   const nonce = useNonce()
   return (
     <html lang={lang} dir={dirOf(lang)} suppressHydrationWarning>
@@ -85,11 +113,21 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   useAppUpdates(loaderData.buildVersion, import.meta.env.PROD)
   return (
-    <ToastProvider initial={[]}>
+    <ToastProvider initial={loaderData.flash ? [loaderData.flash] : []}>
+      <FlashToast flash={loaderData.flash} />
       <ProgressBar />
       <Outlet />
     </ToastProvider>
   )
+}
+
+/** After a client-side redirect the root loader brings a new flash: show it (once, by id). */
+function FlashToast({ flash }: { flash: ToastItem | null }) {
+  const toast = useToast()
+  useEffect(() => {
+    if (flash) toast.push(flash.kind, flash.message, flash.id)
+  }, [flash, toast])
+  return null
 }
 
 const PATH_SLOT = '\u0000'

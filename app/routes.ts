@@ -12,7 +12,19 @@ export default [
       route('contact-us', 'routes/contact-us.tsx'),
       route('privacy-policy', 'routes/privacy-policy.tsx'),
       route('terms', 'routes/terms.tsx'),
+      route('profile', 'routes/profile.tsx'),
+      route('notifications', 'routes/notifications.tsx'),
+      route('rates', 'routes/rates.tsx'),
+      route('logout', 'routes/logout.tsx'),
     ]),
+    layout('routes/layouts/custom.tsx', [
+      route('SignIn', 'routes/sign-in.tsx'),
+      route('verify-otp', 'routes/verify-otp.tsx'),
+      route('reset-password', 'routes/reset-password.tsx'),
+    ]),
+    // No layout: these pages draw their own shell.
+    route('login', 'routes/login.tsx'),
+    route('forget-password', 'routes/forget-password.tsx'),
     route('*', 'routes/not-found.tsx'),
   ]),
 ] satisfies RouteConfig

@@ -1,6 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { createRequestHandler, type ServerBuild } from 'react-router'
@@ -133,6 +134,25 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     }
     c.header('Cache-Control', 'no-store')
     return c.redirect(to, 302)
+  })
+
+  // Stored pictures (profile pictures now, test images later): random names, served as images only.
+  app.get('/files/:folder/:name', async (c) => {
+    const { folder, name } = c.req.param()
+    if (!['avatars'].includes(folder) || !/^[0-9a-f-]{36}\.webp$/.test(name)) return c.notFound()
+    const data = await files.get(`${folder}/${name}`)
+    if (!data) return c.notFound()
+    return c.body(new Uint8Array(data), 200, {
+      'Content-Type': 'image/webp',
+      'Cache-Control': 'private, max-age=86400',
+      'Content-Disposition': 'inline',
+    })
+  })
+
+  // Page forms: at most 12 MB (an absence workbook is at most 10 MB); the API sets its own limits.
+  app.use('*', async (c, next) => {
+    if (!unsafeMethods.has(c.req.method) || c.req.path.startsWith('/api/')) return next()
+    return bodyLimit({ maxSize: 12 * 1024 * 1024, onError: (ctx) => ctx.text('Payload Too Large', 413) })(c, next)
   })
 
   app.route('/api/v1', createApi())

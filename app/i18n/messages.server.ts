@@ -1,11 +1,27 @@
 import type { Lang } from './config.ts'
 import type { Messages } from './translate.ts'
 
-// Every locale file of every feature: `<somewhere>/locales/<lang>/<namespace>.json`.
-const files = import.meta.glob<Record<string, unknown>>('/app/**/locales/*/*.json', {
-  eager: true,
-  import: 'default',
-})
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+
+// Every locale file of every feature: `<somewhere>/locales/<lang>/<namespace>.json`. Bundled by
+// Vite for the server; read from disk where there is no bundler (the operator's CLI under tsx).
+const files: Record<string, Record<string, unknown>> =
+  // import.meta.env exists wherever Vite has transformed this file (the build, development, Vitest).
+  import.meta.env
+    ? import.meta.glob<Record<string, unknown>>('/app/**/locales/*/*.json', { eager: true, import: 'default' })
+    : readLocaleFiles(path.resolve(process.cwd(), 'app'))
+
+function readLocaleFiles(dir: string): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {}
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry)
+    if (statSync(full).isDirectory()) Object.assign(out, readLocaleFiles(full))
+    else if (/\/locales\/(ar|en)\/[\w-]+\.json$/.test(full.split(path.sep).join('/')))
+      out[full.split(path.sep).join('/')] = JSON.parse(readFileSync(full, 'utf8')) as Record<string, unknown>
+  }
+  return out
+}
 
 export type Catalogue = Record<Lang, Record<string, Record<string, unknown>>>
 

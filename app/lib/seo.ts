@@ -1,5 +1,6 @@
 import type { MetaDescriptor } from 'react-router'
 import { languages, type Lang } from '#app/i18n/config.ts'
+import { lookup, type Messages } from '#app/i18n/translate.ts'
 
 export type RootMeta = { appUrl: string; lang: Lang; siteName: string }
 
@@ -32,11 +33,18 @@ type MetaArgsLike = {
   matches: ReadonlyArray<{ id: string; loaderData: unknown } | undefined>
 }
 
-/** The meta tags of a page whose loader sent namespace `ns` with a `meta: {title, description}` block. */
-export function metaFromMessages(args: MetaArgsLike, ns: string, path: string): MetaDescriptor[] {
+type TitleAndDescription = { title: string; description: string }
+
+/**
+ * The meta tags of a page from its messages: `ns` names a namespace with a `meta` block
+ * (`about`), or the dotted path of a `{title, description}` block (`accounts.meta.login`).
+ * Account pages are kept out of search results with `noindex`.
+ */
+export function metaFromMessages(args: MetaArgsLike, ns: string, path: string, options: { noindex?: boolean } = {}): MetaDescriptor[] {
   const root = args.matches.find((m) => m?.id === 'root')?.loaderData as RootMeta | undefined
-  const messages = (args.loaderData as { messages?: Record<string, { meta?: { title: string; description: string } }> } | undefined)?.messages
-  const meta = messages?.[ns]?.meta
-  if (!meta) return [{ title: root?.siteName ?? 'Hallil' }]
-  return pageMeta(root, { title: meta.title, description: meta.description, path })
+  const messages = ((args.loaderData as { messages?: Messages } | undefined)?.messages ?? {}) as Messages
+  const meta = (ns.includes('.') ? lookup(messages, ns) : lookup(messages, `${ns}.meta`)) as TitleAndDescription | undefined
+  if (!meta?.title) return [{ title: root?.siteName ?? 'Hallil' }]
+  const tags = pageMeta(root, { title: meta.title, description: meta.description, path })
+  return options.noindex ? [...tags, { name: 'robots', content: 'noindex' }] : tags
 }

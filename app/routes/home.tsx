@@ -1,5 +1,7 @@
 import { PackageGrid } from '#app/features/billing/index.ts'
 import { listPackages } from '#app/features/billing/index.server.ts'
+import { ReviewList } from '#app/features/accounts/index.ts'
+import { listApprovedReviews } from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
@@ -13,12 +15,15 @@ import type { Route } from './+types/home'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
-  const packages = await listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })
-  const messages = getMessages(lang, ['home', 'packages', 'faq'])
+  const [packages, reviews] = await Promise.all([
+    listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }),
+    listApprovedReviews(context.db, 6),
+  ])
+  const messages = getMessages(lang, ['home', 'packages', 'faq', 'accounts'])
   // The home page shows the first four questions only; the rest stay on the FAQ page.
   const faq = messages.faq as { items: FaqItem[] }
   messages.faq = { items: faq.items.slice(0, 4) }
-  return { messages, packages }
+  return { messages, packages, reviews: reviews.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) }
 }
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'home', '')
@@ -79,6 +84,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <AppLink to="packages">{t('home.packages.all')} <ArrowIcon className="icon icon-inline" /></AppLink>
         </p>
       </PageSection>
+
+      {loaderData.reviews.length > 0 ? (
+        <PageSection id="reviews" title={t('home.reviews.title')} lead={t('home.reviews.lead')}>
+          <ReviewList reviews={loaderData.reviews} />
+          <p className="section-more">
+            <AppLink to="rates">{t('accounts.rates.title')} <ArrowIcon className="icon icon-inline" /></AppLink>
+          </p>
+        </PageSection>
+      ) : null}
 
       <PageSection id="faq" title={t('home.faq.title')} lead={t('home.faq.lead')} narrow>
         <FaqList items={tm<FaqItem[]>('faq.items')} />

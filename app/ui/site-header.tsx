@@ -1,4 +1,4 @@
-import { useRef } from 'react'
+import { useRef, type ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
 import { AppLink, AppNavLink } from './app-link.tsx'
 import { LogoMark, MenuIcon } from './icons.tsx'
@@ -23,7 +23,7 @@ export function Brand() {
   )
 }
 
-export function SiteHeader() {
+export function SiteHeader({ account }: { account?: ReactNode }) {
   const { t } = useT()
   const menu = useRef<HTMLDetailsElement>(null)
   // Client-side navigation keeps the page: close the phone menu once a link is chosen.
@@ -45,6 +45,7 @@ export function SiteHeader() {
         <div className="header-actions">
           <LangSwitch />
           <ThemeToggle />
+          {account}
           {/* A disclosure works without JavaScript on small screens. */}
           <details className="mobile-nav" ref={menu}>
             <summary className="icon-button" aria-label={t('common.nav.menu')}>

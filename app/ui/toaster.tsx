@@ -8,7 +8,7 @@ export const TOAST_TIMEOUT_MS = 5000
 export const TOAST_LIMIT = 20
 export const TOAST_DRAG_DISMISS_RATIO = 0.6
 
-type ToastApi = { push: (kind: ToastKind, message: string) => void; dismiss: (id: string) => void }
+type ToastApi = { push: (kind: ToastKind, message: string, id?: string) => void; dismiss: (id: string) => void }
 const ToastContext = createContext<ToastApi>({ push: () => {}, dismiss: () => {} })
 export const useToast = () => useContext(ToastContext)
 
@@ -28,8 +28,12 @@ export function addToast(list: ToastItem[], toast: ToastItem): ToastItem[] {
 export function ToastProvider({ initial, children }: { initial: ToastItem[]; children: ReactNode }) {
   const [toasts, setToasts] = useState<ToastItem[]>(initial)
   const dismiss = useCallback((id: string) => setToasts((list) => list.filter((t) => t.id !== id)), [])
-  const push = useCallback((kind: ToastKind, message: string) => {
-    setToasts((list) => addToast(list, { id: nextId(), kind, message }))
+  // A toast with a known id (a flash already rendered by the server) is not shown twice.
+  const seen = useRef(new Set(initial.map((t) => t.id)))
+  const push = useCallback((kind: ToastKind, message: string, id?: string) => {
+    if (id && seen.current.has(id)) return
+    if (id) seen.current.add(id)
+    setToasts((list) => addToast(list, { id: id ?? nextId(), kind, message }))
   }, [])
   const api = useMemo(() => ({ push, dismiss }), [push, dismiss])
   return (

@@ -1,8 +1,9 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { listPackages, packageToJson } from '#app/features/billing/index.server.ts'
 import { contactSchema, sendContactMessage } from '#app/features/content/index.server.ts'
 import { isDomainError } from '#app/lib/errors.ts'
+import { createAuthApi } from './auth.ts'
 import { apiLang, apiTranslator, domainErrorResponse, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
 import type { ApiEnv } from './types.ts'
 
@@ -14,13 +15,13 @@ export function createApi() {
     await next()
     c.header('Cache-Control', 'no-store')
   })
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: (c) => c.json({ message: apiTranslator(c)('common.errors.tooLarge') }, 413),
-    }),
-  )
+  const tooLarge = (c: Context<ApiEnv>) => c.json({ message: apiTranslator(c)('common.errors.tooLarge') }, 413)
+  const jsonLimit = bodyLimit({ maxSize: 64 * 1024, onError: tooLarge })
+  // The two requests that may carry a profile picture (2 MB, checked by storeAvatar) get room for it and the form around it.
+  const uploadLimit = bodyLimit({ maxSize: 3 * 1024 * 1024, onError: tooLarge })
+  const isUpload = (c: Context<ApiEnv>) =>
+    (c.req.method === 'POST' && c.req.path.endsWith('/auth/register')) || (c.req.method === 'PATCH' && c.req.path.endsWith('/auth/profile'))
+  api.use('*', (c, next) => (isUpload(c) ? uploadLimit : jsonLimit)(c, next))
 
   api.get('/packages', async (c) => {
     const { db, env } = c.get('ctx')
@@ -37,6 +38,8 @@ export function createApi() {
     if (!result.ok) return tooManyRequests(c, result.retryAfterSeconds, t)
     return ok(c, null, t('contact.sent'), 201)
   })
+
+  api.route('/', createAuthApi())
 
   // A mounted sub-app's notFound is ignored, so unknown API paths end here explicitly.
   api.all('*', (c) => c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404))

@@ -7,7 +7,7 @@ for (const scheme of ['light', 'dark'] as const) {
   test.describe(`accessibility, ${scheme}`, () => {
     test.use({ colorScheme: scheme })
     for (const lang of langs) {
-      for (const p of [...publicPaths, 'no-such-page']) {
+      for (const p of [...publicPaths, 'no-such-page', 'SignIn', 'login', 'forget-password', 'rates']) {
         test(`${pagePath(lang, p)}`, async ({ page }) => {
           await page.goto(pagePath(lang, p))
           // Show content that animates in on scroll, as a reader scrolling would see it.

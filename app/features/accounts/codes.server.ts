@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { DomainError } from '#app/lib/errors.ts'
 import type { Db } from '#app/server/db/client.server.ts'
-import { oneTimeCodes, type CodePurpose } from '#app/server/db/schema.ts'
+import { oneTimeCodes, users, type CodePurpose } from '#app/server/db/schema.ts'
 import { constantTimeEqual, keyedHash, sixDigitCode } from '#app/server/crypto.server.ts'
 import { hitRateLimit } from '#app/server/rate-limit.server.ts'
 
@@ -25,22 +25,25 @@ type IssueCodeOptions = {
  * after five in an hour. Earlier codes of the same purpose stop working.
  */
 export async function issueCode({ db, secret, userId, purpose, targetEmail, payload, now = new Date() }: IssueCodeOptions): Promise<string> {
-  const [last] = await db
-    .select({ createdAt: oneTimeCodes.createdAt })
-    .from(oneTimeCodes)
-    .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose)))
-    .orderBy(desc(oneTimeCodes.createdAt))
-    .limit(1)
-  if (last) {
-    const waited = (now.getTime() - last.createdAt.getTime()) / 1000
-    if (waited < CODE_RESEND_SECONDS)
-      throw new DomainError(429, 'accounts.errors.resendWait', undefined, Math.ceil(CODE_RESEND_SECONDS - waited))
-  }
-  const limit = await hitRateLimit(db, { key: `code-send:${userId}:${purpose}`, limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, now })
-  if (!limit.allowed) throw new DomainError(429, 'accounts.errors.tooManyCodes', undefined, limit.retryAfterSeconds)
-
   const code = sixDigitCode()
   await db.transaction(async (tx) => {
+    // One issuer at a time per user: two requests arriving together must not both pass the
+    // 60-second rule (each would send a code, and on PostgreSQL both would stay valid).
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update')
+    const [last] = await tx
+      .select({ createdAt: oneTimeCodes.createdAt })
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose)))
+      .orderBy(desc(oneTimeCodes.createdAt))
+      .limit(1)
+    if (last) {
+      const waited = (now.getTime() - last.createdAt.getTime()) / 1000
+      if (waited < CODE_RESEND_SECONDS)
+        throw new DomainError(429, 'accounts.errors.resendWait', undefined, Math.ceil(CODE_RESEND_SECONDS - waited))
+    }
+    const limit = await hitRateLimit(tx, { key: `code-send:${userId}:${purpose}`, limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, now })
+    if (!limit.allowed) throw new DomainError(429, 'accounts.errors.tooManyCodes', undefined, limit.retryAfterSeconds)
+
     await tx
       .update(oneTimeCodes)
       .set({ consumedAt: now })
@@ -81,11 +84,17 @@ export async function consumeCode({ db, secret, userId, purpose, code, now = new
   if (!row) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
   const matches = constantTimeEqual(row.codeHash, keyedHash(secret, `${purpose}:${userId}:${code}`))
   if (!matches) {
-    const attempts = row.attempts + 1
-    await db
+    // Counted in the database, not from the row read above: wrong codes sent together must
+    // each count, or a burst of guesses would get past the limit of five.
+    const [counted] = await db
       .update(oneTimeCodes)
-      .set({ attempts, consumedAt: attempts >= CODE_MAX_ATTEMPTS ? now : null })
-      .where(eq(oneTimeCodes.id, row.id))
+      .set({
+        attempts: sql`${oneTimeCodes.attempts} + 1`,
+        consumedAt: sql`case when ${oneTimeCodes.attempts} + 1 >= ${CODE_MAX_ATTEMPTS} then ${now.toISOString()}::timestamptz else null end`,
+      })
+      .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.consumedAt)))
+      .returning({ attempts: oneTimeCodes.attempts })
+    const attempts = counted?.attempts ?? CODE_MAX_ATTEMPTS
     const key = attempts >= CODE_MAX_ATTEMPTS ? 'accounts.errors.codeExhausted' : 'accounts.errors.codeWrong'
     throw new DomainError(422, key, { code: [key] })
   }
@@ -97,4 +106,16 @@ export async function consumeCode({ db, secret, userId, purpose, code, now = new
     .returning({ id: oneTimeCodes.id })
   if (used.length === 0) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
   return { targetEmail: row.targetEmail, payload: row.payload ?? {} }
+}
+
+/** Seconds before another code of this purpose may be sent (0 when it may be sent now). */
+export async function resendWaitSeconds(db: Db, userId: string, purpose: CodePurpose, now = new Date()): Promise<number> {
+  const [last] = await db
+    .select({ createdAt: oneTimeCodes.createdAt })
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose)))
+    .orderBy(desc(oneTimeCodes.createdAt))
+    .limit(1)
+  if (!last) return 0
+  return Math.max(0, Math.ceil(CODE_RESEND_SECONDS - (now.getTime() - last.createdAt.getTime()) / 1000))
 }

@@ -28,7 +28,8 @@ export async function unreadNotificationCount(db: Db, userId: string): Promise<n
 
 /** Marks one of the user's notifications read; another user's id changes nothing (false). */
 export async function markNotificationRead(db: Db, userId: string, id: string): Promise<boolean> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return false
+  // A strict UUID: anything else would make PostgreSQL fail the query (500) instead of "not found".
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false
   const rows = await db
     .update(notifications)
     .set({ readAt: new Date() })

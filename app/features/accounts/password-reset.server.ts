@@ -86,3 +86,13 @@ export async function resetPassword(ctx: AccountContext, input: { temporary_toke
   await revokeAllSessions(ctx.db, flow.userId)
   await notify(ctx.db, flow.userId, 'password_changed')
 }
+
+/** The account behind a reset flow's token at a given stage (for the code page's countdown). */
+export async function resetFlowUserId(ctx: Pick<AccountContext, 'db' | 'env'>, token: string, stage: 'code_sent' | 'verified'): Promise<string | null | undefined> {
+  const [flow] = await ctx.db
+    .select({ userId: resetFlows.userId })
+    .from(resetFlows)
+    .where(and(eq(resetFlows.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `reset:${token}`)), eq(resetFlows.stage, stage), gt(resetFlows.expiresAt, new Date())))
+    .limit(1)
+  return flow ? flow.userId : undefined
+}

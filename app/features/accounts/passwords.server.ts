@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/argon2'
-import commonPasswordsText from './common-passwords.txt?raw'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 
 // argon2id with OWASP's minimum: 19 MiB of memory, two passes, one lane.
 // Algorithm.Argon2id is a const enum (2), which isolated modules cannot import.
@@ -31,7 +32,10 @@ let common: Set<string> | undefined
 /** True for the 10,000 most common passwords (Mark Burnett's list, public domain), ignoring case. */
 export function isCommonPassword(password: string): boolean {
   if (!common) {
-    common = new Set(commonPasswordsText.split(/\r?\n/).map((line) => line.trim().toLowerCase()).filter(Boolean))
+    // Read from the project folder (the server runs there, as for the migrations), so the same
+    // code works bundled, under Vitest and in the operator's command-line tools.
+    const text = readFileSync(path.resolve(process.cwd(), 'app/features/accounts/common-passwords.txt'), 'utf8')
+    common = new Set(text.split(/\r?\n/).map((line) => line.trim().toLowerCase()).filter(Boolean))
   }
   return common.has(password.toLowerCase())
 }

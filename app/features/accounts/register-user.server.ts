@@ -122,3 +122,8 @@ async function latestPendingCode(ctx: AccountContext, userId: string, purpose: C
     .limit(1)
   return row ?? null
 }
+
+export async function findUserById(ctx: Pick<AccountContext, 'db'>, id: string) {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, id)).limit(1)
+  return user ?? null
+}

@@ -74,6 +74,8 @@ export async function findSession({ db, secret, token, kind, now = new Date() }:
 }
 
 export async function revokeSession(db: Db, sessionId: string, userId: string): Promise<boolean> {
+  // Anything but a UUID would make PostgreSQL fail the query instead of matching nothing.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return false
   const removed = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
   return removed.length > 0
 }

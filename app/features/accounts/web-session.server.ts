@@ -80,3 +80,10 @@ export function readFlash(request: Request): Flash | null {
 }
 
 export const clearFlashCookie = `${FLASH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`
+
+// The reset flow's temporary token travels in its own HttpOnly cookie (one hour), never in a URL.
+export const RESET_COOKIE = 'hallil_reset'
+export const resetFlowCookie = (env: Env, token: string) =>
+  `${RESET_COOKIE}=${token}; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+export const clearResetFlowCookie = (env: Env) => `${RESET_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+export const readResetFlowToken = (request: Request) => readCookie(request.headers.get('cookie'), RESET_COOKIE) ?? null

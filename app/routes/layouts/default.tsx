@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router'
+import { AccountMenu } from '#app/features/accounts/index.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { SiteFooter } from '#app/ui/site-footer.tsx'
 import { SiteHeader } from '#app/ui/site-header.tsx'
@@ -8,7 +9,7 @@ export default function DefaultLayout() {
   return (
     <>
       <a className="skip-link" href="#main">{t('common.skipToContent')}</a>
-      <SiteHeader />
+      <SiteHeader account={<AccountMenu />} />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

@@ -1,0 +1,230 @@
+import { count, eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import { describe, expect, it } from 'vitest'
+import { notifications, oneTimeCodes, resetFlows, reviews, sessions, users } from '#app/server/db/schema.ts'
+import { setupTestDatabase } from '#tests/db.ts'
+import {
+  accountContext,
+  clearOutbox,
+  codeIn,
+  createUser,
+  domainErrorOf,
+  lastCodeSentTo,
+  lastMailTo,
+  readOutbox,
+  recipientsOf,
+  silenceOutboxHints,
+} from '#tests/factories.ts'
+import { confirmEmailChange, confirmPasswordChange, deleteAccount, requestEmailChange, requestPasswordChange, updateProfile } from './account-changes.server.ts'
+import { notify } from './notifications.server.ts'
+import { requestPasswordReset } from './password-reset.server.ts'
+import { verifyPassword } from './passwords.server.ts'
+import { findUserByEmail } from './register-user.server.ts'
+import { createReview } from './reviews.server.ts'
+import { createSession, findSession } from './sessions.server.ts'
+
+const testDb = setupTestDatabase()
+silenceOutboxHints()
+
+const NEW_PASSWORD = 'Palm-Grove-2030'
+const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+const png = (colour: string) => sharp({ create: { width: 64, height: 64, channels: 3, background: colour } }).png().toBuffer()
+
+async function reload(ctx: { db: ReturnType<typeof testDb>['db'] }, id: string) {
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, id))
+  if (!row) throw new Error('user is gone')
+  return row
+}
+
+describe('updateProfile', () => {
+  it('changes the username unless another account has it, in any case', async () => {
+    const ctx = accountContext(testDb())
+    const { user } = await createUser(ctx, { username: 'Reem.Alharbi' })
+    await createUser(ctx, { username: 'Amal' })
+
+    await expect(updateProfile(ctx, user, { username: 'AMAL' })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.usernameTaken',
+      fields: { username: ['accounts.errors.usernameTaken'] },
+    })
+    expect((await reload(ctx, user.id)).username).toBe('Reem.Alharbi')
+
+    // Her own name in another case, and a free name, are fine.
+    await expect(updateProfile(ctx, user, { username: 'reem.alharbi' })).resolves.toMatchObject({ username: 'reem.alharbi' })
+    await expect(updateProfile(ctx, user, { username: 'Reem H', phone: '+966559876543' })).resolves.toMatchObject({
+      username: 'Reem H',
+      phone: '+966559876543',
+      email: user.email,
+    })
+  })
+
+  it('replaces the picture and removes the old file', async () => {
+    const ctx = accountContext(testDb())
+    const { user } = await createUser(ctx, { avatar: await png('#0f5d52') })
+    expect(user.avatarFile).toMatch(/^avatars\/[0-9a-f-]{36}\.webp$/)
+    expect(await ctx.files.get(user.avatarFile!)).not.toBeNull()
+
+    const updated = await updateProfile(ctx, user, { avatar: await png('#c0392b') })
+    expect(updated.avatarFile).not.toBe(user.avatarFile)
+    expect(await ctx.files.get(updated.avatarFile!)).not.toBeNull()
+    expect(await ctx.files.get(user.avatarFile!)).toBeNull()
+  })
+})
+
+describe('changing the password', () => {
+  it('needs the current password', async () => {
+    const ctx = accountContext(testDb())
+    const { user } = await createUser(ctx)
+    clearOutbox(ctx)
+    const error = await domainErrorOf(requestPasswordChange(ctx, user, { current_password: 'Wrong-Pass-1', password: NEW_PASSWORD, lang: 'en' }))
+    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.passwordWrong', fields: { current_password: ['accounts.errors.passwordWrong'] } })
+    expect(await readOutbox(ctx)).toEqual([])
+  })
+
+  it('refuses a common new password', async () => {
+    const ctx = accountContext(testDb())
+    const { user, password } = await createUser(ctx)
+    await expect(requestPasswordChange(ctx, user, { current_password: password, password: 'Password1', lang: 'en' })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.passwordCommon',
+    })
+  })
+
+  it('applies the new password only with the emailed code, then signs every device out', async () => {
+    const ctx = accountContext(testDb())
+    const { user, password } = await createUser(ctx)
+    const secret = ctx.env.SESSION_SECRET
+    const web = await createSession({ db: ctx.db, secret, userId: user.id, kind: 'web' })
+    const api = await createSession({ db: ctx.db, secret, userId: user.id, kind: 'api' })
+
+    await requestPasswordChange(ctx, user, { current_password: password, password: NEW_PASSWORD, lang: 'en' })
+    const mail = await lastMailTo(ctx, user.email)
+    expect(mail.subject).toBe('Confirm your Hallil password change')
+    const code = codeIn(mail)
+    // The new password waits with the code as a hash, never in clear.
+    const pending = await ctx.db.select().from(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id))
+    expect(JSON.stringify(pending)).not.toContain(NEW_PASSWORD)
+    expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
+
+    await expect(confirmPasswordChange(ctx, user, { code: wrongCode(code) })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.codeWrong' })
+    expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
+
+    await confirmPasswordChange(ctx, user, { code })
+    const hash = (await reload(ctx, user.id)).passwordHash
+    expect(await verifyPassword(hash, NEW_PASSWORD)).toBe(true)
+    expect(await verifyPassword(hash, password)).toBe(false)
+    expect(await findSession({ db: ctx.db, secret, token: web.token, kind: 'web' })).toBeNull()
+    expect(await findSession({ db: ctx.db, secret, token: api.token, kind: 'api' })).toBeNull()
+    expect(await ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([])
+    const kinds = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.kind)
+    expect(kinds).toContain('password_changed')
+    await expect(confirmPasswordChange(ctx, user, { code })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeExpired' })
+  })
+
+  it('is not confirmed by a code sent for another purpose', async () => {
+    const ctx = accountContext(testDb())
+    const { user, password } = await createUser(ctx)
+    await requestPasswordReset(ctx, { email: user.email, lang: 'en' })
+    const resetCode = await lastCodeSentTo(ctx, user.email)
+    await expect(confirmPasswordChange(ctx, user, { code: resetCode })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.codeExpired' })
+    expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
+  })
+})
+
+describe('changing the email', () => {
+  it('needs the password and a free address that differs from the current one', async () => {
+    const ctx = accountContext(testDb())
+    const { user, password } = await createUser(ctx)
+    const { user: other } = await createUser(ctx)
+    clearOutbox(ctx)
+    await expect(requestEmailChange(ctx, user, { email: 'new@school.sa', password: 'Wrong-Pass-1', lang: 'en' })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.passwordWrong',
+      fields: { password: ['accounts.errors.passwordWrong'] },
+    })
+    await expect(requestEmailChange(ctx, user, { email: other.email, password, lang: 'en' })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.emailTaken',
+      fields: { email: ['accounts.errors.emailTaken'] },
+    })
+    await expect(requestEmailChange(ctx, user, { email: user.email, password, lang: 'en' })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.emailSame',
+    })
+    expect(await readOutbox(ctx)).toEqual([])
+  })
+
+  it('sends the code to the new address and switches once it is typed', async () => {
+    const ctx = accountContext(testDb())
+    const { user, password } = await createUser(ctx)
+    const newEmail = `moved.${user.id.slice(0, 8)}@school.sa`
+    clearOutbox(ctx)
+
+    await requestEmailChange(ctx, user, { email: newEmail, password, lang: 'ar' })
+    const mails = await readOutbox(ctx)
+    expect(mails).toHaveLength(1)
+    expect(recipientsOf(mails[0]!)).toEqual([newEmail])
+    expect(mails[0]!.subject).toBe('تأكيد بريدك الإلكتروني الجديد في حلّل')
+    expect((await reload(ctx, user.id)).email).toBe(user.email)
+
+    const updated = await confirmEmailChange(ctx, user, { code: codeIn(mails[0]!) })
+    expect(updated).toMatchObject({ id: user.id, email: newEmail })
+    expect(await findUserByEmail(ctx, user.email)).toBeNull()
+    expect(await findUserByEmail(ctx, newEmail)).toMatchObject({ id: user.id })
+    const changed = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).find((n) => n.kind === 'email_changed')
+    expect(changed?.params).toEqual({ email: newEmail })
+  })
+
+  it('refuses the switch when the new address was taken in the meantime', async () => {
+    const ctx = accountContext(testDb())
+    const { user, password } = await createUser(ctx)
+    const newEmail = `contested.${user.id.slice(0, 8)}@school.sa`
+    await requestEmailChange(ctx, user, { email: newEmail, password, lang: 'en' })
+    const code = await lastCodeSentTo(ctx, newEmail)
+    await createUser(ctx, { email: newEmail })
+    await expect(confirmEmailChange(ctx, user, { code })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.emailTaken' })
+    expect((await reload(ctx, user.id)).email).toBe(user.email)
+  })
+})
+
+describe('deleteAccount', () => {
+  it('needs the password', async () => {
+    const ctx = accountContext(testDb())
+    const { user } = await createUser(ctx)
+    await expect(deleteAccount(ctx, user, { password: 'Wrong-Pass-1' })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.passwordWrong',
+      fields: { password: ['accounts.errors.passwordWrong'] },
+    })
+    expect(await findUserByEmail(ctx, user.email)).not.toBeNull()
+  })
+
+  it('removes the user, everything the account owns and its picture, and nobody else\'s', async () => {
+    const ctx = accountContext(testDb())
+    const { user, password } = await createUser(ctx, { avatar: await png('#123456') })
+    const { user: neighbour } = await createUser(ctx)
+    const secret = ctx.env.SESSION_SECRET
+    for (const owner of [user, neighbour]) {
+      await createSession({ db: ctx.db, secret, userId: owner.id, kind: 'web' })
+      await createSession({ db: ctx.db, secret, userId: owner.id, kind: 'api' })
+      await notify(ctx.db, owner.id, 'password_changed')
+      await createReview(ctx.db, owner.id, { rating: 5, comment: 'مفيد جداً' })
+      await requestPasswordReset(ctx, { email: owner.email, lang: 'ar' })
+    }
+    const rowsOf = async (userId: string) => ({
+      sessions: (await ctx.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)))[0]?.n,
+      codes: (await ctx.db.select({ n: count() }).from(oneTimeCodes).where(eq(oneTimeCodes.userId, userId)))[0]?.n,
+      notifications: (await ctx.db.select({ n: count() }).from(notifications).where(eq(notifications.userId, userId)))[0]?.n,
+      reviews: (await ctx.db.select({ n: count() }).from(reviews).where(eq(reviews.userId, userId)))[0]?.n,
+      resetFlows: (await ctx.db.select({ n: count() }).from(resetFlows).where(eq(resetFlows.userId, userId)))[0]?.n,
+    })
+    const neighbourBefore = await rowsOf(neighbour.id)
+    expect(await rowsOf(user.id)).toEqual({ sessions: 2, codes: 2, notifications: 2, reviews: 1, resetFlows: 1 })
+
+    await deleteAccount(ctx, user, { password })
+    expect(await ctx.db.select().from(users).where(eq(users.id, user.id))).toEqual([])
+    expect(await rowsOf(user.id)).toEqual({ sessions: 0, codes: 0, notifications: 0, reviews: 0, resetFlows: 0 })
+    expect(await ctx.files.get(user.avatarFile!)).toBeNull()
+    expect(await rowsOf(neighbour.id)).toEqual(neighbourBefore)
+  })
+})

@@ -1,0 +1,75 @@
+import { useRef } from 'react'
+import { Form, useLocation, useRouteLoaderData } from 'react-router'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { AppLink, localPath } from '#app/ui/app-link.tsx'
+
+type RootUser = { username: string; avatarUrl: string | null; unread: number } | null
+
+/**
+ * Guests see Log in and Create account; a teacher sees the account menu with the unread count,
+ * and logging out asks first (a dialog with JavaScript, the logout page without).
+ */
+export function AccountMenu() {
+  const { t } = useT()
+  const lang = useLang()
+  const location = useLocation()
+  const root = useRouteLoaderData('root') as { user?: RootUser } | undefined
+  const dialog = useRef<HTMLDialogElement>(null)
+  const menu = useRef<HTMLDetailsElement>(null)
+  const user = root?.user
+  if (!user) {
+    const back = encodeURIComponent(`${location.pathname}${location.search}`)
+    return (
+      <div className="guest-actions">
+        <a className="button button-ghost button-small" href={`${localPath(lang, 'login')}?redirectTo=${back}`}>{t('accounts.menu.login')}</a>
+        <AppLink className="button button-primary button-small" to="SignIn">{t('accounts.menu.register')}</AppLink>
+      </div>
+    )
+  }
+  const unreadLabel = t('accounts.menu.unread', { count: user.unread })
+  return (
+    <>
+      <details className="account-menu" ref={menu}>
+        <summary className="account-button" aria-label={`${t('accounts.menu.label')}: ${user.username}. ${unreadLabel}`}>
+          {user.avatarUrl ? <img src={user.avatarUrl} alt="" className="avatar" width={32} height={32} /> : <span className="avatar avatar-initial" aria-hidden="true">{user.username.slice(0, 1)}</span>}
+          <span className="account-name">{user.username}</span>
+          {user.unread > 0 ? <span className="unread-badge" aria-hidden="true">{user.unread}</span> : null}
+        </summary>
+        <div className="menu-panel">
+          <ul>
+            <li><AppLink to="profile">{t('accounts.menu.profile')}</AppLink></li>
+            <li>
+              <AppLink to="notifications">
+                {t('accounts.menu.notifications')}
+                {user.unread > 0 ? <span className="unread-badge" aria-label={unreadLabel}>{user.unread}</span> : null}
+              </AppLink>
+            </li>
+            <li>
+              <a
+                href={localPath(lang, 'logout')}
+                onClick={(event) => {
+                  if (!dialog.current?.showModal) return
+                  event.preventDefault()
+                  if (menu.current) menu.current.open = false
+                  dialog.current.showModal()
+                }}
+              >
+                {t('accounts.menu.logout')}
+              </a>
+            </li>
+          </ul>
+        </div>
+      </details>
+      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="logout-title">
+        <Form method="post" action={localPath(lang, 'logout')} onSubmit={() => dialog.current?.close()}>
+          <h2 id="logout-title">{t('accounts.logout.title')}</h2>
+          <p>{t('accounts.logout.text')}</p>
+          <div className="dialog-actions">
+            <button type="submit" className="button button-primary">{t('accounts.logout.confirm')}</button>
+            <button type="button" className="button button-ghost" onClick={() => dialog.current?.close()}>{t('accounts.logout.cancel')}</button>
+          </div>
+        </Form>
+      </dialog>
+    </>
+  )
+}

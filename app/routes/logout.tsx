@@ -1,0 +1,50 @@
+import { Form, redirect } from 'react-router'
+import { clearSessionCookie, endWebSession, flashCookie, requireUser } from '#app/features/accounts/index.server.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useT } from '#app/i18n/use-t.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { AppLink, localPath } from '#app/ui/app-link.tsx'
+import type { Route } from './+types/logout'
+
+/** Without JavaScript the account menu's "Log out" lands here to confirm. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  await requireUser(request, context, lang)
+  return { messages: getMessages(lang, ['accounts']) }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const lang = langParam(params)
+  // The cookie is cleared whatever happens to the session row.
+  let cleared = clearSessionCookie(context.env)
+  try {
+    cleared = await endWebSession(context, request)
+  } catch (error) {
+    context.logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'logout could not revoke the session')
+  }
+  const headers = new Headers()
+  headers.append('Set-Cookie', cleared)
+  headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedOut'))
+  return redirect(localPath(lang), { headers })
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.logout', 'logout', { noindex: true })
+
+export default function Logout() {
+  const { t } = useT()
+  return (
+    <section className="section">
+      <div className="container narrow center">
+        <div className="card confirm-card">
+          <h1>{t('accounts.logout.title')}</h1>
+          <p>{t('accounts.logout.text')}</p>
+          <Form method="post" className="dialog-actions">
+            <button type="submit" className="button button-primary">{t('accounts.logout.confirm')}</button>
+            <AppLink to="" className="button button-ghost">{t('accounts.logout.cancel')}</AppLink>
+          </Form>
+        </div>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,85 @@
+import { Form, redirect } from 'react-router'
+import { listNotifications, markAllNotificationsRead, markNotificationRead, requireUser } from '#app/features/accounts/index.server.ts'
+import { formatDate } from '#app/i18n/format.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { lookup } from '#app/i18n/translate.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { localPath } from '#app/ui/app-link.tsx'
+import { PageHero } from '#app/ui/page-hero.tsx'
+import type { Route } from './+types/notifications'
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const { user } = await requireUser(request, context, lang)
+  const messages = getMessages(lang, ['accounts', 'notifications'])
+  const list = await listNotifications(context.db, user.id)
+  return {
+    messages,
+    items: list.map((n) => ({
+      id: n.id,
+      kind: lookup(messages, `notifications.kinds.${n.kind}.title`) ? n.kind : 'unknown',
+      params: n.params,
+      isRead: Boolean(n.readAt),
+      createdAt: n.createdAt.toISOString(),
+    })),
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const lang = langParam(params)
+  const { user } = await requireUser(request, context, lang)
+  const form = await request.formData()
+  if (form.get('intent') === 'read-all') await markAllNotificationsRead(context.db, user.id)
+  else await markNotificationRead(context.db, user.id, String(form.get('id') ?? ''))
+  return redirect(localPath(lang, 'notifications'))
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.notifications', 'notifications', { noindex: true })
+
+export default function Notifications({ loaderData }: Route.ComponentProps) {
+  const { t } = useT()
+  const lang = useLang()
+  const { items } = loaderData
+  const unread = items.filter((n) => !n.isRead).length
+  return (
+    <>
+      <PageHero title={t('accounts.notifications.title')} lead={t('accounts.menu.unread', { count: unread })} />
+      <section className="section">
+        <div className="container narrow">
+          {unread > 0 ? (
+            <Form method="post" className="toolbar">
+              <button type="submit" name="intent" value="read-all" className="button button-ghost button-small">{t('accounts.notifications.markAllRead')}</button>
+            </Form>
+          ) : null}
+          {items.length === 0 ? <p className="empty-state">{t('accounts.notifications.empty')}</p> : null}
+          <ol className="notification-list">
+            {items.map((n) => {
+              const date = formatDate(lang, n.createdAt)
+              const vars = Object.fromEntries(Object.entries(n.params).map(([k, v]) => [k, String(v)]))
+              return (
+                <li key={n.id} className={`notification${n.isRead ? '' : ' is-unread'}`}>
+                  <div>
+                    <h2>
+                      {n.isRead ? null : <span className="visually-hidden">{t('accounts.notifications.unread')}: </span>}
+                      {t(`notifications.kinds.${n.kind}.title`, vars)}
+                    </h2>
+                    <p>{t(`notifications.kinds.${n.kind}.body`, vars)}</p>
+                    <p className="muted"><time dateTime={n.createdAt}>{date.gregorian} · {date.hijri}</time></p>
+                  </div>
+                  {n.isRead ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="id" value={n.id} />
+                      <button type="submit" name="intent" value="read" className="button button-ghost button-small">{t('accounts.notifications.markRead')}</button>
+                    </Form>
+                  )}
+                </li>
+              )
+            })}
+          </ol>
+        </div>
+      </section>
+    </>
+  )
+}

@@ -1,0 +1,209 @@
+import { Form, redirect, useNavigation } from 'react-router'
+import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema } from '#app/features/accounts/schemas.ts'
+import { avatarUrl } from '#app/features/accounts/index.ts'
+import {
+  clearSessionCookie,
+  deleteAccount,
+  flashCookie,
+  listSessions,
+  requestEmailChange,
+  requestPasswordChange,
+  requireUser,
+  revokeOtherSessions,
+  revokeSession,
+  updateProfile,
+} from '#app/features/accounts/index.server.ts'
+import { formatDate } from '#app/i18n/format.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { formFailure, parseForm, runForm } from '#app/lib/action.server.ts'
+import { formValues } from '#app/lib/forms.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { localPath } from '#app/ui/app-link.tsx'
+import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
+import { FormField } from '#app/ui/form-field.tsx'
+import { PageHero } from '#app/ui/page-hero.tsx'
+import type { Route } from './+types/profile'
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const { user, sessionId } = await requireUser(request, context, lang)
+  const sessions = await listSessions(context.db, user.id)
+  return {
+    messages: getMessages(lang, ['accounts']),
+    user: { username: user.username, email: user.email, phone: user.phone, avatarUrl: avatarUrl(user.avatarFile) },
+    sessions: sessions.map((s) => ({ ...s, isCurrent: s.id === sessionId })),
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const lang = langParam(params)
+  const { user, sessionId } = await requireUser(request, context, lang)
+  const form = await request.formData()
+  const intent = String(form.get('intent') ?? '')
+  const done = (key: string, to = localPath(lang, 'profile')) => redirect(to, { headers: { 'Set-Cookie': flashCookie('success', key) } })
+
+  switch (intent) {
+    case 'profile': {
+      const parsed = parseForm(profileSchema, form, ['username', 'phone', 'intent'])
+      if (!parsed.ok) return parsed.response
+      const avatar = form.get('avatar')
+      const bytes = avatar instanceof File && avatar.size > 0 ? new Uint8Array(await avatar.arrayBuffer()) : null
+      return runForm(parsed.values, async () => {
+        await updateProfile(context, user, { ...parsed.data, avatar: bytes })
+        throw done('accounts.messages.saved')
+      })
+    }
+    case 'password': {
+      const parsed = parseForm(changePasswordSchema, form, ['current_password', 'password', 'password_confirmation', 'intent'])
+      if (!parsed.ok) return parsed.response
+      return runForm({ intent }, async () => {
+        await requestPasswordChange(context, user, { ...parsed.data, lang })
+        throw done('accounts.messages.codeSent', `${localPath(lang, 'verify-otp')}?purpose=change_password`)
+      })
+    }
+    case 'email': {
+      const parsed = parseForm(changeEmailSchema, form, ['email', 'password', 'intent'])
+      if (!parsed.ok) return parsed.response
+      return runForm(parsed.values, async () => {
+        await requestEmailChange(context, user, { ...parsed.data, lang })
+        throw done('accounts.messages.codeSent', `${localPath(lang, 'verify-otp')}?purpose=change_email`)
+      })
+    }
+    case 'revoke': {
+      await revokeSession(context.db, String(form.get('session') ?? ''), user.id)
+      throw done('accounts.profile.signedOut')
+    }
+    case 'revoke-others': {
+      await revokeOtherSessions(context.db, user.id, sessionId)
+      throw done('accounts.profile.signedOutOthers')
+    }
+    case 'delete': {
+      const parsed = parseForm(deleteAccountSchema, form, ['password', 'intent'])
+      if (!parsed.ok) return parsed.response
+      return runForm({ intent }, async () => {
+        await deleteAccount(context, user, parsed.data)
+        const headers = new Headers()
+        headers.append('Set-Cookie', clearSessionCookie(context.env))
+        headers.append('Set-Cookie', flashCookie('success', 'accounts.profile.deleted'))
+        throw redirect(localPath(lang), { headers })
+      })
+    }
+    default:
+      return formFailure(400, { _form: ['common.errors.unexpected'] }, formValues(form, []))
+  }
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.profile', 'profile', { noindex: true })
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT()
+  const lang = useLang()
+  const navigation = useNavigation()
+  const submitting = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : ''
+  const values = actionData && !actionData.ok ? actionData.values : {}
+  const all = actionData && !actionData.ok ? actionData.errors : {}
+  // Several forms share field names: show an answer's errors in the form that was sent.
+  const errorsOf = (intent: string) => (values.intent === intent ? all : {})
+  const { user, sessions } = loaderData
+  return (
+    <>
+      <PageHero title={t('accounts.profile.title')} />
+      <section className="section">
+        <div className="container narrow profile-grid">
+          <FormErrorNotice errors={all} />
+          <article className="card" aria-labelledby="profile-details">
+            <h2 id="profile-details">{t('accounts.profile.details')}</h2>
+            <Form method="post" encType="multipart/form-data" className="form">
+              <div className="profile-identity">
+                {user.avatarUrl ? <img src={user.avatarUrl} alt="" className="avatar avatar-large" width={72} height={72} /> : <span className="avatar avatar-large avatar-initial" aria-hidden="true">{user.username.slice(0, 1)}</span>}
+                <p dir="ltr" className="muted">{user.email}</p>
+              </div>
+              <FormField id="pf-username" label={t('accounts.fields.username')} errors={errorsOf('profile').username} required>
+                {(p) => <input {...p} name="username" autoComplete="username" maxLength={40} defaultValue={values.username ?? user.username} required />}
+              </FormField>
+              <FormField id="pf-phone" label={t('accounts.fields.phone')} hint={t('accounts.fields.phoneHint')} errors={errorsOf('profile').phone} required>
+                {(p) => <input {...p} name="phone" type="tel" dir="ltr" autoComplete="tel" maxLength={20} defaultValue={values.phone ?? user.phone} required />}
+              </FormField>
+              <FormField id="pf-avatar" label={t('accounts.fields.avatar')} hint={t('accounts.fields.avatarHint')} errors={errorsOf('profile').avatar}>
+                {(p) => <input {...p} name="avatar" type="file" accept="image/png,image/jpeg,image/webp" />}
+              </FormField>
+              <button type="submit" name="intent" value="profile" className="button button-primary" disabled={submitting === 'profile'}>{t('accounts.profile.save')}</button>
+            </Form>
+          </article>
+
+          <article className="card" aria-labelledby="profile-password">
+            <h2 id="profile-password">{t('accounts.profile.changePassword')}</h2>
+            <p className="muted">{t('accounts.profile.changePasswordLead')}</p>
+            <Form method="post" className="form">
+              <FormField id="pw-current" label={t('accounts.fields.currentPassword')} errors={errorsOf('password').current_password} required>
+                {(p) => <input {...p} name="current_password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
+              </FormField>
+              <FormField id="pw-new" label={t('accounts.fields.newPassword')} hint={t('accounts.fields.passwordHint')} errors={errorsOf('password').password} required>
+                {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
+              </FormField>
+              <FormField id="pw-confirm" label={t('accounts.fields.confirmPassword')} errors={errorsOf('password').password_confirmation} required>
+                {(p) => <input {...p} name="password_confirmation" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
+              </FormField>
+              <button type="submit" name="intent" value="password" className="button button-primary" disabled={submitting === 'password'}>{t('accounts.profile.sendCode')}</button>
+            </Form>
+          </article>
+
+          <article className="card" aria-labelledby="profile-email">
+            <h2 id="profile-email">{t('accounts.profile.changeEmail')}</h2>
+            <p className="muted">{t('accounts.profile.changeEmailLead')}</p>
+            <Form method="post" className="form">
+              <FormField id="em-email" label={t('accounts.fields.newEmail')} errors={errorsOf('email').email} required>
+                {(p) => <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />}
+              </FormField>
+              <FormField id="em-password" label={t('accounts.fields.password')} errors={errorsOf('email').password} required>
+                {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
+              </FormField>
+              <button type="submit" name="intent" value="email" className="button button-primary" disabled={submitting === 'email'}>{t('accounts.profile.sendCode')}</button>
+            </Form>
+          </article>
+
+          <article className="card" aria-labelledby="profile-sessions">
+            <h2 id="profile-sessions">{t('accounts.profile.sessions')}</h2>
+            <p className="muted">{t('accounts.profile.sessionsLead')}</p>
+            <ul className="session-list">
+              {sessions.map((s) => (
+                <li key={s.id}>
+                  <div>
+                    <strong>{s.device || (s.kind === 'api' ? t('accounts.profile.apiToken') : '—')}</strong>
+                    {s.isCurrent ? <span className="badge-inline">{t('accounts.profile.thisDevice')}</span> : null}
+                    {s.kind === 'api' ? <span className="badge-inline">{t('accounts.profile.apiToken')}</span> : null}
+                    <p className="muted">{t('accounts.profile.lastSeen', { date: formatDate(lang, s.lastSeenAt).gregorian })}</p>
+                  </div>
+                  {s.isCurrent ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="session" value={s.id} />
+                      <button type="submit" name="intent" value="revoke" className="button button-ghost button-small">{t('accounts.profile.signOut')}</button>
+                    </Form>
+                  )}
+                </li>
+              ))}
+            </ul>
+            {sessions.length > 1 ? (
+              <Form method="post">
+                <button type="submit" name="intent" value="revoke-others" className="button button-ghost">{t('accounts.profile.signOutOthers')}</button>
+              </Form>
+            ) : null}
+          </article>
+
+          <article className="card card-danger" aria-labelledby="profile-delete">
+            <h2 id="profile-delete">{t('accounts.profile.delete')}</h2>
+            <p>{t('accounts.profile.deleteLead')}</p>
+            <Form method="post" className="form">
+              <FormField id="del-password" label={t('accounts.fields.password')} errors={errorsOf('delete').password} required>
+                {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
+              </FormField>
+              <button type="submit" name="intent" value="delete" className="button button-danger">{t('accounts.profile.deleteConfirm')}</button>
+            </Form>
+          </article>
+        </div>
+      </section>
+    </>
+  )
+}
