@@ -26,6 +26,7 @@ import { ProgressBar } from '#app/ui/progress-bar.tsx'
 import { Brand } from '#app/ui/site-header.tsx'
 import { LangSwitch } from '#app/ui/lang-switch.tsx'
 import { themeBootScript } from '#app/ui/theme-toggle.tsx'
+import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import { ToastProvider, useToast, type ToastItem } from '#app/ui/toaster.tsx'
 import type { Route } from './+types/root'
 import appStylesHref from './styles/app.css?url'
@@ -130,20 +131,6 @@ function FlashToast({ flash }: { flash: ToastItem | null }) {
   return null
 }
 
-const PATH_SLOT = '\u0000'
-
-/** The message with the path isolated left to right, so `/ar/x` reads as typed inside Arabic text. */
-function NotFoundMessage({ template, path }: { template: string; path: string }) {
-  const [before = '', after = ''] = template.split(PATH_SLOT)
-  return (
-    <>
-      {before}
-      <bdi dir="ltr">{path}</bdi>
-      {after}
-    </>
-  )
-}
-
 export function ErrorBoundary() {
   const error = useRouteError()
   const { t } = useT()
@@ -166,7 +153,10 @@ export function ErrorBoundary() {
           <>
             <h1>{t('common.errors.notFoundTitle')}</h1>
             <p className="error-message">
-              <NotFoundMessage template={t('common.errors.notFound', { path: PATH_SLOT })} path={location.pathname} />
+              {/* The path stays left to right, so `/ar/x` reads as typed inside Arabic text. */}
+              <WithSlot text={t('common.errors.notFound', { path: SLOT })}>
+                <bdi dir="ltr">{location.pathname}</bdi>
+              </WithSlot>
             </p>
             <p>{t('common.errors.notFoundHint')}</p>
           </>

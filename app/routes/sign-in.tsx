@@ -9,6 +9,7 @@ import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
+import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/sign-in'
 
@@ -72,9 +73,11 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
         <div className={`field field-check${errors.terms ? ' has-error' : ''}`}>
           <label>
             <input type="checkbox" name="terms" value="on" aria-invalid={errors.terms ? true : undefined} aria-describedby={errors.terms ? 'su-terms-error' : undefined} required />{' '}
-            {t('accounts.fields.terms', { link: '\u0000' }).split('\u0000')[0]}
-            <a href={localPath(lang, 'terms')} target="_blank" rel="noopener">{t('accounts.fields.termsLink')}</a>
-            {t('accounts.fields.terms', { link: '\u0000' }).split('\u0000')[1]}
+            <span>
+              <WithSlot text={t('accounts.fields.terms', { link: SLOT })}>
+                <a href={localPath(lang, 'terms')} target="_blank" rel="noopener">{t('accounts.fields.termsLink')}</a>
+              </WithSlot>
+            </span>
           </label>
           <div aria-live="polite">{errors.terms ? <p id="su-terms-error" className="field-error">{errors.terms.map((k) => t(k)).join(' · ')}</p> : null}</div>
         </div>

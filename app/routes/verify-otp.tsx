@@ -31,6 +31,7 @@ import type { RequestContext } from '#app/server/context.server.ts'
 import { localPath } from '#app/ui/app-link.tsx'
 import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
+import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import type { Route } from './+types/verify-otp'
 
 const purposes = ['activation', 'reset', 'change_email', 'change_password'] as const
@@ -149,7 +150,13 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
         <FormField
           id="otp-code"
           label={t('accounts.fields.code')}
-          hint={loaderData.email ? t('accounts.fields.codeHint', { email: loaderData.email }) : undefined}
+          hint={
+            loaderData.email ? (
+              <WithSlot text={t('accounts.fields.codeHint', { email: SLOT })}>
+                <bdi dir="ltr">{loaderData.email}</bdi>
+              </WithSlot>
+            ) : undefined
+          }
           errors={errors.code}
           required
         >

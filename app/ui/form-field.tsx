@@ -15,7 +15,7 @@ export function FormField({
 }: {
   id: string
   label: string
-  hint?: string
+  hint?: ReactNode
   errors?: string[]
   required?: boolean
   children: (props: { id: string; 'aria-invalid': boolean | undefined; 'aria-describedby': string | undefined }) => ReactNode
