@@ -1,55 +1,201 @@
 import { expect, test, type Page } from '@playwright/test'
 import { latestCodeFor } from './mail.ts'
 
-const strongPassword = 'Maa3rifa-Tahlil9'
+// Every journey runs in Arabic and in English, with the words a teacher sees.
+const words = {
+  ar: {
+    username: 'اسم المستخدم',
+    email: 'البريد الإلكتروني',
+    phone: 'رقم الجوال',
+    createAccount: 'إنشاء الحساب',
+    registered: 'تم التسجيل بنجاح، يرجى تفعيل الرمز',
+    resend: 'إعادة الإرسال',
+    resendIn: /يمكنك إعادة إرسال الرمز بعد \d+ ثانية/,
+    code: 'رمز التحقق',
+    verify: 'تحقق',
+    activated: 'تم التفعيل بنجاح',
+    logout: 'تسجيل الخروج',
+    logoutTitle: 'تسجيل الخروج؟',
+    loggedOut: 'تم تسجيل الخروج بنجاح',
+    login: 'تسجيل الدخول',
+    loggedIn: 'تم تسجيل الدخول بنجاح',
+    sendCode: 'إرسال الرمز',
+    resetSent: 'تم إرسال بريد إعادة تعيين كلمة المرور بنجاح',
+    savePassword: 'حفظ كلمة المرور',
+    resetDone: 'تمت إعادة تعيين كلمة المرور بنجاح',
+    emailChanged: 'تم تغيير بريدك الإلكتروني',
+    passwordChanged: 'تم تغيير كلمة المرور بنجاح',
+    notifPassword: /تم تغيير كلمة المرور/,
+    notifEmail: /تم تغيير بريدك الإلكتروني/,
+    notifWelcome: /مرحباً بك في حلّل/,
+    markAll: 'تعليم الكل كمقروء',
+    fourStars: '4 نجوم من 5',
+    comment: 'التعليق',
+    sendReview: 'إرسال التقييم',
+    reviewThanks: 'شكراً لتعليقك',
+  },
+  en: {
+    username: 'Username',
+    email: 'Email',
+    phone: 'Mobile number',
+    createAccount: 'Create account',
+    registered: 'Registration successful, please activate the code',
+    resend: 'Resend',
+    resendIn: /You can resend the code in \d+ s/,
+    code: 'Verification code',
+    verify: 'Verify',
+    activated: 'Activation successful',
+    logout: 'Log out',
+    logoutTitle: 'Log Out?',
+    loggedOut: 'Logout successful',
+    login: 'Log in',
+    loggedIn: 'Login successful',
+    sendCode: 'Send code',
+    resetSent: 'Password reset email sent successfully',
+    savePassword: 'Save password',
+    resetDone: 'Password reset successfully',
+    emailChanged: 'Your email has been changed',
+    passwordChanged: 'Password changed successfully',
+    notifPassword: /Your password was changed/,
+    notifEmail: /Your email was changed/,
+    notifWelcome: /Welcome to Hallil/,
+    markAll: 'Mark all as read',
+    fourStars: '4 stars out of 5',
+    comment: 'Comment',
+    sendReview: 'Send review',
+    reviewThanks: 'Thank you for your comment',
+  },
+} as const
 
-async function register(page: Page, lang: 'ar' | 'en', email: string, username: string) {
-  const L = lang === 'ar'
-    ? { username: 'اسم المستخدم', email: 'البريد الإلكتروني', phone: 'رقم الجوال', submit: 'إنشاء الحساب' }
-    : { username: 'Username', email: 'Email', phone: 'Mobile number', submit: 'Create account' }
+type Lang = keyof typeof words
+const strongPassword = 'Maa3rifa-Tahlil9'
+const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@school.example`
+
+async function register(page: Page, lang: Lang, email: string) {
+  const w = words[lang]
   await page.goto(`/${lang}/SignIn`)
-  await page.getByLabel(L.username).fill(username)
-  await page.getByLabel(L.email, { exact: false }).first().fill(email)
-  await page.getByLabel(L.phone).fill('0551234567')
+  await page.getByLabel(w.username).fill(`T ${Math.random().toString(36).slice(2, 8)}`)
+  await page.getByLabel(w.email).first().fill(email)
+  await page.getByLabel(w.phone).fill('0551234567')
   await page.locator('input[name="password"]').fill(strongPassword)
   await page.locator('input[name="password_confirmation"]').fill(strongPassword)
   await page.locator('input[name="terms"]').check()
-  await page.getByRole('button', { name: L.submit }).click()
+  await page.getByRole('button', { name: w.createAccount }).click()
+  await expect(page).toHaveURL(new RegExp(`/${lang}/verify-otp\\?purpose=activation`))
 }
 
-test('Arabic: register, activate with the emailed code, log out with confirmation, log in again', async ({ page }) => {
-  const email = `muallima-${Date.now()}@school.example`
-  const started = Date.now()
-  await register(page, 'ar', email, `معلمة ${Date.now() % 100000}`)
-  await expect(page).toHaveURL(/\/ar\/verify-otp\?purpose=activation/)
-  await expect(page.getByText('تم التسجيل بنجاح، يرجى تفعيل الرمز').first()).toBeVisible()
-  // The resend button waits 60 seconds, with the countdown shown.
-  await expect(page.getByRole('button', { name: 'إعادة الإرسال' })).toBeDisabled()
-  await expect(page.getByText(/يمكنك إعادة إرسال الرمز بعد \d+ ثانية/)).toBeVisible()
-  const code = await latestCodeFor(email, started)
-  // Typed with Arabic-Indic digits, as an Arabic keyboard would.
-  const arabicDigits = code.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d)))
-  await page.getByLabel('رمز التحقق').fill(arabicDigits)
-  await page.getByRole('button', { name: 'تحقق' }).click()
-  await expect(page).toHaveURL(/\/ar$/)
-  await expect(page.getByText('تم التفعيل بنجاح').first()).toBeVisible()
+async function activatedTeacher(page: Page, lang: Lang) {
+  const email = uniqueEmail('t')
+  await register(page, lang, email)
+  await page.locator('input[name="code"]').fill(await latestCodeFor(email))
+  await page.locator('button[value="verify"]').click()
+  await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+  return email
+}
 
-  await page.locator('.account-button').click()
-  await page.getByRole('link', { name: 'تسجيل الخروج' }).click()
-  const dialog = page.getByRole('dialog', { name: 'تسجيل الخروج؟' })
-  await expect(dialog).toBeVisible()
-  await dialog.getByRole('button', { name: 'تسجيل الخروج' }).click()
-  await expect(page.getByText('تم تسجيل الخروج بنجاح').first()).toBeVisible()
-  await expect(page.getByRole('link', { name: 'تسجيل الدخول' }).first()).toBeVisible()
+for (const lang of ['ar', 'en'] as const) {
+  const w = words[lang]
 
-  await page.goto('/ar/profile')
-  await expect(page).toHaveURL(/\/ar\/login\?redirectTo=%2Far%2Fprofile/)
-  await page.getByLabel('البريد الإلكتروني').fill(email)
-  await page.locator('input[name="password"]').fill(strongPassword)
-  await page.getByRole('button', { name: 'تسجيل الدخول' }).click()
-  await expect(page).toHaveURL(/\/ar\/profile$/)
-  await expect(page.getByText('تم تسجيل الدخول بنجاح').first()).toBeVisible()
-})
+  test(`${lang}: register, activate with the emailed code, log out with confirmation, log in again`, async ({ page }) => {
+    const email = uniqueEmail('reg')
+    const started = Date.now()
+    await register(page, lang, email)
+    await expect(page.getByText(w.registered).first()).toBeVisible()
+    // Resend waits 60 seconds, with the countdown shown.
+    await expect(page.getByRole('button', { name: w.resend })).toBeDisabled()
+    await expect(page.getByText(w.resendIn)).toBeVisible()
+    const code = await latestCodeFor(email, started)
+    // In Arabic the code is typed with Arabic-Indic digits, as an Arabic keyboard would.
+    const typed = lang === 'ar' ? code.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d))) : code
+    await page.getByLabel(w.code).fill(typed)
+    await page.getByRole('button', { name: w.verify }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+    await expect(page.getByText(w.activated).first()).toBeVisible()
+
+    await page.locator('.account-button').click()
+    await page.getByRole('link', { name: w.logout }).click()
+    const dialog = page.getByRole('dialog', { name: w.logoutTitle })
+    await expect(dialog).toBeVisible()
+    await dialog.getByRole('button', { name: w.logout }).click()
+    await expect(page.getByText(w.loggedOut).first()).toBeVisible()
+
+    await page.goto(`/${lang}/profile`)
+    await expect(page).toHaveURL(new RegExp(`/${lang}/login\\?redirectTo=%2F${lang}%2Fprofile`))
+    await page.getByLabel(w.email).fill(email)
+    await page.locator('input[name="password"]').fill(strongPassword)
+    await page.getByRole('button', { name: w.login, exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}/profile$`))
+    await expect(page.getByText(w.loggedIn).first()).toBeVisible()
+  })
+
+  test(`${lang}: forgotten password through the emailed code`, async ({ page }) => {
+    const email = await activatedTeacher(page, lang)
+    await page.context().clearCookies()
+    const started = Date.now()
+    await page.goto(`/${lang}/forget-password`)
+    await page.getByLabel(w.email).fill(email)
+    await page.getByRole('button', { name: w.sendCode }).click()
+    await expect(page.getByText(w.resetSent).first()).toBeVisible()
+    await page.getByLabel(w.code).fill(await latestCodeFor(email, started))
+    await page.getByRole('button', { name: w.verify }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}/reset-password$`))
+    await page.locator('input[name="password"]').fill('Another-Strong7')
+    await page.locator('input[name="password_confirmation"]').fill('Another-Strong7')
+    await page.getByRole('button', { name: w.savePassword }).click()
+    await expect(page.getByText(w.resetDone).first()).toBeVisible()
+    await page.getByLabel(w.email).fill(email)
+    await page.locator('input[name="password"]').fill('Another-Strong7')
+    await page.getByRole('button', { name: w.login, exact: true }).click()
+    await expect(page.getByText(w.loggedIn).first()).toBeVisible()
+  })
+
+  test(`${lang}: change email and password through emailed codes, see the notifications`, async ({ page }) => {
+    const email = await activatedTeacher(page, lang)
+    await page.goto(`/${lang}/profile`)
+    const newEmail = `new-${email}`
+    const emailForm = page.locator('form', { has: page.locator('button[value="email"]') })
+    await emailForm.locator('input[name="email"]').fill(newEmail)
+    await emailForm.locator('input[name="password"]').fill(strongPassword)
+    const emailStarted = Date.now()
+    await emailForm.getByRole('button', { name: w.sendCode }).click()
+    await expect(page).toHaveURL(/purpose=change_email/)
+    await page.getByLabel(w.code).fill(await latestCodeFor(newEmail, emailStarted))
+    await page.getByRole('button', { name: w.verify }).click()
+    await expect(page.getByText(w.emailChanged).first()).toBeVisible()
+    await expect(page.getByText(newEmail)).toBeVisible()
+
+    const pwForm = page.locator('form', { has: page.locator('button[value="password"]') })
+    await pwForm.locator('input[name="current_password"]').fill(strongPassword)
+    await pwForm.locator('input[name="password"]').fill('Jadeed-Tamam42')
+    await pwForm.locator('input[name="password_confirmation"]').fill('Jadeed-Tamam42')
+    const pwStarted = Date.now()
+    await pwForm.getByRole('button', { name: w.sendCode }).click()
+    await expect(page).toHaveURL(/purpose=change_password/)
+    await page.getByLabel(w.code).fill(await latestCodeFor(newEmail, pwStarted))
+    await page.getByRole('button', { name: w.verify }).click()
+    await expect(page.getByText(w.passwordChanged).first()).toBeVisible()
+
+    await page.goto(`/${lang}/notifications`)
+    await expect(page.getByRole('heading', { name: w.notifPassword })).toBeVisible()
+    await expect(page.getByRole('heading', { name: w.notifEmail })).toBeVisible()
+    await expect(page.getByRole('heading', { name: w.notifWelcome })).toBeVisible()
+    await expect(page.locator('.account-button .unread-badge')).toHaveText('3')
+    await page.getByRole('button', { name: w.markAll }).click()
+    await expect(page.locator('.notification.is-unread')).toHaveCount(0)
+    await expect(page.locator('.account-button .unread-badge')).toHaveCount(0)
+  })
+
+  test(`${lang}: leave a review, which waits for approval`, async ({ page }) => {
+    await activatedTeacher(page, lang)
+    await page.goto(`/${lang}/rates`)
+    await page.getByRole('radio', { name: w.fourStars }).check()
+    const comment = `Review ${Date.now()}: the absence report saves me an hour every week.`
+    await page.getByLabel(w.comment).fill(comment)
+    await page.getByRole('button', { name: w.sendReview }).click()
+    await expect(page.getByText(w.reviewThanks).first()).toBeVisible()
+    await expect(page.getByText(comment)).toHaveCount(0)
+  })
+}
 
 test('English: the form keeps what was typed and shows each error beside its field', async ({ page }) => {
   await page.goto('/en/SignIn')
@@ -65,84 +211,8 @@ test('English: the form keeps what was typed and shows each error beside its fie
   await expect(page.getByLabel('Username')).toHaveValue('Teacher')
 })
 
-test('English: forgotten password through the emailed code', async ({ page }) => {
-  const email = `reset-${Date.now()}@school.example`
-  await register(page, 'en', email, `Reset ${Date.now() % 100000}`)
-  const code = await latestCodeFor(email)
-  await page.getByLabel('Verification code').fill(code)
-  await page.getByRole('button', { name: 'Verify' }).click()
-  await expect(page.getByText('Activation successful').first()).toBeVisible()
-  await page.context().clearCookies()
-
-  const started = Date.now()
-  await page.goto('/en/forget-password')
-  await page.getByLabel('Email').fill(email)
-  await page.getByRole('button', { name: 'Send code' }).click()
-  await expect(page.getByText('Password reset email sent successfully').first()).toBeVisible()
-  const resetCode = await latestCodeFor(email, started)
-  await page.getByLabel('Verification code').fill(resetCode)
-  await page.getByRole('button', { name: 'Verify' }).click()
-  await expect(page).toHaveURL(/\/en\/reset-password$/)
-  await page.locator('input[name="password"]').fill('Another-Strong7')
-  await page.locator('input[name="password_confirmation"]').fill('Another-Strong7')
-  await page.getByRole('button', { name: 'Save password' }).click()
-  await expect(page.getByText('Password reset successfully').first()).toBeVisible()
-  await page.getByLabel('Email').fill(email)
-  await page.locator('input[name="password"]').fill('Another-Strong7')
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await expect(page.getByText('Login successful').first()).toBeVisible()
-})
-
-async function activatedTeacher(page: Page, lang: 'ar' | 'en') {
-  const email = `t-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@school.example`
-  await register(page, lang, email, `T ${Math.random().toString(36).slice(2, 8)}`)
-  await page.locator('input[name="code"]').fill(await latestCodeFor(email))
-  await page.locator('button[value="verify"]').click()
-  await expect(page).toHaveURL(new RegExp(`/${lang}$`))
-  return email
-}
-
-test('Arabic: change email and password through emailed codes, see the notifications', async ({ page }) => {
-  const email = await activatedTeacher(page, 'ar')
-  await page.goto('/ar/profile')
-
-  const newEmail = `new-${email}`
-  const emailForm = page.locator('form', { has: page.locator('button[value="email"]') })
-  await emailForm.locator('input[name="email"]').fill(newEmail)
-  await emailForm.locator('input[name="password"]').fill(strongPassword)
-  const emailStarted = Date.now()
-  await emailForm.getByRole('button', { name: 'إرسال الرمز' }).click()
-  await expect(page).toHaveURL(/purpose=change_email/)
-  await page.getByLabel('رمز التحقق').fill(await latestCodeFor(newEmail, emailStarted))
-  await page.getByRole('button', { name: 'تحقق' }).click()
-  await expect(page.getByText('تم تغيير بريدك الإلكتروني').first()).toBeVisible()
-  await expect(page.getByText(newEmail)).toBeVisible()
-
-  const pwForm = page.locator('form', { has: page.locator('button[value="password"]') })
-  await pwForm.locator('input[name="current_password"]').fill(strongPassword)
-  await pwForm.locator('input[name="password"]').fill('Jadeed-Tamam42')
-  await pwForm.locator('input[name="password_confirmation"]').fill('Jadeed-Tamam42')
-  const pwStarted = Date.now()
-  await pwForm.getByRole('button', { name: 'إرسال الرمز' }).click()
-  await expect(page).toHaveURL(/purpose=change_password/)
-  await page.getByLabel('رمز التحقق').fill(await latestCodeFor(newEmail, pwStarted))
-  await page.getByRole('button', { name: 'تحقق' }).click()
-  await expect(page.getByText('تم تغيير كلمة المرور بنجاح').first()).toBeVisible()
-
+test('Arabic: a guest asking for an account page is sent to login with the message', async ({ page }) => {
   await page.goto('/ar/notifications')
-  await expect(page.getByRole('heading', { name: /تم تغيير كلمة المرور/ })).toBeVisible()
-  await expect(page.getByRole('heading', { name: /تم تغيير بريدك الإلكتروني/ })).toBeVisible()
-  await expect(page.getByRole('heading', { name: /مرحباً بك في حلّل/ })).toBeVisible()
-  await page.getByRole('button', { name: 'تعليم الكل كمقروء' }).click()
-  await expect(page.locator('.notification.is-unread')).toHaveCount(0)
-})
-
-test('English: leave a review, which waits for approval', async ({ page }) => {
-  await activatedTeacher(page, 'en')
-  await page.goto('/en/rates')
-  await page.getByRole('radio', { name: '4 stars out of 5' }).check()
-  await page.getByLabel('Comment').fill('The absence report saves me an hour every week.')
-  await page.getByRole('button', { name: 'Send review' }).click()
-  await expect(page.getByText('Thank you for your comment').first()).toBeVisible()
-  await expect(page.getByText('The absence report saves me an hour every week.')).toHaveCount(0)
+  await expect(page).toHaveURL(/\/ar\/login\?redirectTo=%2Far%2Fnotifications/)
+  await expect(page.getByText('تسجيل الدخول مطلوب').first()).toBeVisible()
 })
