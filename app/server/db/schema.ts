@@ -181,3 +181,102 @@ export const reviews = pgTable(
     index('reviews_status_created').on(t.status, t.createdAt),
   ],
 )
+
+// Billing. Amounts in halalas; invoices are append-only with a gap-free serial per seller.
+
+export const paymentMethods = ['mada', 'creditcard', 'applepay', 'stcpay'] as const
+export const paymentStatuses = ['initiated', 'paid', 'failed'] as const
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Payments are financial records: they outlive a deleted account, without its identity. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => packages.id),
+    gateway: text('gateway', { enum: ['sandbox', 'moyasar'] }).notNull(),
+    gatewayPaymentId: text('gateway_payment_id'),
+    method: text('method', { enum: paymentMethods }).notNull(),
+    /** Sent to the gateway as its idempotency key (Moyasar's given_id). */
+    idempotencyKey: uuid('idempotency_key').notNull().unique().defaultRandom(),
+    price: integer('price').notNull(),
+    vatRateBp: integer('vat_rate_bp').notNull(),
+    vat: integer('vat').notNull(),
+    total: integer('total').notNull(),
+    currency: text('currency').notNull().default('SAR'),
+    status: text('status', { enum: paymentStatuses }).notNull().default('initiated'),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payments_gateway_id_unique').on(t.gateway, t.gatewayPaymentId),
+    index('payments_user').on(t.userId, t.createdAt),
+    index('payments_status').on(t.status),
+  ],
+)
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    packageId: integer('package_id')
+      .notNull()
+      .references(() => packages.id),
+    /** One paid payment starts exactly one subscription. */
+    paymentId: uuid('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('subscriptions_user_ends').on(t.userId, t.endsAt)],
+)
+
+/** The serial counter: one row per seller, locked in the invoice's transaction. */
+export const invoiceCounters = pgTable('invoice_counters', {
+  seller: text('seller').primaryKey(),
+  lastSerial: integer('last_serial').notNull().default(0),
+})
+
+/**
+ * Tax invoices: never updated or deleted (a trigger refuses it). They keep their own copy of
+ * every printed field, and outlive the account (user_id is set null when it is deleted).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    serial: text('serial').notNull().unique(),
+    seller: text('seller').notNull(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    sellerNameAr: text('seller_name_ar').notNull(),
+    sellerNameEn: text('seller_name_en').notNull(),
+    sellerAddressAr: text('seller_address_ar').notNull(),
+    sellerAddressEn: text('seller_address_en').notNull(),
+    sellerVatNumber: text('seller_vat_number').notNull(),
+    customerName: text('customer_name').notNull(),
+    packageNameAr: text('package_name_ar').notNull(),
+    packageNameEn: text('package_name_en').notNull(),
+    months: integer('months').notNull(),
+    price: integer('price').notNull(),
+    vatRateBp: integer('vat_rate_bp').notNull(),
+    vat: integer('vat').notNull(),
+    total: integer('total').notNull(),
+    paymentMethod: text('payment_method', { enum: paymentMethods }).notNull(),
+    qr: text('qr').notNull(),
+  },
+  (t) => [index('invoices_user').on(t.userId, t.issuedAt)],
+)

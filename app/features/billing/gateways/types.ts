@@ -1,0 +1,61 @@
+// One interface for every payment gateway (billing.md): create a payment, fetch it, verify a webhook.
+
+export type PaymentMethod = 'mada' | 'creditcard' | 'applepay' | 'stcpay'
+export type GatewayPaymentStatus = 'initiated' | 'paid' | 'failed'
+
+/** Card details typed on the checkout page: passed straight to the gateway, never stored or logged. */
+export type CardSource = { type: 'creditcard'; name: string; number: string; month: number; year: number; cvc: string }
+export type PaymentSource = CardSource | { type: 'stcpay'; mobile: string } | { type: 'token'; token: string }
+
+export type CreatePaymentInput = {
+  /** Halalas. */
+  amount: number
+  currency: 'SAR'
+  description: string
+  /** Where the payer's browser returns: `callbackUrl?id=…&status=…`. */
+  callbackUrl: string
+  /** Our payment id: the gateway refuses a second payment with the same key (Moyasar's given_id). */
+  idempotencyKey: string
+  method: PaymentMethod
+  metadata: Record<string, string>
+  /** Required by gateways that take the card on our page (Moyasar); the sandbox shows its own page. */
+  source?: PaymentSource
+}
+
+export type CreatedPayment = {
+  id: string
+  status: GatewayPaymentStatus
+  /** Where to send the payer next (3-D Secure or the gateway's page); null when nothing is left to do. */
+  redirectUrl: string | null
+}
+
+/** A payment as the gateway reports it now: what settlement trusts, after checking amount and currency. */
+export type GatewayPayment = {
+  id: string
+  status: GatewayPaymentStatus
+  amount: number
+  currency: string
+  metadata: Record<string, string>
+  /** The gateway's reason for a failure, for logs and support (never card data). */
+  message?: string
+}
+
+export type WebhookEvent = { paymentId: string; type: 'payment_paid' | 'payment_failed' }
+
+export class GatewayError extends Error {
+  constructor(
+    message: string,
+    public readonly kind: 'unavailable' | 'rejected' | 'not_found' | 'invalid_webhook',
+  ) {
+    super(message)
+    this.name = 'GatewayError'
+  }
+}
+
+export interface PaymentGateway {
+  readonly name: 'sandbox' | 'moyasar'
+  createPayment(input: CreatePaymentInput): Promise<CreatedPayment>
+  fetchPayment(id: string): Promise<GatewayPayment>
+  /** Checks a webhook's secret in constant time and reads its event; throws GatewayError('invalid_webhook'). */
+  verifyWebhook(body: string, headers: Headers): WebhookEvent
+}
