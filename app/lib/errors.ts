@@ -6,7 +6,7 @@ import type { FieldErrors } from './forms.ts'
  */
 export class DomainError extends Error {
   constructor(
-    public readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429,
+    public readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503,
     public readonly messageKey: string,
     public readonly fields?: FieldErrors,
     public readonly retryAfterSeconds?: number,

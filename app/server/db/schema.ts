@@ -235,6 +235,9 @@ export const subscriptions = pgTable(
       .references(() => payments.id),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    /** When the "ends in 7 days" and "ended" notifications went out (each once). */
+    endingNotifiedAt: timestamp('ending_notified_at', { withTimezone: true }),
+    endedNotifiedAt: timestamp('ended_notified_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('subscriptions_user_ends').on(t.userId, t.endsAt)],
@@ -280,3 +283,21 @@ export const invoices = pgTable(
   },
   (t) => [index('invoices_user').on(t.userId, t.issuedAt)],
 )
+
+/**
+ * The built-in sandbox gateway's own ledger: it behaves like a remote gateway, so it keeps its
+ * payments apart from ours (and in the database, so every process sees them).
+ */
+export const sandboxPayments = pgTable('sandbox_payments', {
+  id: text('id').primaryKey(),
+  givenId: text('given_id').notNull().unique(),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  description: text('description').notNull(),
+  callbackUrl: text('callback_url').notNull(),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  status: text('status', { enum: ['initiated', 'awaiting_3ds', 'paid', 'failed'] }).notNull().default('initiated'),
+  cardLast4: text('card_last4'),
+  message: text('message'),
+  createdAt: createdAt(),
+})

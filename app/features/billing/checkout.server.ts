@@ -1,0 +1,69 @@
+import { and, eq } from 'drizzle-orm'
+import type { Lang } from '#app/i18n/config.ts'
+import { DomainError } from '#app/lib/errors.ts'
+import type { RequestContext } from '#app/server/context.server.ts'
+import { packages, payments } from '#app/server/db/schema.ts'
+import { GatewayError, type PaymentGateway, type PaymentMethod, type PaymentSource } from './gateways/types.ts'
+import { currentSubscription } from './subscriptions.server.ts'
+import { priceBreakdown } from './vat.ts'
+
+export type CheckoutContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
+
+/**
+ * Starts paying for a package: refused while a subscription is current (409), otherwise a
+ * pending payment with its own idempotency key, then the gateway's payment. Returns where
+ * the payer goes next.
+ */
+export async function startCheckout(
+  ctx: CheckoutContext,
+  gateway: PaymentGateway,
+  input: { userId: string; packageId: number; method: PaymentMethod; lang: Lang; source?: PaymentSource },
+) {
+  if (await currentSubscription(ctx.db, input.userId)) throw new DomainError(409, 'billing.errors.alreadySubscribed')
+  const [pkg] = await ctx.db.select().from(packages).where(and(eq(packages.id, input.packageId), eq(packages.isActive, true))).limit(1)
+  if (!pkg) throw new DomainError(404, 'billing.errors.packageNotFound')
+  const amounts = priceBreakdown(pkg.priceHalalas, ctx.env.VAT_RATE_BP)
+  const [payment] = await ctx.db
+    .insert(payments)
+    .values({
+      userId: input.userId,
+      packageId: pkg.id,
+      gateway: gateway.name,
+      method: input.method,
+      price: amounts.price,
+      vatRateBp: ctx.env.VAT_RATE_BP,
+      vat: amounts.vat,
+      total: amounts.total,
+    })
+    .returning()
+  if (!payment) throw new Error('payment insert returned no row')
+  try {
+    const created = await gateway.createPayment({
+      amount: payment.total,
+      currency: 'SAR',
+      description: `Hallil — ${pkg.nameEn} (${pkg.months} months)`,
+      callbackUrl: `${ctx.env.APP_URL}/${input.lang}/payments/callback`,
+      idempotencyKey: payment.idempotencyKey,
+      method: input.method,
+      metadata: { payment_id: payment.id },
+      source: input.source,
+    })
+    await ctx.db.update(payments).set({ gatewayPaymentId: created.id }).where(eq(payments.id, payment.id))
+    return { paymentId: payment.id, gatewayPaymentId: created.id, redirectUrl: created.redirectUrl, status: created.status }
+  } catch (error) {
+    const reason = error instanceof GatewayError ? error.kind : 'error'
+    await ctx.db.update(payments).set({ status: 'failed', failureReason: `create: ${reason}` }).where(eq(payments.id, payment.id))
+    if (error instanceof GatewayError) {
+      ctx.logger.warn({ kind: error.kind, paymentId: payment.id }, 'gateway refused to create a payment')
+      throw new DomainError(error.kind === 'unavailable' ? 503 : 422, 'billing.errors.subscriptionFailed')
+    }
+    throw error
+  }
+}
+
+/** The payment of a teacher, by our id; another teacher's id is "not found". */
+export async function findUserPayment(ctx: Pick<RequestContext, 'db'>, userId: string, paymentId: string) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(paymentId)) return null
+  const [row] = await ctx.db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.userId, userId))).limit(1)
+  return row ?? null
+}

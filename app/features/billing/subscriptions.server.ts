@@ -1,0 +1,82 @@
+import { and, desc, eq, gt, lte } from 'drizzle-orm'
+import type { Lang } from '#app/i18n/config.ts'
+import { DomainError } from '#app/lib/errors.ts'
+import type { Db } from '#app/server/db/client.server.ts'
+import { invoices, packages, payments, subscriptions } from '#app/server/db/schema.ts'
+
+/** The subscription in force now, if any (the latest-ending one). */
+export async function currentSubscription(db: Db, userId: string, now = new Date()) {
+  const [row] = await db
+    .select({ id: subscriptions.id, startsAt: subscriptions.startsAt, endsAt: subscriptions.endsAt, packageId: subscriptions.packageId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), lte(subscriptions.startsAt, now), gt(subscriptions.endsAt, now)))
+    .orderBy(desc(subscriptions.endsAt))
+    .limit(1)
+  return row ?? null
+}
+
+/**
+ * The one guard of the tools (absence, grades, tests), for pages and the API alike: a current
+ * subscription, or 403 with the product's message.
+ */
+export async function requireSubscription(db: Db, userId: string, now = new Date()) {
+  const current = await currentSubscription(db, userId, now)
+  if (!current) throw new DomainError(403, 'billing.errors.notSubscribed')
+  return current
+}
+
+export type SubscriptionView = {
+  id: string
+  packageId: number
+  packageName: string
+  status: 'current' | 'expired' | 'upcoming'
+  startsAt: string
+  endsAt: string
+  payment: { id: string; method: string; amount: number; status: string }
+  invoiceId: string | null
+}
+
+export async function listSubscriptions(db: Db, userId: string, lang: Lang, now = new Date()): Promise<SubscriptionView[]> {
+  const rows = await db
+    .select({
+      id: subscriptions.id,
+      packageId: packages.id,
+      nameAr: packages.nameAr,
+      nameEn: packages.nameEn,
+      startsAt: subscriptions.startsAt,
+      endsAt: subscriptions.endsAt,
+      paymentId: payments.id,
+      method: payments.method,
+      total: payments.total,
+      paymentStatus: payments.status,
+      invoiceId: invoices.id,
+    })
+    .from(subscriptions)
+    .innerJoin(packages, eq(packages.id, subscriptions.packageId))
+    .innerJoin(payments, eq(payments.id, subscriptions.paymentId))
+    .leftJoin(invoices, eq(invoices.paymentId, payments.id))
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.endsAt))
+  return rows.map((r) => ({
+    id: r.id,
+    packageId: r.packageId,
+    packageName: lang === 'ar' ? r.nameAr : r.nameEn,
+    status: r.endsAt <= now ? 'expired' : r.startsAt > now ? 'upcoming' : 'current',
+    startsAt: r.startsAt.toISOString(),
+    endsAt: r.endsAt.toISOString(),
+    payment: { id: r.paymentId, method: r.method, amount: r.total, status: r.paymentStatus },
+    invoiceId: r.invoiceId,
+  }))
+}
+
+/** api.md's subscription shape. */
+export function subscriptionToJson(s: SubscriptionView) {
+  return {
+    id: s.id,
+    package: { id: s.packageId, name: s.packageName },
+    status: s.status === 'expired' ? 'expired' : 'current',
+    starts_at: s.startsAt,
+    ends_at: s.endsAt,
+    payment: s.payment,
+  }
+}
