@@ -16,11 +16,17 @@ export default [
       route('notifications', 'routes/notifications.tsx'),
       route('rates', 'routes/rates.tsx'),
       route('logout', 'routes/logout.tsx'),
+      route('checkout/:packageId', 'routes/checkout.tsx'),
+      route('payments/callback', 'routes/payment-callback.tsx'),
+      route('payments/result/:paymentId', 'routes/payment-result.tsx'),
+      route('subscriptions', 'routes/subscriptions.tsx'),
+      route('invoices/:invoiceId', 'routes/invoice.tsx'),
     ]),
     layout('routes/layouts/custom.tsx', [
       route('SignIn', 'routes/sign-in.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),
       route('reset-password', 'routes/reset-password.tsx'),
+      route('sandbox-pay', 'routes/sandbox-pay.tsx'),
     ]),
     // No layout: these pages draw their own shell.
     route('login', 'routes/login.tsx'),

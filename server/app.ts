@@ -2,6 +2,7 @@
 // HTTP layer, the API and the pages share one module graph and one set of services.
 import path from 'node:path'
 import * as build from 'virtual:react-router/server-build'
+import { gatewayFor, notifySubscriptionEndings, reconcilePayments } from '#app/features/billing/index.server.ts'
 import { createServices } from '#app/server/services.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
 import { createHttpApp } from './http.ts'
@@ -20,11 +21,36 @@ function servicesOnce(source: Record<string, string | undefined>): Promise<AppSe
   return globalForServices.__hallilServices
 }
 
+const HOURLY = 60 * 60 * 1000
+
+/** Start-up and hourly: settle payments left pending, and tell teachers about ending subscriptions. */
+function scheduleBillingChores(services: AppServices) {
+  const run = async () => {
+    const { env, database, logger } = services
+    const ctx = { db: database.db, env, logger }
+    try {
+      const reconciled = await reconcilePayments({ ...ctx, gateway: gatewayFor(ctx) })
+      const notified = await notifySubscriptionEndings(database.db)
+      if (reconciled.settled || notified.ending || notified.ended) logger.info({ ...reconciled, ...notified }, 'billing chores')
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'billing chores failed')
+    }
+  }
+  void run()
+  setInterval(run, HOURLY).unref()
+}
+
+let choresScheduled = false
+
 export async function boot(
   mode: 'development' | 'production',
   source: Record<string, string | undefined> = process.env,
 ): Promise<Runtime> {
   const services = await servicesOnce(source)
+  if (!choresScheduled) {
+    choresScheduled = true
+    scheduleBillingChores(services)
+  }
   const app = createHttpApp({
     services,
     mode,

@@ -1,19 +1,45 @@
 import { PackageGrid } from '#app/features/billing/index.ts'
-import { listPackages } from '#app/features/billing/index.server.ts'
+import { currentSubscription, listPackages, listSubscriptions } from '#app/features/billing/index.server.ts'
+import { getCurrentSession } from '#app/features/accounts/index.server.ts'
+import { formatDate } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
-import { useT } from '#app/i18n/use-t.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { localPath } from '#app/ui/app-link.tsx'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/packages'
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const packages = await listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })
-  return { messages: getMessages(lang, ['packages']), packages }
+  const session = await getCurrentSession(request, context)
+  const current = session ? await currentSubscription(context.db, session.user.id) : null
+  const hadOne = session && !current ? (await listSubscriptions(context.db, session.user.id, lang)).length > 0 : false
+  return {
+    messages: getMessages(lang, ['packages', 'billing']),
+    packages,
+    isSignedIn: Boolean(session),
+    activeUntil: current ? formatDate(lang, current.endsAt) : null,
+    canRenew: hadOne,
+  }
 }
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'packages', 'packages')
+
+/** Subscribe (a guest logs in first), or the current subscription's end date, or Renew once it has ended. */
+function SubscribeAction({ packageId, data }: { packageId: number; data: Route.ComponentProps['loaderData'] }) {
+  const { t } = useT()
+  const lang = useLang()
+  if (data.activeUntil) return <p className="package-active">{t('billing.activeUntil', { date: `${data.activeUntil.gregorian} (${data.activeUntil.hijri})` })}</p>
+  const checkout = localPath(lang, `checkout/${packageId}`)
+  const href = data.isSignedIn ? checkout : `${localPath(lang, 'login')}?redirectTo=${encodeURIComponent(checkout)}`
+  return (
+    <a className="button button-primary package-subscribe" href={href}>
+      {data.canRenew ? t('billing.renew') : t('billing.subscribe')}
+    </a>
+  )
+}
 
 export default function Packages({ loaderData }: Route.ComponentProps) {
   const { t, tm } = useT()
@@ -22,7 +48,8 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
       <PageHero title={t('packages.title')} lead={t('packages.lead')} />
       <section className="section">
         <div className="container">
-          <PackageGrid packages={loaderData.packages} />
+          {/* oxlint-disable-next-line react/no-unstable-nested-components -- a render function, not a component type */}
+          <PackageGrid packages={loaderData.packages} action={(pkg) => <SubscribeAction packageId={pkg.id} data={loaderData} />} />
           <aside className="callout">
             <h2>{t('packages.notes.title')}</h2>
             <ul className="check-list">

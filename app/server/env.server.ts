@@ -47,6 +47,20 @@ const schema = z
       z.string().min(32, 'must be at least 32 characters').optional(),
     ),
     PAYMENT_GATEWAY: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'moyasar']).optional()),
+    MOYASAR_SECRET_KEY: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().regex(/^sk_/, 'must be the secret key (sk_test_… or sk_live_…)').optional(),
+    ),
+    // A secret key here would be sent to every browser: only a pk_… key is accepted.
+    MOYASAR_PUBLISHABLE_KEY: z.preprocess(
+      emptyToUndefined,
+      z.string().trim().regex(/^pk_/, 'must be the publishable key (pk_test_… or pk_live_…)').optional(),
+    ),
+    MOYASAR_WEBHOOK_SECRET: optionalString,
+    MOYASAR_API_URL: z.preprocess(
+      emptyToUndefined,
+      z.url({ protocol: /^https?$/ }).default('https://api.moyasar.com'),
+    ),
     VAT_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(100).default(15)),
     SELLER_NAME_AR: z.preprocess(emptyToUndefined, z.string().default('مؤسسة حلّل للخدمات التعليمية')),
     SELLER_NAME_EN: z.preprocess(emptyToUndefined, z.string().default('Hallil Educational Services')),
@@ -74,7 +88,14 @@ const schema = z
     ),
   })
   .superRefine((env, ctx) => {
+    // Moyasar cannot take or check a payment without all three; refuse at start-up, not at checkout.
+    if (env.PAYMENT_GATEWAY === 'moyasar')
+      for (const key of ['MOYASAR_SECRET_KEY', 'MOYASAR_PUBLISHABLE_KEY', 'MOYASAR_WEBHOOK_SECRET'] as const)
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_GATEWAY=moyasar' })
     if (env.NODE_ENV !== 'production') return
+    // The sandbox accepts test cards: production runs it only when the operator says so.
+    if (!env.PAYMENT_GATEWAY)
+      ctx.addIssue({ code: 'custom', path: ['PAYMENT_GATEWAY'], message: 'is required in production: moyasar, or sandbox to take no real payments' })
     if (!env.SESSION_SECRET)
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
     if (!env.APP_URL)
@@ -119,6 +140,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     SESSION_SECRET: raw.SESSION_SECRET ?? localSessionSecret(dataDir),
     SELLER_VAT_NUMBER: raw.SELLER_VAT_NUMBER ?? '300000000000003',
     PAYMENT_GATEWAY: raw.PAYMENT_GATEWAY ?? 'sandbox',
+    MOYASAR_API_URL: raw.MOYASAR_API_URL.replace(/\/+$/, ''),
     VAT_RATE_BP: Math.round(raw.VAT_RATE * 100),
     isProduction: raw.NODE_ENV === 'production',
   }

@@ -42,6 +42,7 @@ describe('loadEnv', () => {
       SESSION_SECRET: 'x'.repeat(40),
       APP_URL: 'https://hallil.example/',
       SELLER_VAT_NUMBER: '310122393500003',
+      PAYMENT_GATEWAY: 'sandbox',
     })
     expect(env.isProduction).toBe(true)
     expect(env.APP_URL).toBe('https://hallil.example')
@@ -49,5 +50,70 @@ describe('loadEnv', () => {
 
   it('refuses a VAT number that is not 15 digits starting and ending with 3', () => {
     expect(() => loadEnv({ DATA_DIR: tmp(), SELLER_VAT_NUMBER: '12345' })).toThrow(/SELLER_VAT_NUMBER/)
+  })
+})
+
+describe('loadEnv: payment gateway', () => {
+  const production = {
+    NODE_ENV: 'production',
+    SESSION_SECRET: 'x'.repeat(40),
+    APP_URL: 'https://hallil.example',
+    SELLER_VAT_NUMBER: '310122393500003',
+  }
+  const moyasarKeys = {
+    MOYASAR_SECRET_KEY: 'sk_live_abc',
+    MOYASAR_PUBLISHABLE_KEY: 'pk_live_abc',
+    MOYASAR_WEBHOOK_SECRET: 'a-long-random-webhook-secret',
+  }
+
+  it('defaults Moyasar to its public API and leaves the keys unset', () => {
+    const env = loadEnv({ DATA_DIR: tmp() })
+    expect(env.MOYASAR_API_URL).toBe('https://api.moyasar.com')
+    expect(env.MOYASAR_SECRET_KEY).toBeUndefined()
+    expect(env.MOYASAR_PUBLISHABLE_KEY).toBeUndefined()
+    expect(env.MOYASAR_WEBHOOK_SECRET).toBeUndefined()
+  })
+
+  it('reads the Moyasar keys and API address', () => {
+    const env = loadEnv({ DATA_DIR: tmp(), PAYMENT_GATEWAY: 'moyasar', ...moyasarKeys, MOYASAR_API_URL: 'http://127.0.0.1:4010/' })
+    expect(env.PAYMENT_GATEWAY).toBe('moyasar')
+    expect(env.MOYASAR_SECRET_KEY).toBe('sk_live_abc')
+    expect(env.MOYASAR_PUBLISHABLE_KEY).toBe('pk_live_abc')
+    expect(env.MOYASAR_WEBHOOK_SECRET).toBe('a-long-random-webhook-secret')
+    expect(env.MOYASAR_API_URL).toBe('http://127.0.0.1:4010')
+  })
+
+  it('requires PAYMENT_GATEWAY to be chosen in production', () => {
+    expect(() => loadEnv({ DATA_DIR: tmp(), ...production })).toThrow(/PAYMENT_GATEWAY is required in production/)
+    expect(loadEnv({ DATA_DIR: tmp(), ...production, PAYMENT_GATEWAY: 'sandbox' }).PAYMENT_GATEWAY).toBe('sandbox')
+    expect(loadEnv({ DATA_DIR: tmp(), ...production, PAYMENT_GATEWAY: 'moyasar', ...moyasarKeys }).PAYMENT_GATEWAY).toBe('moyasar')
+  })
+
+  it('still defaults to the sandbox outside production', () => {
+    expect(loadEnv({ DATA_DIR: tmp(), NODE_ENV: 'development' }).PAYMENT_GATEWAY).toBe('sandbox')
+    expect(loadEnv({ DATA_DIR: tmp(), NODE_ENV: 'test' }).PAYMENT_GATEWAY).toBe('sandbox')
+  })
+
+  it('refuses PAYMENT_GATEWAY=moyasar without its keys, naming each missing one', () => {
+    const attempt = (extra: Record<string, string>) => () => loadEnv({ DATA_DIR: tmp(), ...production, PAYMENT_GATEWAY: 'moyasar', ...extra })
+    for (const key of ['MOYASAR_SECRET_KEY', 'MOYASAR_PUBLISHABLE_KEY', 'MOYASAR_WEBHOOK_SECRET'])
+      expect(attempt({})).toThrow(`${key} is required when PAYMENT_GATEWAY=moyasar`)
+    const oneMissing = attempt({ MOYASAR_SECRET_KEY: 'sk_live_abc', MOYASAR_PUBLISHABLE_KEY: 'pk_live_abc' })
+    expect(oneMissing).toThrow(EnvError)
+    expect(oneMissing).toThrow('MOYASAR_WEBHOOK_SECRET')
+    expect(oneMissing).not.toThrow('MOYASAR_SECRET_KEY')
+    // Outside production too: the gateway could not take a single payment.
+    expect(() => loadEnv({ DATA_DIR: tmp(), PAYMENT_GATEWAY: 'moyasar' })).toThrow(/MOYASAR_SECRET_KEY[\s\S]*MOYASAR_PUBLISHABLE_KEY[\s\S]*MOYASAR_WEBHOOK_SECRET/)
+  })
+
+  it('refuses swapped Moyasar keys, so the secret key never reaches a browser', () => {
+    const attempt = () =>
+      loadEnv({ DATA_DIR: tmp(), PAYMENT_GATEWAY: 'moyasar', ...moyasarKeys, MOYASAR_SECRET_KEY: 'pk_live_abc', MOYASAR_PUBLISHABLE_KEY: 'sk_live_abc' })
+    expect(attempt).toThrow(/MOYASAR_SECRET_KEY must be the secret key/)
+    expect(attempt).toThrow(/MOYASAR_PUBLISHABLE_KEY must be the publishable key/)
+  })
+
+  it('refuses an API address that is not http(s)', () => {
+    expect(() => loadEnv({ DATA_DIR: tmp(), MOYASAR_API_URL: 'ftp://api.moyasar.com' })).toThrow(/MOYASAR_API_URL/)
   })
 })

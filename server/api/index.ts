@@ -4,6 +4,7 @@ import { listPackages, packageToJson } from '#app/features/billing/index.server.
 import { contactSchema, sendContactMessage } from '#app/features/content/index.server.ts'
 import { isDomainError } from '#app/lib/errors.ts'
 import { createAuthApi } from './auth.ts'
+import { createBillingApi } from './billing.ts'
 import { apiLang, apiTranslator, domainErrorResponse, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
 import type { ApiEnv } from './types.ts'
 
@@ -40,6 +41,7 @@ export function createApi() {
   })
 
   api.route('/', createAuthApi())
+  api.route('/', createBillingApi())
 
   // A mounted sub-app's notFound is ignored, so unknown API paths end here explicitly.
   api.all('*', (c) => c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404))

@@ -48,7 +48,10 @@ export async function jsonBody(c: Context<ApiEnv>): Promise<unknown> {
 
 /** A domain failure as api.md answers it: its status, the message, per-field errors, Retry-After. */
 export function domainErrorResponse(c: Context<ApiEnv>, error: DomainError) {
-  const t = apiTranslator(c, ['accounts'])
+  // The namespaces the keys come from (accounts, billing, …), besides common.
+  const messageKeys = [error.messageKey, ...Object.values(error.fields ?? {}).flat()]
+  const namespaces = [...new Set(messageKeys.map((k) => k.split('.')[0] ?? 'common'))].filter((ns) => ns !== 'common')
+  const t = apiTranslator(c, namespaces)
   if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds))
   const body: { message: string; errors?: Record<string, string[]> } = { message: t(error.messageKey) }
   if (error.fields) body.errors = Object.fromEntries(Object.entries(error.fields).map(([field, keys]) => [field, keys.map((k) => t(k))]))

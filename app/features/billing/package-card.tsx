@@ -38,13 +38,13 @@ export function PackageCard({ pkg, action }: { pkg: PackageView; action?: React.
   )
 }
 
-export function PackageGrid({ packages }: { packages: PackageView[] }) {
+export function PackageGrid({ packages, action }: { packages: PackageView[]; action?: (pkg: PackageView) => React.ReactNode }) {
   const { t } = useT()
   if (packages.length === 0) return <p className="empty-state">{t('packages.empty')}</p>
   return (
     <div className="package-grid">
       {packages.map((pkg) => (
-        <PackageCard key={pkg.id} pkg={pkg} />
+        <PackageCard key={pkg.id} pkg={pkg} action={action?.(pkg)} />
       ))}
     </div>
   )

@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, lte } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import type { Db } from '#app/server/db/client.server.ts'
-import { invoices, packages, payments, subscriptions } from '#app/server/db/schema.ts'
+import { invoices, notifications, packages, payments, subscriptions } from '#app/server/db/schema.ts'
 
 /** The subscription in force now, if any (the latest-ending one). */
 export async function currentSubscription(db: Db, userId: string, now = new Date()) {
@@ -79,4 +79,36 @@ export function subscriptionToJson(s: SubscriptionView) {
     ends_at: s.endsAt,
     payment: s.payment,
   }
+}
+
+/**
+ * Sends "ends in 7 days" and "has ended" notifications, each once per subscription (the
+ * timestamps are set in the same statement that selects, so two processes never both send).
+ */
+export async function notifySubscriptionEndings(db: Db, now = new Date()): Promise<{ ending: number; ended: number }> {
+  const inSevenDays = new Date(now.getTime() + 7 * 24 * 3600 * 1000)
+  const ending = await db
+    .update(subscriptions)
+    .set({ endingNotifiedAt: now })
+    .where(and(isNull(subscriptions.endingNotifiedAt), gt(subscriptions.endsAt, now), lte(subscriptions.endsAt, inSevenDays), lte(subscriptions.startsAt, now)))
+    .returning({ userId: subscriptions.userId, packageId: subscriptions.packageId, endsAt: subscriptions.endsAt })
+  const ended = await db
+    .update(subscriptions)
+    .set({ endedNotifiedAt: now })
+    .where(and(isNull(subscriptions.endedNotifiedAt), lte(subscriptions.endsAt, now), sql`${subscriptions.endsAt} > ${now.toISOString()}::timestamptz - interval '30 days'`))
+    .returning({ userId: subscriptions.userId, packageId: subscriptions.packageId, endsAt: subscriptions.endsAt })
+  const names = new Map((await db.select({ id: packages.id, nameAr: packages.nameAr, nameEn: packages.nameEn }).from(packages)).map((p) => [p.id, p]))
+  const rows = [
+    ...ending.map((s) => ({ ...s, kind: 'subscription_ending' })),
+    ...ended.map((s) => ({ ...s, kind: 'subscription_ended' })),
+  ]
+  if (rows.length > 0)
+    await db.insert(notifications).values(
+      rows.map((s) => ({
+        userId: s.userId,
+        kind: s.kind,
+        params: { package: names.get(s.packageId)?.nameEn ?? '', packageAr: names.get(s.packageId)?.nameAr ?? '', date: s.endsAt.toISOString() },
+      })),
+    )
+  return { ending: ending.length, ended: ended.length }
 }

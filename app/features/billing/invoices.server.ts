@@ -1,0 +1,42 @@
+import { and, desc, eq } from 'drizzle-orm'
+import type { Lang } from '#app/i18n/config.ts'
+import type { Db } from '#app/server/db/client.server.ts'
+import { invoices } from '#app/server/db/schema.ts'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A teacher's invoice; another teacher's id, or any other string, is simply not found. */
+export async function findUserInvoice(db: Db, userId: string, invoiceId: string) {
+  if (!UUID.test(invoiceId)) return null
+  const [row] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.userId, userId))).limit(1)
+  return row ?? null
+}
+
+export async function listUserInvoices(db: Db, userId: string) {
+  return db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.issuedAt))
+}
+
+export type InvoiceRow = typeof invoices.$inferSelect
+
+/** api.md's invoice shape (names in the request's language). */
+export function invoiceToJson(inv: InvoiceRow, lang: Lang) {
+  return {
+    id: inv.id,
+    serial: inv.serial,
+    issued_at: inv.issuedAt.toISOString(),
+    seller: {
+      name: lang === 'ar' ? inv.sellerNameAr : inv.sellerNameEn,
+      vat_number: inv.sellerVatNumber,
+      address: lang === 'ar' ? inv.sellerAddressAr : inv.sellerAddressEn,
+    },
+    customer_name: inv.customerName,
+    package_name: lang === 'ar' ? inv.packageNameAr : inv.packageNameEn,
+    months: inv.months,
+    price: inv.price,
+    vat_rate: inv.vatRateBp / 100,
+    vat: inv.vat,
+    total: inv.total,
+    payment_method: inv.paymentMethod,
+    qr: inv.qr,
+  }
+}

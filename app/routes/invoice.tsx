@@ -1,0 +1,87 @@
+import { data } from 'react-router'
+import { requireUser } from '#app/features/accounts/index.server.ts'
+import { findUserInvoice, qrSvgDataUrl } from '#app/features/billing/index.server.ts'
+import { formatDate, formatMoney } from '#app/i18n/format.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { localPath } from '#app/ui/app-link.tsx'
+import { PageHero } from '#app/ui/page-hero.tsx'
+import type { Route } from './+types/invoice'
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const { user } = await requireUser(request, context, lang)
+  const invoice = await findUserInvoice(context.db, user.id, params.invoiceId)
+  if (!invoice) throw data(null, { status: 404 })
+  return {
+    messages: getMessages(lang, ['billing', 'packages']),
+    invoice: {
+      id: invoice.id,
+      serial: invoice.serial,
+      issuedAt: invoice.issuedAt.toISOString(),
+      sellerName: lang === 'ar' ? invoice.sellerNameAr : invoice.sellerNameEn,
+      sellerAddress: lang === 'ar' ? invoice.sellerAddressAr : invoice.sellerAddressEn,
+      vatNumber: invoice.sellerVatNumber,
+      customerName: invoice.customerName,
+      packageName: lang === 'ar' ? invoice.packageNameAr : invoice.packageNameEn,
+      months: invoice.months,
+      price: invoice.price,
+      vatRate: invoice.vatRateBp / 100,
+      vat: invoice.vat,
+      total: invoice.total,
+      method: invoice.paymentMethod,
+    },
+    qr: qrSvgDataUrl(invoice.qr),
+  }
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.invoice', 'invoices', { noindex: true })
+
+export default function Invoice({ loaderData }: Route.ComponentProps) {
+  const { t } = useT()
+  const lang = useLang()
+  const { invoice } = loaderData
+  const issued = formatDate(lang, invoice.issuedAt)
+  const time = new Intl.DateTimeFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(new Date(invoice.issuedAt))
+  const rows: Array<[string, string]> = [
+    [t('billing.invoice.serial'), invoice.serial],
+    [t('billing.invoice.issuedAt'), `${issued.gregorian} · ${issued.hijri} · ${time}`],
+    [t('billing.invoice.seller'), invoice.sellerName],
+    [t('billing.invoice.sellerAddress'), invoice.sellerAddress],
+    [t('billing.invoice.vatNumber'), invoice.vatNumber],
+    [t('billing.invoice.customer'), invoice.customerName],
+    [t('billing.invoice.package'), invoice.packageName],
+    [t('billing.invoice.duration'), t('packages.duration', { count: invoice.months })],
+    [t('billing.invoice.price'), formatMoney(lang, invoice.price)],
+    [t('billing.invoice.vatRate'), `${invoice.vatRate}%`],
+    [t('billing.invoice.vat'), formatMoney(lang, invoice.vat)],
+    [t('billing.invoice.total'), formatMoney(lang, invoice.total)],
+    [t('billing.invoice.method'), t(`billing.checkout.methods.${invoice.method}`)],
+  ]
+  return (
+    <>
+      <PageHero title={t('billing.invoice.title')} lead={invoice.serial} />
+      <section className="section">
+        <div className="container narrow">
+          <div className="card invoice-card">
+            <dl className="price-lines invoice-lines">
+              {rows.map(([label, value]) => (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+            </dl>
+            <figure className="invoice-qr">
+              <img src={loaderData.qr} width={160} height={160} alt={t('billing.invoice.qr')} />
+              <figcaption className="muted">{t('billing.invoice.qr')}</figcaption>
+            </figure>
+            <a className="button button-primary" href={`${localPath(lang, `invoices/${invoice.id}/pdf`)}`} download>{t('billing.invoice.download')}</a>
+          </div>
+        </div>
+      </section>
+    </>
+  )
+}

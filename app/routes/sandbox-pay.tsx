@@ -1,0 +1,91 @@
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { sandboxFor, SandboxCardRejected } from '#app/features/billing/index.server.ts'
+import { formatMoney } from '#app/i18n/format.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { formFailure } from '#app/lib/action.server.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { FormField } from '#app/ui/form-field.tsx'
+import type { Route } from './+types/sandbox-pay'
+
+// The built-in sandbox gateway's own page: it stands where a real gateway's page would,
+// takes the published test cards only, and asks for a 3-D Secure confirmation.
+
+function sandboxOf(context: Route.LoaderArgs['context'], lang: 'ar' | 'en') {
+  if (context.env.PAYMENT_GATEWAY !== 'sandbox') throw data(null, { status: 404 })
+  return sandboxFor(context, lang)
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const gateway = sandboxOf(context, lang)
+  const id = new URL(request.url).searchParams.get('id') ?? ''
+  const payment = await gateway.find(id)
+  if (!payment || (payment.status !== 'initiated' && payment.status !== 'awaiting_3ds')) throw data(null, { status: 404 })
+  return { messages: getMessages(lang, ['billing']), id, amount: payment.amount, step: payment.status === 'awaiting_3ds' ? ('3ds' as const) : ('card' as const) }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const lang = langParam(params)
+  const gateway = sandboxOf(context, lang)
+  const id = new URL(request.url).searchParams.get('id') ?? ''
+  const form = await request.formData()
+  if (form.get('intent') === 'confirm') return redirect(await gateway.confirm3ds(id))
+  const card = {
+    number: String(form.get('number') ?? ''),
+    name: String(form.get('name') ?? ''),
+    expiry: String(form.get('expiry') ?? ''),
+    cvc: String(form.get('cvc') ?? ''),
+  }
+  try {
+    await gateway.submitCard(id, card)
+  } catch (error) {
+    if (!(error instanceof SandboxCardRejected)) throw error
+    return formFailure(422, { [error.field]: [`billing.sandbox.errors.${error.field}`] }, { name: card.name, expiry: card.expiry })
+  }
+  return redirect(`/${lang}/sandbox-pay?id=${encodeURIComponent(id)}`)
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.sandbox', 'sandbox-pay', { noindex: true })
+
+export default function SandboxPay({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useT()
+  const lang = useLang()
+  const navigation = useNavigation()
+  const errors = actionData && !actionData.ok ? actionData.errors : {}
+  const values = actionData && !actionData.ok ? actionData.values : {}
+  return (
+    <>
+      <h1>{loaderData.step === 'card' ? t('billing.sandbox.title') : t('billing.sandbox.threeDs')}</h1>
+      <p className="notice notice-info">{t('billing.sandbox.notice')}</p>
+      <p className="sandbox-amount">
+        {t('billing.sandbox.amount')}: <strong>{formatMoney(lang, loaderData.amount)}</strong>
+      </p>
+      {loaderData.step === 'card' ? (
+        <Form method="post" className="form" noValidate>
+          <FormField id="sb-number" label={t('billing.sandbox.cardNumber')} errors={errors.card} required>
+            {(p) => <input {...p} name="number" dir="ltr" inputMode="numeric" autoComplete="cc-number" maxLength={23} required />}
+          </FormField>
+          <FormField id="sb-name" label={t('billing.sandbox.nameOnCard')} errors={errors.name} required>
+            {(p) => <input {...p} name="name" dir="ltr" autoComplete="cc-name" maxLength={60} defaultValue={values.name} required />}
+          </FormField>
+          <div className="form-row">
+            <FormField id="sb-expiry" label={t('billing.sandbox.expiry')} errors={errors.expiry} required>
+              {(p) => <input {...p} name="expiry" dir="ltr" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} defaultValue={values.expiry} required />}
+            </FormField>
+            <FormField id="sb-cvc" label={t('billing.sandbox.cvc')} errors={errors.cvc} required>
+              {(p) => <input {...p} name="cvc" dir="ltr" inputMode="numeric" autoComplete="cc-csc" maxLength={4} required />}
+            </FormField>
+          </div>
+          <button type="submit" name="intent" value="card" className="button button-primary" disabled={navigation.state !== 'idle'}>{t('billing.sandbox.pay')}</button>
+        </Form>
+      ) : (
+        <Form method="post" className="form">
+          <p>{t('billing.sandbox.threeDsLead')}</p>
+          <button type="submit" name="intent" value="confirm" className="button button-primary" disabled={navigation.state !== 'idle'}>{t('billing.sandbox.confirm')}</button>
+        </Form>
+      )}
+    </>
+  )
+}

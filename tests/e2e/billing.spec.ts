@@ -1,0 +1,116 @@
+import { expect, test, type Page } from '@playwright/test'
+import { latestCodeFor } from './mail.ts'
+
+const words = {
+  ar: {
+    subscribe: 'اشترك',
+    pay: 'المتابعة إلى الدفع',
+    cardNumber: 'رقم البطاقة',
+    nameOnCard: 'الاسم على البطاقة',
+    expiry: 'تاريخ الانتهاء (شهر/سنة)',
+    cvc: 'رمز التحقق (CVC)',
+    payButton: 'ادفع',
+    confirm: 'تأكيد',
+    success: 'تم الدفع بنجاح',
+    failed: 'فشلت عملية الدفع',
+    failedLead: 'فشل الاشتراك. يرجى المحاولة مرة أخرى.',
+    viewInvoice: 'عرض الفاتورة الضريبية',
+    invoiceTitle: 'فاتورة ضريبية مبسطة',
+    current: 'حالي',
+    cannot: 'لا يمكنك الاشتراك الآن',
+    already: 'لديك اشتراك فعّال لم ينتهِ بعد. لا يمكنك الاشتراك قبل انتهاء الباقة الحالية.',
+    activeUntil: /فعّال حتى/,
+    notifPaid: /تم استلام الدفعة/,
+  },
+  en: {
+    subscribe: 'Subscribe',
+    pay: 'Continue to payment',
+    cardNumber: 'Card number',
+    nameOnCard: 'Name on card',
+    expiry: 'Expiry (MM/YY)',
+    cvc: 'CVC',
+    payButton: 'Pay',
+    confirm: 'Confirm',
+    success: 'Payment was successful',
+    failed: 'Payment failed',
+    failedLead: 'Subscription failed. Please try again.',
+    viewInvoice: 'View the tax invoice',
+    invoiceTitle: 'Simplified Tax Invoice',
+    current: 'Current',
+    cannot: 'You cannot subscribe now',
+    already: 'You already have an active subscription that has not yet expired. You cannot subscribe before the current package ends.',
+    activeUntil: /Active until/,
+    notifPaid: /Payment received/,
+  },
+} as const
+
+async function activatedTeacher(page: Page, lang: 'ar' | 'en') {
+  const email = `pay-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@school.example`
+  await page.goto(`/${lang}/SignIn`)
+  await page.locator('input[name="username"]').fill(`Payer ${Math.random().toString(36).slice(2, 8)}`)
+  await page.locator('input[name="email"]').fill(email)
+  await page.locator('input[name="phone"]').fill('0551234567')
+  await page.locator('input[name="password"]').fill('Maa3rifa-Tahlil9')
+  await page.locator('input[name="password_confirmation"]').fill('Maa3rifa-Tahlil9')
+  await page.locator('input[name="terms"]').check()
+  await page.locator('form button[type="submit"]').click()
+  await expect(page).toHaveURL(/verify-otp/)
+  await page.locator('input[name="code"]').fill(await latestCodeFor(email))
+  await page.locator('button[value="verify"]').click()
+  await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+}
+
+async function payWith(page: Page, lang: 'ar' | 'en', card: string) {
+  const w = words[lang]
+  await page.goto(`/${lang}/packages`)
+  await page.locator('.package-card.is-best-seller').getByRole('link', { name: new RegExp(`^(${w.subscribe}|${lang === 'ar' ? 'تجديد الاشتراك' : 'Renew subscription'})$`) }).click()
+  await expect(page).toHaveURL(new RegExp(`/${lang}/checkout/\\d+`))
+  await page.getByRole('button', { name: w.pay }).click()
+  await expect(page).toHaveURL(/sandbox-pay\?id=sbx_/)
+  await page.getByLabel(w.cardNumber).fill(card)
+  await page.getByLabel(w.nameOnCard).fill('NOURA ALQAHTANI')
+  await page.getByLabel(w.expiry).fill('12/30')
+  await page.getByLabel(w.cvc).fill('123')
+  await page.getByRole('button', { name: w.payButton, exact: true }).click()
+  await page.getByRole('button', { name: w.confirm }).click()
+  await expect(page).toHaveURL(new RegExp(`/${lang}/payments/result/`))
+}
+
+for (const lang of ['ar', 'en'] as const) {
+  const w = words[lang]
+  test(`${lang}: pay with the sandbox's succeeding card, get the subscription and the invoice; a second subscription is refused`, async ({ page }) => {
+    await activatedTeacher(page, lang)
+    await payWith(page, lang, '4111 1111 1111 1111')
+    await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
+    await page.getByRole('link', { name: w.viewInvoice }).click()
+    await expect(page.getByRole('heading', { name: w.invoiceTitle })).toBeVisible()
+    await expect(page.getByText(/INV-\d{6}/).first()).toBeVisible()
+    await expect(page.locator('.invoice-card').getByText('300000000000003')).toBeVisible()
+    await page.goto(`/${lang}/subscriptions`)
+    await expect(page.locator('.status-current')).toHaveText(w.current)
+    await page.goto(`/${lang}/packages`)
+    await expect(page.getByText(w.activeUntil).first()).toBeVisible()
+    await expect(page.locator('.package-card a.package-subscribe')).toHaveCount(0)
+    // Straight to the checkout anyway: refused with the product's message.
+    await page.goto(`/${lang}/checkout/1`)
+    await expect(page.getByText(w.cannot)).toBeVisible()
+    await expect(page.getByText(w.already)).toBeVisible()
+    await page.goto(`/${lang}/notifications`)
+    await expect(page.getByRole('heading', { name: w.notifPaid })).toBeVisible()
+  })
+
+  test(`${lang}: the failing card ends in "Payment failed" with a way to try again`, async ({ page }) => {
+    await activatedTeacher(page, lang)
+    await payWith(page, lang, '4000 0000 0000 0002')
+    await expect(page.getByRole('heading', { name: w.failed })).toBeVisible()
+    await expect(page.getByText(w.failedLead)).toBeVisible()
+    await page.goto(`/${lang}/subscriptions`)
+    await expect(page.locator('.status-current')).toHaveCount(0)
+  })
+}
+
+test('a guest choosing a package is sent to log in and back to the checkout', async ({ page }) => {
+  await page.goto('/en/packages')
+  await page.locator('.package-card.is-best-seller').getByRole('link', { name: 'Subscribe' }).click()
+  await expect(page).toHaveURL(/\/en\/login\?redirectTo=%2Fen%2Fcheckout%2F\d+/)
+})
