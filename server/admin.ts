@@ -1,6 +1,16 @@
 // Operator commands: `npm run admin -- <area> <command> [args]`. Runs against the configured
 // database (the same environment as the server).
 import { decideReview, listReviewsByStatus } from '#app/features/accounts/index.server.ts'
+import {
+  addPackage,
+  gatewayFor,
+  listAllPackages,
+  notifySubscriptionEndings,
+  parsePrice,
+  reconcilePayments,
+  updatePackage,
+} from '#app/features/billing/index.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
 import { EnvError, loadEnv } from '#app/server/env.server.ts'
 import { openDatabaseFor } from '#app/server/services.server.ts'
 
@@ -9,11 +19,55 @@ const usage = `Usage: npm run admin -- <command>
   reviews list [pending|approved|rejected]   list client reviews (default: pending)
   reviews approve <id>                       show a review on the site
   reviews reject <id>                        keep a review off the site
+
+  packages list                              every package, active or not
+  packages add <slug> --ar <name> --en <name> --price <SAR 99.00|9900> --months <n>
+               [--desc-ar <text>] [--desc-en <text>] [--best] [--order <n>]
+  packages update <slug> [same options]      change a package
+  packages deactivate <slug>                 hide a package from sale
+
+  payments:reconcile                         settle payments left pending at the gateway
+  subscriptions:notify                       send "ends in 7 days" / "has ended" notifications
 `
+
+function options(args: string[]) {
+  const out: Record<string, string | true> = {}
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? ''
+    if (!arg.startsWith('--')) continue
+    const next = args[i + 1]
+    if (next === undefined || next.startsWith('--')) out[arg.slice(2)] = true
+    else {
+      out[arg.slice(2)] = next
+      i++
+    }
+  }
+  return out
+}
+
+function packageFields(o: Record<string, string | true>) {
+  const text = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : undefined)
+  const price = text('price')
+  const priceHalalas = price === undefined ? undefined : parsePrice(price)
+  if (priceHalalas === null) throw new Error(`Cannot read the price "${price}": write SAR 99.00 or 9900 (halalas)`)
+  const months = text('months') === undefined ? undefined : Number(text('months'))
+  if (months !== undefined && (!Number.isInteger(months) || months < 1 || months > 36)) throw new Error('--months must be a whole number from 1 to 36')
+  return {
+    ...(text('ar') ? { nameAr: text('ar') } : {}),
+    ...(text('en') ? { nameEn: text('en') } : {}),
+    ...(text('desc-ar') ? { descriptionAr: text('desc-ar') } : {}),
+    ...(text('desc-en') ? { descriptionEn: text('desc-en') } : {}),
+    ...(priceHalalas !== undefined ? { priceHalalas } : {}),
+    ...(months !== undefined ? { months } : {}),
+    ...(o.best ? { isBestSeller: true } : {}),
+    ...(text('order') ? { sortOrder: Number(text('order')) } : {}),
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [area, command, arg] = argv
-  if (area !== 'reviews' || !command) {
+  const known = ['reviews', 'packages', 'payments:reconcile', 'subscriptions:notify']
+  if (!area || !known.includes(area) || (['reviews', 'packages'].includes(area) && !command)) {
     console.info(usage)
     return area ? 2 : 0
   }
@@ -21,6 +75,44 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabaseFor(env)
   await database.migrate()
   try {
+    if (area === 'payments:reconcile') {
+      const logger = createLogger(env.LOG_LEVEL)
+      const ctx = { db: database.db, env, logger }
+      const result = await reconcilePayments({ ...ctx, gateway: gatewayFor(ctx), olderThanMs: 0 })
+      console.info(`Checked ${result.checked} pending payments; settled ${result.settled}.`)
+      return 0
+    }
+    if (area === 'subscriptions:notify') {
+      const result = await notifySubscriptionEndings(database.db)
+      console.info(`Sent ${result.ending} "ends in 7 days" and ${result.ended} "has ended" notifications.`)
+      return 0
+    }
+    if (area === 'packages') {
+      const o = options(argv.slice(2))
+      if (command === 'list') {
+        for (const p of await listAllPackages(database.db))
+          console.info(`${p.slug.padEnd(12)} ${(p.priceHalalas / 100).toFixed(2).padStart(9)} SAR  ${String(p.months).padStart(2)} months  ${p.isActive ? 'active  ' : 'inactive'} ${p.isBestSeller ? '★ ' : '  '}${p.nameEn} / ${p.nameAr}`)
+        return 0
+      }
+      if (command === 'add' && arg) {
+        const fields = packageFields(o)
+        if (!fields.nameAr || !fields.nameEn || fields.priceHalalas === undefined || fields.months === undefined) {
+          console.error('packages add needs --ar, --en, --price and --months')
+          return 2
+        }
+        const row = await addPackage(database.db, { slug: arg, nameAr: fields.nameAr, nameEn: fields.nameEn, priceHalalas: fields.priceHalalas, months: fields.months, ...fields })
+        console.info(`Added package ${row?.slug}.`)
+        return 0
+      }
+      if ((command === 'update' || command === 'deactivate') && arg) {
+        const fields = command === 'deactivate' ? { isActive: false } : packageFields(o)
+        const row = await updatePackage(database.db, arg, fields)
+        console.info(row ? `Updated package ${arg}.` : `No package ${arg}.`)
+        return row ? 0 : 1
+      }
+      console.info(usage)
+      return 2
+    }
     if (command === 'list') {
       const status = (arg ?? 'pending') as 'pending' | 'approved' | 'rejected'
       if (!['pending', 'approved', 'rejected'].includes(status)) {

@@ -10,3 +10,4 @@ export { currentSubscription, listSubscriptions, notifySubscriptionEndings, requ
 export { halalasToDecimal, readZatcaQr, zatcaQr } from './zatca-qr.ts'
 export { qrSvg, qrSvgDataUrl } from './qr-svg.ts'
 export { requireSubscriberPage } from './access.server.ts'
+export { addPackage, listAllPackages, parsePrice, updatePackage } from './packages-admin.server.ts'
