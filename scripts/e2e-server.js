@@ -9,7 +9,7 @@ const dataDir = path.resolve('.tmp/e2e-data')
 rmSync(dataDir, { recursive: true, force: true })
 mkdirSync(dataDir, { recursive: true })
 
-const env = { ...process.env, DATA_DIR: dataDir, PORT: process.env.E2E_PORT ?? '3100', LOG_LEVEL: 'warn' }
+const env = { ...process.env, DATA_DIR: dataDir, PORT: process.env.E2E_PORT ?? '3100', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' }
 env.APP_URL = `http://localhost:${env.PORT}`
 let dropDatabase = async () => {}
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures.ts'
 import { langs, pagePath, publicPaths } from './helpers.ts'
 
 // axe on every public page, in both languages and both colour modes: no serious or critical violations.

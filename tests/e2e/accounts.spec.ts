@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from './fixtures.ts'
 import { latestCodeFor } from './mail.ts'
 
 // Every journey runs in Arabic and in English, with the words a teacher sees.

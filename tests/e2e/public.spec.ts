@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures.ts'
 import { langs, pagePath, publicPaths, queryE2eDatabase } from './helpers.ts'
 
 test.describe('language routing', () => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './fixtures.ts'
 
 // Start-up refuses bad configuration with a message naming the variable (no browser needed).
 test('a bad value stops start-up and is named', () => {
