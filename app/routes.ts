@@ -22,6 +22,7 @@ export default [
       route('subscriptions', 'routes/subscriptions.tsx'),
       route('invoices/:invoiceId', 'routes/invoice.tsx'),
     ]),
+    route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
     layout('routes/layouts/custom.tsx', [
       route('SignIn', 'routes/sign-in.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),

@@ -3,6 +3,7 @@ import {
   findUserInvoice,
   gatewayFor,
   GatewayError,
+  invoicePdfResponse,
   invoiceToJson,
   listSubscriptions,
   listUserInvoices,
@@ -48,6 +49,13 @@ export function createBillingApi() {
     const invoice = await findUserInvoice(c.get('ctx').db, user.id, c.req.param('id'))
     if (!invoice) return c.json({ message: apiTranslator(c, ['billing'])('billing.errors.notFound') }, 404)
     return ok(c, invoiceToJson(invoice, apiLang(c)))
+  })
+
+  api.get('/invoices/:id/pdf', async (c) => {
+    const { user } = await requireApiUser(c)
+    const invoice = await findUserInvoice(c.get('ctx').db, user.id, c.req.param('id'))
+    if (!invoice) return c.json({ message: apiTranslator(c, ['billing'])('billing.errors.notFound') }, 404)
+    return invoicePdfResponse(invoice)
   })
 
   // A gateway's webhook: verified by its secret, then the same settlement as the payer's return.

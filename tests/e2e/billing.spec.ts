@@ -1,4 +1,5 @@
 import { expect, test, type Page } from './fixtures.ts'
+import { execFileSync } from 'node:child_process'
 import { latestCodeFor } from './mail.ts'
 
 const words = {
@@ -86,6 +87,16 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByRole('heading', { name: w.invoiceTitle })).toBeVisible()
     await expect(page.getByText(/INV-\d{6}/).first()).toBeVisible()
     await expect(page.locator('.invoice-card').getByText('300000000000003')).toBeVisible()
+    const serial = (await page.getByText(/INV-\d{6}/).first().textContent())?.match(/INV-\d{6}/)?.[0] ?? ''
+    const total = (await page.locator('.invoice-lines div').nth(11).locator('dd').textContent())?.match(/[\d,]+\.\d{2}/)?.[0] ?? ''
+    // Download PDF: its text holds the serial, the seller's VAT number and the total.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a[download]').click()])
+    const file = test.info().outputPath(`${serial}.pdf`)
+    await download.saveAs(file)
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    expect(text).toContain(serial)
+    expect(text).toContain('300000000000003')
+    expect(text).toContain(total)
     await page.goto(`/${lang}/subscriptions`)
     await expect(page.locator('.status-current')).toHaveText(w.current)
     await page.goto(`/${lang}/packages`)

@@ -6,9 +6,11 @@ import { test as base } from '@playwright/test'
  * contact form) apply per test as they would per school, instead of to the whole run.
  */
 export const test = base.extend({
-  extraHTTPHeaders: async ({}, use, testInfo) => {
+  // Playwright reads the fixtures a function needs from its first parameter: none here.
+  // oxlint-disable-next-line no-empty-pattern
+  extraHTTPHeaders: async ({}, provide, testInfo) => {
     const n = (testInfo.workerIndex * 1000 + testInfo.testId.split('').reduce((a, c) => (a * 31 + c.charCodeAt(0)) >>> 0, 7)) >>> 0
-    await use({ 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` })
+    await provide({ 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` })
   },
 })
 

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import type { Db } from '#app/server/db/client.server.ts'
 import { invoices } from '#app/server/db/schema.ts'
+import { renderInvoicePdf } from './invoice-pdf.server.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -39,4 +40,35 @@ export function invoiceToJson(inv: InvoiceRow, lang: Lang) {
     payment_method: inv.paymentMethod,
     qr: inv.qr,
   }
+}
+
+/** What the PDF prints: the invoice's own stored copy of every field. */
+export function invoiceDocumentOf(inv: InvoiceRow) {
+  return {
+    serial: inv.serial,
+    issuedAt: inv.issuedAt,
+    seller: { nameAr: inv.sellerNameAr, nameEn: inv.sellerNameEn, addressAr: inv.sellerAddressAr, addressEn: inv.sellerAddressEn, vatNumber: inv.sellerVatNumber },
+    customerName: inv.customerName,
+    packageNameAr: inv.packageNameAr,
+    packageNameEn: inv.packageNameEn,
+    months: inv.months,
+    price: inv.price,
+    vatRateBp: inv.vatRateBp,
+    vat: inv.vat,
+    total: inv.total,
+    paymentMethod: inv.paymentMethod,
+    qr: inv.qr,
+  }
+}
+
+/** The invoice as a downloadable PDF response. */
+export function invoicePdfResponse(inv: InvoiceRow): Response {
+  const pdf = renderInvoicePdf(invoiceDocumentOf(inv))
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${inv.serial}.pdf"`,
+      'Cache-Control': 'private, no-store',
+    },
+  })
 }
