@@ -14,8 +14,6 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/checkout'
 
-const methods = ['mada', 'creditcard', 'applepay', 'stcpay'] as const
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
@@ -27,6 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     messages: getMessages(lang, ['billing', 'packages']),
     pkg,
     currentEndsAt: current ? formatDate(lang, current.endsAt) : null,
+    methods: context.env.PAYMENT_METHODS,
   }
 }
 
@@ -68,7 +67,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 <Form method="post" className="form">
                   <fieldset className={`method-field${errors.method ? ' has-error' : ''}`}>
                     <legend>{t('billing.checkout.method')}</legend>
-                    {methods.map((m, i) => (
+                    {loaderData.methods.map((m, i) => (
                       <label key={m} className="method-option">
                         <input type="radio" name="method" value={m} defaultChecked={i === 0} required />
                         <span>{t(`billing.checkout.methods.${m}`)}</span>

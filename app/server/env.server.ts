@@ -47,6 +47,14 @@ const schema = z
       z.string().min(32, 'must be at least 32 characters').optional(),
     ),
     PAYMENT_GATEWAY: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'moyasar']).optional()),
+    PAYMENT_METHODS: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('mada,creditcard,applepay,stcpay')
+        .transform((v) => [...new Set(v.split(',').map((m) => m.trim()).filter(Boolean))])
+        .pipe(z.array(z.enum(['mada', 'creditcard', 'applepay', 'stcpay']), { error: 'must list mada, creditcard, applepay or stcpay, separated by commas' }).min(1, 'must name at least one method')),
+    ),
     MOYASAR_SECRET_KEY: z.preprocess(
       emptyToUndefined,
       z.string().trim().regex(/^sk_/, 'must be the secret key (sk_test_… or sk_live_…)').optional(),

@@ -117,3 +117,11 @@ describe('loadEnv: payment gateway', () => {
     expect(() => loadEnv({ DATA_DIR: tmp(), MOYASAR_API_URL: 'ftp://api.moyasar.com' })).toThrow(/MOYASAR_API_URL/)
   })
 })
+
+describe('PAYMENT_METHODS', () => {
+  it('offers every method by default and a chosen few when set', () => {
+    expect(loadEnv({ DATA_DIR: tmp() }).PAYMENT_METHODS).toEqual(['mada', 'creditcard', 'applepay', 'stcpay'])
+    expect(loadEnv({ DATA_DIR: tmp(), PAYMENT_METHODS: 'mada, stcpay' }).PAYMENT_METHODS).toEqual(['mada', 'stcpay'])
+    expect(() => loadEnv({ DATA_DIR: tmp(), PAYMENT_METHODS: 'mada,paypal' })).toThrow(/PAYMENT_METHODS/)
+  })
+})

@@ -19,6 +19,7 @@ export async function startCheckout(
   gateway: PaymentGateway,
   input: { userId: string; packageId: number; method: PaymentMethod; lang: Lang; source?: PaymentSource },
 ) {
+  if (!ctx.env.PAYMENT_METHODS.includes(input.method)) throw new DomainError(422, 'billing.errors.method', { method: ['billing.errors.method'] })
   if (await currentSubscription(ctx.db, input.userId)) throw new DomainError(409, 'billing.errors.alreadySubscribed')
   const [pkg] = await ctx.db.select().from(packages).where(and(eq(packages.id, input.packageId), eq(packages.isActive, true))).limit(1)
   if (!pkg) throw new DomainError(404, 'billing.errors.packageNotFound')

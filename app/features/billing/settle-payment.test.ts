@@ -66,6 +66,13 @@ describe('settlePayment', () => {
     await expect(startCheckout(ctx, gateway, { userId: user.id, packageId: 2, method: 'mada', lang: 'ar' })).rejects.toMatchObject({ status: 409, messageKey: 'billing.errors.alreadySubscribed' })
   })
 
+  it('offers only the configured payment methods', async () => {
+    const user = await teacher()
+    const ctx = testContext(testDb())
+    const limited = { ...ctx, env: { ...ctx.env, PAYMENT_METHODS: ['mada' as const] } }
+    await expect(startCheckout(limited, sandboxFor(limited), { userId: user.id, packageId: 1, method: 'stcpay', lang: 'en' })).rejects.toMatchObject({ status: 422, fields: { method: ['billing.errors.method'] } })
+  })
+
   it('marks a declined card failed, with no subscription or invoice', async () => {
     const user = await teacher()
     const { ctx, gateway, checkout, callback } = await pay(user.id, SANDBOX_CARD_FAILS)
