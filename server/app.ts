@@ -13,7 +13,7 @@ export type Runtime = {
   close: () => Promise<void>
 }
 
-const globalForServices = globalThis as unknown as { __hallilServices?: Promise<AppServices> }
+const globalForServices = globalThis as unknown as { __hallilServices?: Promise<AppServices>; __hallilChores?: boolean }
 
 /** Creates the services once per process (development reloads this module, not the database). */
 function servicesOnce(source: Record<string, string | undefined>): Promise<AppServices> {
@@ -40,15 +40,15 @@ function scheduleBillingChores(services: AppServices) {
   setInterval(run, HOURLY).unref()
 }
 
-let choresScheduled = false
 
 export async function boot(
   mode: 'development' | 'production',
   source: Record<string, string | undefined> = process.env,
 ): Promise<Runtime> {
   const services = await servicesOnce(source)
-  if (!choresScheduled) {
-    choresScheduled = true
+  // Once per process, even when development reloads this module.
+  if (!globalForServices.__hallilChores) {
+    globalForServices.__hallilChores = true
     scheduleBillingChores(services)
   }
   const app = createHttpApp({
