@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { data, Form, useNavigation, useRouteLoaderData } from 'react-router'
 import { contactSchema } from '#app/features/content/schemas.ts'
 import { sendContactMessage } from '#app/features/content/index.server.ts'
@@ -7,6 +7,7 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { contactMessageTypes } from '#app/lib/constants.ts'
 import { fieldErrorsOf, formValues, type FieldErrors } from '#app/lib/forms.ts'
+import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { FormField } from '#app/ui/form-field.tsx'
 import { SupportList, type SupportContacts } from '#app/ui/site-footer.tsx'
@@ -51,8 +52,7 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
   const root = useRouteLoaderData('root') as { support?: SupportContacts } | undefined
   const navigation = useNavigation()
   const formRef = useRef<HTMLFormElement>(null)
-  const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
-  const errors = clientErrors ?? actionData?.errors ?? {}
+  const { errors, onSubmit } = useSchemaForm(contactSchema, fields, actionData?.errors)
   const values = actionData?.ok === false ? actionData.values : {}
   const sending = navigation.state === 'submitting'
 
@@ -90,18 +90,7 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
               method="post"
               noValidate
               className="form"
-              onSubmit={(event) => {
-                const parsed = contactSchema.safeParse(formValues(new FormData(event.currentTarget), fields))
-                if (parsed.success) {
-                  setClientErrors(null)
-                  return
-                }
-                event.preventDefault()
-                const found = fieldErrorsOf(parsed.error)
-                setClientErrors(found)
-                const first = fields.find((f) => found[f])
-                if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus()
-              }}
+              onSubmit={onSubmit}
             >
               <FormField id="contact-name" label={t('contact.form.name')} errors={errors.name} required>
                 {(props) => <input {...props} name="name" type="text" autoComplete="name" maxLength={100} defaultValue={values.name} required />}
