@@ -32,19 +32,17 @@ type Row =
   | { label: Bilingual; en: string[]; ar: string[] }
   | { label: Bilingual; value: string; dir: 'ltr' | 'rtl' }
 
-// Words only the printed invoice uses; the field labels come from the billing locale files, so the
-// invoice page and its PDF say the same.
-const printed = {
-  invoice: { en: 'Invoice details', ar: 'بيانات الفاتورة' },
-  purchase: { en: 'Customer and package', ar: 'العميل والباقة' },
-  amounts: { en: 'Amounts', ar: 'المبالغ' },
-  riyadhTime: { en: 'Riyadh time', ar: 'بتوقيت الرياض' },
-  thanks: { en: 'Thank you for choosing Hallil.', ar: 'شكراً لاختيارك حلّل.' },
-  note: {
-    en: 'Issued electronically; no signature is needed. Amounts are in Saudi riyals. The QR code holds the seller name, VAT number, issue time, total and VAT (ZATCA).',
-    ar: 'صدرت هذه الفاتورة إلكترونياً ولا تحتاج إلى توقيع. المبالغ بالريال السعودي. يحمل رمز الاستجابة السريعة اسم البائع والرقم الضريبي ووقت الإصدار والإجمالي وضريبة القيمة المضافة.',
-  },
-} satisfies Record<string, Bilingual>
+// Every word on the invoice comes from the billing locale files (the field labels shared with
+// the invoice page, and `invoice.printed.*` for words only the PDF prints).
+const printedKeys = ['invoice', 'purchase', 'amounts', 'riyadhTime', 'thanks', 'note'] as const
+
+function printedWords(): Record<(typeof printedKeys)[number], Bilingual> {
+  const en = labelsFor('en')
+  const ar = labelsFor('ar')
+  return Object.fromEntries(
+    printedKeys.map((k) => [k, { en: en(`billing.invoice.printed.${k}`), ar: ar(`billing.invoice.printed.${k}`) }]),
+  ) as Record<(typeof printedKeys)[number], Bilingual>
+}
 
 const timeZone = 'Asia/Riyadh'
 
@@ -93,7 +91,7 @@ const formats = { ar: dateFormats('ar'), en: dateFormats('en') }
 function issueDate(lang: Lang, date: Date): string[] {
   const { gregorian, hijri, time } = formats[lang]
   const [day, clock] = [gregorian.format(date), time.format(date)]
-  return [lang === 'ar' ? `${day}، ${clock}` : `${day}, ${clock}`, hijri.format(date), printed.riyadhTime[lang]]
+  return [lang === 'ar' ? `${day}، ${clock}` : `${day}, ${clock}`, hijri.format(date), printedWords().riyadhTime[lang]]
 }
 
 function percent(basisPoints: number): string {
@@ -110,7 +108,7 @@ function invoiceData(invoice: InvoiceDocument) {
   const money = (halalas: number) => ({ en: [formatMoney('en', halalas)], ar: [formatMoney('ar', halalas)] })
   const sections: { title: Bilingual; rows: Row[] }[] = [
     {
-      title: printed.invoice,
+      title: printedWords().invoice,
       rows: [
         { label: both('billing.invoice.serial'), value: invoice.serial, dir: 'ltr' },
         { label: both('billing.invoice.issuedAt'), en: issueDate('en', invoice.issuedAt), ar: issueDate('ar', invoice.issuedAt) },
@@ -122,7 +120,7 @@ function invoiceData(invoice: InvoiceDocument) {
       ],
     },
     {
-      title: printed.purchase,
+      title: printedWords().purchase,
       rows: [
         { label: both('billing.invoice.customer'), value: invoice.customerName, dir: directionOf(invoice.customerName) },
         { label: both('billing.invoice.package'), en: [invoice.packageNameEn], ar: [invoice.packageNameAr] },
@@ -147,7 +145,7 @@ function invoiceData(invoice: InvoiceDocument) {
       label: both('billing.invoice.seller'),
       vatLabel: both('billing.invoice.vatNumber'),
     },
-    printed,
+    printed: printedWords(),
     sections,
     amounts,
     total: { label: both('billing.invoice.total'), ...money(invoice.total) },
