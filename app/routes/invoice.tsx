@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import { requireUser } from '#app/features/accounts/index.server.ts'
-import { findUserInvoice, qrSvgDataUrl } from '#app/features/billing/index.server.ts'
+import { findUserInvoice, invoiceToJson, qrSvgDataUrl } from '#app/features/billing/index.server.ts'
 import { formatDate, formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -17,22 +17,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!invoice) throw data(null, { status: 404 })
   return {
     messages: getMessages(lang, ['billing', 'packages']),
-    invoice: {
-      id: invoice.id,
-      serial: invoice.serial,
-      issuedAt: invoice.issuedAt.toISOString(),
-      sellerName: lang === 'ar' ? invoice.sellerNameAr : invoice.sellerNameEn,
-      sellerAddress: lang === 'ar' ? invoice.sellerAddressAr : invoice.sellerAddressEn,
-      vatNumber: invoice.sellerVatNumber,
-      customerName: invoice.customerName,
-      packageName: lang === 'ar' ? invoice.packageNameAr : invoice.packageNameEn,
-      months: invoice.months,
-      price: invoice.price,
-      vatRate: invoice.vatRateBp / 100,
-      vat: invoice.vat,
-      total: invoice.total,
-      method: invoice.paymentMethod,
-    },
+    // The same shape as GET /api/v1/invoices/{id}.
+    invoice: invoiceToJson(invoice, lang),
     qr: qrSvgDataUrl(invoice.qr),
   }
 }
@@ -43,22 +29,22 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
   const { invoice } = loaderData
-  const issued = formatDate(lang, invoice.issuedAt)
-  const time = new Intl.DateTimeFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(new Date(invoice.issuedAt))
+  const issued = formatDate(lang, invoice.issued_at)
+  const time = new Intl.DateTimeFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(new Date(invoice.issued_at))
   const rows: Array<[string, string]> = [
     [t('billing.invoice.serial'), invoice.serial],
     [t('billing.invoice.issuedAt'), `${issued.gregorian} · ${issued.hijri} · ${time}`],
-    [t('billing.invoice.seller'), invoice.sellerName],
-    [t('billing.invoice.sellerAddress'), invoice.sellerAddress],
-    [t('billing.invoice.vatNumber'), invoice.vatNumber],
-    [t('billing.invoice.customer'), invoice.customerName],
-    [t('billing.invoice.package'), invoice.packageName],
+    [t('billing.invoice.seller'), invoice.seller.name],
+    [t('billing.invoice.sellerAddress'), invoice.seller.address],
+    [t('billing.invoice.vatNumber'), invoice.seller.vat_number],
+    [t('billing.invoice.customer'), invoice.customer_name],
+    [t('billing.invoice.package'), invoice.package_name],
     [t('billing.invoice.duration'), t('packages.duration', { count: invoice.months })],
     [t('billing.invoice.price'), formatMoney(lang, invoice.price)],
-    [t('billing.invoice.vatRate'), `${invoice.vatRate}%`],
+    [t('billing.invoice.vatRate'), `${invoice.vat_rate}%`],
     [t('billing.invoice.vat'), formatMoney(lang, invoice.vat)],
     [t('billing.invoice.total'), formatMoney(lang, invoice.total)],
-    [t('billing.invoice.method'), t(`billing.checkout.methods.${invoice.method}`)],
+    [t('billing.invoice.method'), t(`billing.checkout.methods.${invoice.payment_method}`)],
   ]
   return (
     <>
