@@ -21,3 +21,38 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   })
 }
+
+// The teacher's own pages, signed in and subscribed, in both colour modes.
+test('account and billing pages have no serious or critical violations', async ({ page }) => {
+  test.setTimeout(120_000)
+  const { latestCodeFor } = await import('./mail.ts')
+  const email = `axe-${Date.now()}@school.example`
+  await page.goto('/en/SignIn')
+  await page.locator('input[name="username"]').fill(`Axe ${Date.now() % 100000}`)
+  await page.locator('input[name="email"]').fill(email)
+  await page.locator('input[name="phone"]').fill('0551234567')
+  await page.locator('input[name="password"]').fill('Maa3rifa-Tahlil9')
+  await page.locator('input[name="password_confirmation"]').fill('Maa3rifa-Tahlil9')
+  await page.locator('input[name="terms"]').check()
+  await page.locator('form button[type="submit"]').click()
+  await expect(page).toHaveURL(/verify-otp/)
+  const verifyPage = page.url().replace(/^https?:\/\/[^/]+/, '')
+  await page.locator('input[name="code"]').fill(await latestCodeFor(email))
+  await page.locator('button[value="verify"]').click()
+  await expect(page).toHaveURL(/\/en$/)
+  await page.goto('/en/checkout/1')
+  await page.locator('main button[type="submit"]').click()
+  await expect(page).toHaveURL(/sandbox-pay/)
+  const sandbox = page.url().replace(/^https?:\/\/[^/]+/, '')
+  const paths = ['/en/profile', '/ar/profile', '/en/notifications', '/ar/notifications', '/en/subscriptions', '/ar/checkout/2', sandbox, verifyPage.replace('purpose=activation', 'purpose=change_email')]
+  const found: string[] = []
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const path of paths) {
+      await page.goto(path)
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
+      for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) found.push(`${scheme} ${path} ${v.id}`)
+    }
+  }
+  expect(found).toEqual([])
+})
