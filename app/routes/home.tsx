@@ -11,6 +11,7 @@ import { FaqList, type FaqItem } from '#app/features/content/index.ts'
 import { ArrowIcon } from '#app/ui/icons.tsx'
 import { CardGrid, PageSection, type TitledText } from '#app/ui/page-hero.tsx'
 import { useRevealOnScroll } from '#app/ui/reveal.ts'
+import { useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -32,6 +33,7 @@ type Tool = { key: string; title: string; text: string; cta: string }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t, tm } = useT()
+  const isGuest = !(useRouteLoaderData('root') as { user?: unknown } | undefined)?.user
   useRevealOnScroll()
   return (
     <>
@@ -41,11 +43,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <h1>{t('home.hero.title')}</h1>
           <p className="lead">{t('home.hero.lead')}</p>
           <div className="hero-actions">
-            <AppLink className="button button-primary button-large" to="packages">
-              {t('home.hero.secondaryCta')} <ArrowIcon className="icon icon-inline" />
-            </AppLink>
-            <AppLink className="button button-ghost button-large" to="about-us">
-              {t('common.nav.about')}
+            {isGuest ? (
+              <AppLink className="button button-primary button-large" to="SignIn">
+                {t('home.hero.primaryCta')} <ArrowIcon className="icon icon-inline" />
+              </AppLink>
+            ) : null}
+            <AppLink className={`button button-large ${isGuest ? 'button-ghost' : 'button-primary'}`} to="packages">
+              {t('home.hero.secondaryCta')}
             </AppLink>
           </div>
         </div>
@@ -105,7 +109,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="container narrow center">
           <h2 id="cta-title">{t('home.cta.title')}</h2>
           <p>{t('home.cta.text')}</p>
-          <AppLink className="button button-primary button-large" to="packages">{t('home.hero.secondaryCta')}</AppLink>
+          <AppLink className="button button-primary button-large" to={isGuest ? 'SignIn' : 'packages'}>
+            {isGuest ? t('home.cta.button') : t('home.hero.secondaryCta')}
+          </AppLink>
         </div>
       </section>
     </>
