@@ -41,7 +41,8 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang: Lang = isLang(params.lang) ? params.lang : detectLang(request)
-  const messages = getMessages(lang, ['common', 'accounts'])
+  // The header's account menu needs only the small `session` namespace; account pages send `accounts`.
+  const messages = getMessages(lang, ['common', 'session'])
   const { env } = context
   const current = await getCurrentSession(request, context)
   const user = current

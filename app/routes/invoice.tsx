@@ -1,6 +1,7 @@
 import { data } from 'react-router'
 import { requireUser } from '#app/features/accounts/index.server.ts'
 import { findUserInvoice, invoiceToJson, qrSvgDataUrl } from '#app/features/billing/index.server.ts'
+import { intlLocale } from '#app/i18n/config.ts'
 import { formatDate, formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -30,7 +31,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
   const lang = useLang()
   const { invoice } = loaderData
   const issued = formatDate(lang, invoice.issued_at)
-  const time = new Intl.DateTimeFormat(lang === 'ar' ? 'ar-SA-u-nu-latn' : 'en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(new Date(invoice.issued_at))
+  const time = new Intl.DateTimeFormat(intlLocale[lang], { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(new Date(invoice.issued_at))
   const rows: Array<[string, string]> = [
     [t('billing.invoice.serial'), invoice.serial],
     [t('billing.invoice.issuedAt'), `${issued.gregorian} · ${issued.hijri} · ${time}`],

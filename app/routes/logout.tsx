@@ -37,11 +37,11 @@ export default function Logout() {
     <section className="section">
       <div className="container narrow center">
         <div className="card confirm-card">
-          <h1>{t('accounts.logout.title')}</h1>
-          <p>{t('accounts.logout.text')}</p>
+          <h1>{t('session.logout.title')}</h1>
+          <p>{t('session.logout.text')}</p>
           <Form method="post" className="dialog-actions">
-            <button type="submit" className="button button-primary">{t('accounts.logout.confirm')}</button>
-            <AppLink to="" className="button button-ghost">{t('accounts.logout.cancel')}</AppLink>
+            <button type="submit" className="button button-primary">{t('session.logout.confirm')}</button>
+            <AppLink to="" className="button button-ghost">{t('session.logout.cancel')}</AppLink>
           </Form>
         </div>
       </div>

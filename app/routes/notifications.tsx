@@ -45,7 +45,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
   const unread = items.filter((n) => !n.isRead).length
   return (
     <>
-      <PageHero title={t('accounts.notifications.title')} lead={t('accounts.menu.unread', { count: unread })} />
+      <PageHero title={t('accounts.notifications.title')} lead={t('session.menu.unread', { count: unread })} />
       <section className="section">
         <div className="container narrow">
           {unread > 0 ? (

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from './fixtures.ts'
 import { langs, pagePath, publicPaths } from './helpers.ts'
+import { signedInTeacher } from './teacher.ts'
 
 // axe on every public page, in both languages and both colour modes: no serious or critical violations.
 for (const scheme of ['light', 'dark'] as const) {
@@ -25,21 +26,7 @@ for (const scheme of ['light', 'dark'] as const) {
 // The teacher's own pages, signed in and subscribed, in both colour modes.
 test('account and billing pages have no serious or critical violations', async ({ page }) => {
   test.setTimeout(120_000)
-  const { latestCodeFor } = await import('./mail.ts')
-  const email = `axe-${Date.now()}@school.example`
-  await page.goto('/en/SignIn')
-  await page.locator('input[name="username"]').fill(`Axe ${Date.now() % 100000}`)
-  await page.locator('input[name="email"]').fill(email)
-  await page.locator('input[name="phone"]').fill('0551234567')
-  await page.locator('input[name="password"]').fill('Maa3rifa-Tahlil9')
-  await page.locator('input[name="password_confirmation"]').fill('Maa3rifa-Tahlil9')
-  await page.locator('input[name="terms"]').check()
-  await page.locator('form button[type="submit"]').click()
-  await expect(page).toHaveURL(/verify-otp/)
-  const verifyPage = page.url().replace(/^https?:\/\/[^/]+/, '')
-  await page.locator('input[name="code"]').fill(await latestCodeFor(email))
-  await page.locator('button[value="verify"]').click()
-  await expect(page).toHaveURL(/\/en$/)
+  const { verifyPath: verifyPage } = await signedInTeacher(page, 'en', 'axe')
   await page.goto('/en/checkout/1')
   await page.locator('main button[type="submit"]').click()
   await expect(page).toHaveURL(/sandbox-pay/)

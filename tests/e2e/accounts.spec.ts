@@ -1,5 +1,6 @@
 import { expect, test, type Page } from './fixtures.ts'
 import { latestCodeFor } from './mail.ts'
+import { signedInTeacher, TEACHER_PASSWORD as strongPassword } from './teacher.ts'
 
 // Every journey runs in Arabic and in English, with the words a teacher sees.
 const words = {
@@ -68,7 +69,6 @@ const words = {
 } as const
 
 type Lang = keyof typeof words
-const strongPassword = 'Maa3rifa-Tahlil9'
 const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@school.example`
 
 async function register(page: Page, lang: Lang, email: string) {
@@ -82,15 +82,6 @@ async function register(page: Page, lang: Lang, email: string) {
   await page.locator('input[name="terms"]').check()
   await page.getByRole('button', { name: w.createAccount }).click()
   await expect(page).toHaveURL(new RegExp(`/${lang}/verify-otp\\?purpose=activation`))
-}
-
-async function activatedTeacher(page: Page, lang: Lang) {
-  const email = uniqueEmail('t')
-  await register(page, lang, email)
-  await page.locator('input[name="code"]').fill(await latestCodeFor(email))
-  await page.locator('button[value="verify"]').click()
-  await expect(page).toHaveURL(new RegExp(`/${lang}$`))
-  return email
 }
 
 for (const lang of ['ar', 'en'] as const) {
@@ -129,7 +120,7 @@ for (const lang of ['ar', 'en'] as const) {
   })
 
   test(`${lang}: forgotten password through the emailed code`, async ({ page }) => {
-    const email = await activatedTeacher(page, lang)
+    const { email } = await signedInTeacher(page, lang)
     await page.context().clearCookies()
     const started = Date.now()
     await page.goto(`/${lang}/forget-password`)
@@ -150,7 +141,7 @@ for (const lang of ['ar', 'en'] as const) {
   })
 
   test(`${lang}: change email and password through emailed codes, see the notifications`, async ({ page }) => {
-    const email = await activatedTeacher(page, lang)
+    const { email } = await signedInTeacher(page, lang)
     await page.goto(`/${lang}/profile`)
     const newEmail = `new-${email}`
     const emailForm = page.locator('form', { has: page.locator('button[value="email"]') })
@@ -186,7 +177,7 @@ for (const lang of ['ar', 'en'] as const) {
   })
 
   test(`${lang}: leave a review, which waits for approval`, async ({ page }) => {
-    await activatedTeacher(page, lang)
+    await signedInTeacher(page, lang)
     await page.goto(`/${lang}/rates`)
     await page.getByRole('radio', { name: w.fourStars }).check()
     const comment = `Review ${Date.now()}: the absence report saves me an hour every week.`

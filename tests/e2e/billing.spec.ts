@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './fixtures.ts'
 import { execFileSync } from 'node:child_process'
-import { latestCodeFor } from './mail.ts'
+import { signedInTeacher } from './teacher.ts'
 
 const words = {
   ar: {
@@ -45,22 +45,6 @@ const words = {
   },
 } as const
 
-async function activatedTeacher(page: Page, lang: 'ar' | 'en') {
-  const email = `pay-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@school.example`
-  await page.goto(`/${lang}/SignIn`)
-  await page.locator('input[name="username"]').fill(`Payer ${Math.random().toString(36).slice(2, 8)}`)
-  await page.locator('input[name="email"]').fill(email)
-  await page.locator('input[name="phone"]').fill('0551234567')
-  await page.locator('input[name="password"]').fill('Maa3rifa-Tahlil9')
-  await page.locator('input[name="password_confirmation"]').fill('Maa3rifa-Tahlil9')
-  await page.locator('input[name="terms"]').check()
-  await page.locator('form button[type="submit"]').click()
-  await expect(page).toHaveURL(/verify-otp/)
-  await page.locator('input[name="code"]').fill(await latestCodeFor(email))
-  await page.locator('button[value="verify"]').click()
-  await expect(page).toHaveURL(new RegExp(`/${lang}$`))
-}
-
 async function payWith(page: Page, lang: 'ar' | 'en', card: string) {
   const w = words[lang]
   await page.goto(`/${lang}/packages`)
@@ -80,7 +64,7 @@ async function payWith(page: Page, lang: 'ar' | 'en', card: string) {
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: pay with the sandbox's succeeding card, get the subscription and the invoice; a second subscription is refused`, async ({ page }) => {
-    await activatedTeacher(page, lang)
+    await signedInTeacher(page, lang, 'pay')
     await payWith(page, lang, '4111 1111 1111 1111')
     await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
     await page.getByRole('link', { name: w.viewInvoice }).click()
@@ -111,7 +95,7 @@ for (const lang of ['ar', 'en'] as const) {
   })
 
   test(`${lang}: the failing card ends in "Payment failed" with a way to try again`, async ({ page }) => {
-    await activatedTeacher(page, lang)
+    await signedInTeacher(page, lang, 'pay')
     await payWith(page, lang, '4000 0000 0000 0002')
     await expect(page.getByRole('heading', { name: w.failed })).toBeVisible()
     await expect(page.getByText(w.failedLead)).toBeVisible()

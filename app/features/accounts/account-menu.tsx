@@ -21,26 +21,26 @@ export function AccountMenu() {
     const back = encodeURIComponent(`${location.pathname}${location.search}`)
     return (
       <div className="guest-actions">
-        <a className="button button-ghost button-small" href={`${localPath(lang, 'login')}?redirectTo=${back}`}>{t('accounts.menu.login')}</a>
-        <AppLink className="button button-primary button-small" to="SignIn">{t('accounts.menu.register')}</AppLink>
+        <a className="button button-ghost button-small" href={`${localPath(lang, 'login')}?redirectTo=${back}`}>{t('session.menu.login')}</a>
+        <AppLink className="button button-primary button-small" to="SignIn">{t('session.menu.register')}</AppLink>
       </div>
     )
   }
-  const unreadLabel = t('accounts.menu.unread', { count: user.unread })
+  const unreadLabel = t('session.menu.unread', { count: user.unread })
   return (
     <>
       <details className="account-menu" ref={menu}>
-        <summary className="account-button" aria-label={`${t('accounts.menu.label')}: ${user.username}. ${unreadLabel}`}>
+        <summary className="account-button" aria-label={`${t('session.menu.label')}: ${user.username}. ${unreadLabel}`}>
           {user.avatarUrl ? <img src={user.avatarUrl} alt="" className="avatar" width={32} height={32} /> : <span className="avatar avatar-initial" aria-hidden="true">{user.username.slice(0, 1)}</span>}
           <span className="account-name">{user.username}</span>
           {user.unread > 0 ? <span className="unread-badge" aria-hidden="true">{user.unread}</span> : null}
         </summary>
         <div className="menu-panel">
           <ul>
-            <li><AppLink to="profile">{t('accounts.menu.profile')}</AppLink></li>
+            <li><AppLink to="profile">{t('session.menu.profile')}</AppLink></li>
             <li>
               <AppLink to="notifications">
-                {t('accounts.menu.notifications')}
+                {t('session.menu.notifications')}
                 {user.unread > 0 ? <span className="unread-badge" aria-label={unreadLabel}>{user.unread}</span> : null}
               </AppLink>
             </li>
@@ -54,7 +54,7 @@ export function AccountMenu() {
                   dialog.current.showModal()
                 }}
               >
-                {t('accounts.menu.logout')}
+                {t('session.menu.logout')}
               </a>
             </li>
           </ul>
@@ -62,11 +62,11 @@ export function AccountMenu() {
       </details>
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby="logout-title">
         <Form method="post" action={localPath(lang, 'logout')} onSubmit={() => dialog.current?.close()}>
-          <h2 id="logout-title">{t('accounts.logout.title')}</h2>
-          <p>{t('accounts.logout.text')}</p>
+          <h2 id="logout-title">{t('session.logout.title')}</h2>
+          <p>{t('session.logout.text')}</p>
           <div className="dialog-actions">
-            <button type="submit" className="button button-primary">{t('accounts.logout.confirm')}</button>
-            <button type="button" className="button button-ghost" onClick={() => dialog.current?.close()}>{t('accounts.logout.cancel')}</button>
+            <button type="submit" className="button button-primary">{t('session.logout.confirm')}</button>
+            <button type="button" className="button button-ghost" onClick={() => dialog.current?.close()}>{t('session.logout.cancel')}</button>
           </div>
         </Form>
       </dialog>

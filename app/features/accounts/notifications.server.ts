@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm'
 import type { Db } from '#app/server/db/client.server.ts'
 import { notifications } from '#app/server/db/schema.ts'
+import { isUuid } from '#app/lib/ids.ts'
 
 /** Kinds with their text in the `notifications` namespace; later features add theirs. */
 export type NotificationKind = 'welcome' | 'password_changed' | 'email_changed' | (string & {})
@@ -28,8 +29,7 @@ export async function unreadNotificationCount(db: Db, userId: string): Promise<n
 
 /** Marks one of the user's notifications read; another user's id changes nothing (false). */
 export async function markNotificationRead(db: Db, userId: string, id: string): Promise<boolean> {
-  // A strict UUID: anything else would make PostgreSQL fail the query (500) instead of "not found".
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return false
+  if (!isUuid(id)) return false
   const rows = await db
     .update(notifications)
     .set({ readAt: new Date() })

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, lt, ne } from 'drizzle-orm'
 import type { Db } from '#app/server/db/client.server.ts'
 import { sessions, users } from '#app/server/db/schema.ts'
 import { keyedHash, randomToken } from '#app/server/crypto.server.ts'
+import { isUuid } from '#app/lib/ids.ts'
 
 export const SESSION_TTL_DAYS = 30
 const TOUCH_AFTER_MS = 60 * 60 * 1000
@@ -74,8 +75,7 @@ export async function findSession({ db, secret, token, kind, now = new Date() }:
 }
 
 export async function revokeSession(db: Db, sessionId: string, userId: string): Promise<boolean> {
-  // Anything but a UUID would make PostgreSQL fail the query instead of matching nothing.
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sessionId)) return false
+  if (!isUuid(sessionId)) return false
   const removed = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
   return removed.length > 0
 }

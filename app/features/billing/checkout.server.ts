@@ -6,6 +6,7 @@ import { packages, payments } from '#app/server/db/schema.ts'
 import { GatewayError, type PaymentGateway, type PaymentMethod, type PaymentSource } from './gateways/types.ts'
 import { currentSubscription } from './subscriptions.server.ts'
 import { priceBreakdown } from './vat.ts'
+import { isUuid } from '#app/lib/ids.ts'
 
 export type CheckoutContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
 
@@ -64,7 +65,7 @@ export async function startCheckout(
 
 /** The payment of a teacher, by our id; another teacher's id is "not found". */
 export async function findUserPayment(ctx: Pick<RequestContext, 'db'>, userId: string, paymentId: string) {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(paymentId)) return null
+  if (!isUuid(paymentId)) return null
   const [row] = await ctx.db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.userId, userId))).limit(1)
   return row ?? null
 }

@@ -3,12 +3,11 @@ import type { Lang } from '#app/i18n/config.ts'
 import type { Db } from '#app/server/db/client.server.ts'
 import { invoices } from '#app/server/db/schema.ts'
 import { renderInvoicePdf } from './invoice-pdf.server.ts'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { isUuid } from '#app/lib/ids.ts'
 
 /** A teacher's invoice; another teacher's id, or any other string, is simply not found. */
 export async function findUserInvoice(db: Db, userId: string, invoiceId: string) {
-  if (!UUID.test(invoiceId)) return null
+  if (!isUuid(invoiceId)) return null
   const [row] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.userId, userId))).limit(1)
   return row ?? null
 }
