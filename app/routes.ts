@@ -28,6 +28,7 @@ export default [
       route('verify-otp', 'routes/verify-otp.tsx'),
       route('reset-password', 'routes/reset-password.tsx'),
       route('sandbox-pay', 'routes/sandbox-pay.tsx'),
+      route('payments/pay/:paymentId', 'routes/gateway-pay.tsx'),
     ]),
     // No layout: these pages draw their own shell.
     route('login', 'routes/login.tsx'),

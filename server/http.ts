@@ -32,6 +32,9 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   const isDev = mode === 'development'
   const app = new Hono<Vars>()
   const appOrigin = new URL(env.APP_URL).origin
+  // With Moyasar the payer's browser creates the payment at Moyasar itself (card data must not
+  // reach this server), so pages may call its API and nothing else.
+  const connectOrigins = env.PAYMENT_GATEWAY === 'moyasar' ? [new URL(env.MOYASAR_API_URL).origin] : []
 
   app.use('*', requestId({ headerName: 'X-Request-Id' }))
 
@@ -64,7 +67,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       await next()
     } finally {
       const isHttps = env.APP_URL.startsWith('https:') || c.req.header('x-forwarded-proto') === 'https'
-      for (const [name, value] of Object.entries(securityHeaders({ nonce, isDev, isHttps }))) {
+      for (const [name, value] of Object.entries(securityHeaders({ nonce, isDev, isHttps, connectOrigins }))) {
         if (!c.res.headers.has(name)) c.res.headers.set(name, value)
       }
       logger.info(

@@ -5,7 +5,15 @@ export function newNonce(): string {
 }
 
 /** The Content-Security-Policy of a response: scripts only from this origin or with the request's nonce. */
-export function contentSecurityPolicy(options: { nonce: string; isDev: boolean; isHttps: boolean }): string {
+export type SecurityHeaderOptions = {
+  nonce: string
+  isDev: boolean
+  isHttps: boolean
+  /** Origins the page's scripts may call besides this one: a payment gateway the browser pays at. */
+  connectOrigins?: readonly string[]
+}
+
+export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
   const script = options.isDev
     ? "'self' 'unsafe-inline' 'unsafe-eval'"
     : `'self' 'nonce-${options.nonce}'`
@@ -15,7 +23,7 @@ export function contentSecurityPolicy(options: { nonce: string; isDev: boolean; 
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    `connect-src 'self'${options.isDev ? ' ws: wss:' : ''}`,
+    ['connect-src', "'self'", ...(options.connectOrigins ?? []), ...(options.isDev ? ['ws:', 'wss:'] : [])].join(' '),
     "worker-src 'self'",
     "manifest-src 'self'",
     "object-src 'none'",
@@ -27,7 +35,7 @@ export function contentSecurityPolicy(options: { nonce: string; isDev: boolean; 
   return directives.join('; ')
 }
 
-export function securityHeaders(options: { nonce: string; isDev: boolean; isHttps: boolean }): Record<string, string> {
+export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Security-Policy': contentSecurityPolicy(options),
     'X-Content-Type-Options': 'nosniff',

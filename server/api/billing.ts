@@ -28,7 +28,8 @@ export function createBillingApi() {
     const ctx = c.get('ctx')
     const lang = apiLang(c)
     const result = await startCheckout(ctx, gatewayFor(ctx, lang), { userId: user.id, packageId: parsed.data.package_id, method: parsed.data.method, lang })
-    return ok(c, { payment_url: result.redirectUrl, payment_id: result.paymentId }, '', 201)
+    const paymentUrl = result.redirectUrl?.startsWith('/') ? `${ctx.env.APP_URL}${result.redirectUrl}` : result.redirectUrl
+    return ok(c, { payment_url: paymentUrl, payment_id: result.paymentId }, '', 201)
   })
 
   api.get('/subscriptions', async (c) => {

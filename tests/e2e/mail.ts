@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { simpleParser } from 'mailparser'
 
-const outbox = path.resolve('.tmp/e2e-data/outbox')
+const defaultOutbox = path.resolve('.tmp/e2e-data/outbox')
 
 /** The newest code sent to an address, read from the e2e server's outbox as a teacher reads her mail. */
-export async function latestCodeFor(email: string, after = 0): Promise<string> {
+export async function latestCodeFor(email: string, after = 0, outbox = defaultOutbox): Promise<string> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const files = (() => {
       try {

@@ -34,6 +34,8 @@ export type MoyasarFakeOptions = {
   /** What sendWebhook puts in `secret_token` unless told otherwise. */
   webhookSecret?: string
   accountName?: string
+  /** When set, the fake posts the webhook event here whenever a payment ends paid or failed, as Moyasar does. */
+  webhookUrl?: string
 }
 
 export type MoyasarFake = {
@@ -41,6 +43,8 @@ export type MoyasarFake = {
   close(): Promise<void>
   /** Every payment by id, as GET /v1/payments/{id} would return it. */
   payments: Map<string, FakeMoyasarPayment>
+  /** Webhooks posted on its own (webhookUrl), with the app's answer status (0: unreachable). */
+  webhooksSent: Array<{ paymentId: string; status: number }>
   /** Requests the API received (method and path, never bodies). */
   requests: Array<{ method: string; path: string }>
   /** POSTs a Moyasar webhook event for the payment to `url`; the answer's status and body. */
@@ -76,6 +80,7 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
   const publishableKey = options.publishableKey ?? 'pk_test_fake_publishable'
   const webhookSecret = options.webhookSecret ?? 'fake-webhook-secret'
   const accountName = options.accountName ?? 'Hallil (test)'
+  const webhooksSent: Array<{ paymentId: string; status: number }> = []
 
   const payments = new Map<string, FakeMoyasarPayment>()
   /** What completing 3-D Secure (or the OTP) will do to each payment: never in `payments`. */
@@ -95,6 +100,17 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const { pathname, searchParams } = new URL(req.url ?? '/', url)
     const method = req.method ?? 'GET'
+    // Browsers call the API from the merchant's page (publishable key): Moyasar answers CORS.
+    res.setHeader('access-control-allow-origin', '*')
+    if (method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST',
+        // Whatever the page asks to send (the e2e browser adds X-Forwarded-For to every request).
+        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'authorization, content-type, accept',
+        'access-control-max-age': '600',
+      })
+      return res.end()
+    }
     const raw = await readBody(req)
 
     // The payer's browser: the 3-D Secure page, which completes the payment and goes back.
@@ -115,8 +131,10 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
     nextDelay = 0
     const reply = (status: number, body: unknown) => later(delay, () => send(res, status, body))
 
-    // HTTP Basic: the key is the username and the password is empty.
-    const key = basicUser(req.headers.authorization)
+    if (pathname === '/v1/applepay/initiate' && method === 'POST') return reply(...appleMerchantSession(raw))
+    // HTTP Basic: the key is the username and the password is empty; a browser may instead
+    // put the publishable key in the body (`publishable_api_key`).
+    const key = basicUser(req.headers.authorization) ?? bodyKey(raw)
     const isSecret = key === secretKey
     const isPublishable = key === publishableKey
     if (!isSecret && !isPublishable)
@@ -182,6 +200,10 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
         message: null,
         transaction_url: `${url}/stcpay/${id}/proceed`,
       }
+    } else if (source.type === 'applepay') {
+      // An Apple Pay token is already authenticated by the device: no 3-D Secure step.
+      outcomes.set(id, { status: 'paid', message: 'APPROVED', code: '00' })
+      responseSource = { type: 'applepay', company: 'visa', name: null, number: '4111 11** **** 1111', message: null, transaction_url: null }
     } else {
       outcomes.set(id, { status: 'paid', message: 'APPROVED', code: '00' })
       responseSource = {
@@ -217,7 +239,22 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
       source: responseSource,
     }
     payments.set(id, payment)
+    if (source.type === 'applepay') settle(payment)
     return [201, payment]
+  }
+
+  /** Merchant validation for Apple Pay on the web: an opaque session object, as Apple returns it. */
+  function appleMerchantSession(raw: string): [number, unknown] {
+    let body: Record<string, unknown> = {}
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>
+    } catch {
+      return [400, { type: 'invalid_request_error', message: 'Invalid JSON body', errors: null }]
+    }
+    if (body.publishable_api_key !== publishableKey) return [401, { type: 'authentication_error', message: 'Invalid authorization credentials', errors: null }]
+    if (typeof body.validation_url !== 'string' || typeof body.domain_name !== 'string')
+      return [400, { type: 'invalid_request_error', message: 'Validation Failed', errors: { validation_url: ["can't be blank"] } }]
+    return [200, { merchantSessionIdentifier: `fake_${randomUUID()}`, domainName: body.domain_name, displayName: body.display_name ?? '', signature: 'fake' }]
   }
 
   function completeThreeDs(res: ServerResponse, id: string) {
@@ -256,6 +293,36 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
     payment.source.response_code = outcome.code
     if (outcome.status === 'paid') payment.source.authorization_code = '123456'
     payment.updated_at = new Date().toISOString()
+    if (options.webhookUrl) {
+      const target = options.webhookUrl
+      // Moyasar sends the event on its own schedule, apart from the payer's return.
+      later(50, () => {
+        sendEvent(target, payment.id).then(
+          (answer) => webhooksSent.push({ paymentId: payment.id, status: answer.status }),
+          () => webhooksSent.push({ paymentId: payment.id, status: 0 }),
+        )
+      })
+    }
+  }
+
+  async function sendEvent(target: string, paymentId: string, { secretToken = webhookSecret, type }: { secretToken?: string; type?: string } = {}) {
+    const payment = payments.get(paymentId)
+    if (!payment) throw new Error(`The fake holds no payment ${paymentId}`)
+    const event = {
+      id: randomUUID(),
+      type: type ?? (payment.status === 'paid' ? 'payment_paid' : 'payment_failed'),
+      created_at: new Date().toISOString(),
+      secret_token: secretToken,
+      account_name: accountName,
+      live: false,
+      data: payment,
+    }
+    const response = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    })
+    return { status: response.status, body: await response.text() }
   }
 
   function later(ms: number, fn: () => void) {
@@ -280,25 +347,8 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
-    async sendWebhook(target, paymentId, { secretToken = webhookSecret, type } = {}) {
-      const payment = payments.get(paymentId)
-      if (!payment) throw new Error(`The fake holds no payment ${paymentId}`)
-      const event = {
-        id: randomUUID(),
-        type: type ?? (payment.status === 'paid' ? 'payment_paid' : 'payment_failed'),
-        created_at: new Date().toISOString(),
-        secret_token: secretToken,
-        account_name: accountName,
-        live: false,
-        data: payment,
-      }
-      const response = await fetch(target, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(event),
-      })
-      return { status: response.status, body: await response.text() }
-    },
+    webhooksSent,
+    sendWebhook: sendEvent,
     failNext(status = 500) {
       nextFailure = status
     },
@@ -356,6 +406,8 @@ function validate(body: Record<string, unknown>): Record<string, string[]> {
     if (typeof s.mobile !== 'string' || !/^05\d{8}$/.test(s.mobile)) add('source.mobile', 'is invalid')
   } else if (s.type === 'token') {
     if (typeof s.token !== 'string' || !s.token.startsWith('token_')) add('source.token', 'is invalid')
+  } else if (s.type === 'applepay') {
+    if (typeof s.token !== 'string' || s.token.length < 2) add('source.token', "can't be blank")
   } else {
     add('source.type', 'is not supported')
   }
@@ -380,6 +432,15 @@ function basicUser(header: string | undefined): string | null {
   // The password must be empty: `key:` and nothing after.
   if (colon === -1 || colon !== decoded.length - 1) return null
   return decoded.slice(0, colon)
+}
+
+function bodyKey(raw: string): string | null {
+  try {
+    const parsed = JSON.parse(raw) as { publishable_api_key?: unknown }
+    return typeof parsed.publishable_api_key === 'string' ? parsed.publishable_api_key : null
+  } catch {
+    return null
+  }
 }
 
 function stringRecord(value: unknown): Record<string, string> | null {

@@ -39,17 +39,15 @@ export async function startCheckout(
     })
     .returning()
   if (!payment) throw new Error('payment insert returned no row')
+  const request = paymentRequest(ctx.env, pkg, payment, input.lang)
+  if (!input.source && gateway.browserCheckout) {
+    // The payer's browser creates the payment at the gateway with our idempotency key as its
+    // id (Moyasar's given_id), so the card never passes through this server.
+    await ctx.db.update(payments).set({ gatewayPaymentId: payment.idempotencyKey }).where(eq(payments.id, payment.id))
+    return { paymentId: payment.id, gatewayPaymentId: payment.idempotencyKey, redirectUrl: `/${input.lang}/payments/pay/${payment.id}`, status: 'initiated' as const }
+  }
   try {
-    const created = await gateway.createPayment({
-      amount: payment.total,
-      currency: 'SAR',
-      description: `Hallil — ${pkg.nameEn} (${pkg.months} months)`,
-      callbackUrl: `${ctx.env.APP_URL}/${input.lang}/payments/callback`,
-      idempotencyKey: payment.idempotencyKey,
-      method: input.method,
-      metadata: { payment_id: payment.id },
-      source: input.source,
-    })
+    const created = await gateway.createPayment({ ...request, method: input.method, source: input.source })
     await ctx.db.update(payments).set({ gatewayPaymentId: created.id }).where(eq(payments.id, payment.id))
     return { paymentId: payment.id, gatewayPaymentId: created.id, redirectUrl: created.redirectUrl, status: created.status }
   } catch (error) {
@@ -68,4 +66,32 @@ export async function findUserPayment(ctx: Pick<RequestContext, 'db'>, userId: s
   if (!isUuid(paymentId)) return null
   const [row] = await ctx.db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.userId, userId))).limit(1)
   return row ?? null
+}
+
+type PaymentRow = typeof payments.$inferSelect
+type PackageRow = typeof packages.$inferSelect
+
+/** The gateway request of a payment, the same whether this server or the payer's browser sends it. */
+function paymentRequest(env: CheckoutContext['env'], pkg: PackageRow, payment: PaymentRow, lang: Lang) {
+  return {
+    amount: payment.total,
+    currency: 'SAR' as const,
+    description: `Hallil — ${pkg.nameEn} (${pkg.months} months)`,
+    callbackUrl: `${env.APP_URL}/${lang}/payments/callback`,
+    idempotencyKey: payment.idempotencyKey,
+    metadata: { payment_id: payment.id },
+  }
+}
+
+/**
+ * The payer's side of a browser-created payment: the teacher's own payment, still open, with
+ * what their browser sends to the gateway. Null when there is nothing left to pay here.
+ */
+export async function browserCheckoutFor(ctx: CheckoutContext, gateway: PaymentGateway, input: { userId: string; paymentId: string; lang: Lang }) {
+  const payment = await findUserPayment(ctx, input.userId, input.paymentId)
+  if (!payment || !gateway.browserCheckout || payment.gateway !== gateway.name) return { payment, checkout: null }
+  if (payment.status !== 'initiated') return { payment, checkout: null }
+  const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, payment.packageId)).limit(1)
+  if (!pkg) return { payment, checkout: null }
+  return { payment, pkg, checkout: gateway.browserCheckout(paymentRequest(ctx.env, pkg, payment, input.lang)) }
 }

@@ -4,7 +4,7 @@ import { invoiceCounters, invoices, notifications, packages, payments, subscript
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { addCalendarMonths } from './calendar.ts'
-import type { PaymentGateway } from './gateways/types.ts'
+import { GatewayError, type PaymentGateway } from './gateways/types.ts'
 import { halalasToDecimal, zatcaQr } from './zatca-qr.ts'
 
 export type SettleOptions = { db: Db; gateway: PaymentGateway; env: Env; logger: Logger; gatewayPaymentId: string; now?: Date }
@@ -116,15 +116,17 @@ export async function settlePayment({ db, gateway, env, logger, gatewayPaymentId
   })
 }
 
-async function markFailed(db: Db, paymentId: string, reason: string, now: Date) {
+async function markFailed(db: Db, paymentId: string, reason: string, now: Date, notify = true) {
   const changed = await db
     .update(payments)
     .set({ status: 'failed', failureReason: reason.slice(0, 200), settledAt: now })
     .where(and(eq(payments.id, paymentId), eq(payments.status, 'initiated')))
     .returning({ userId: payments.userId })
   const userId = changed[0]?.userId
-  if (userId) await db.insert(notifications).values({ userId, kind: 'payment_failed', params: {} })
+  if (userId && notify) await db.insert(notifications).values({ userId, kind: 'payment_failed', params: {} })
 }
+
+const ABANDONED_AFTER_MS = 60 * 60 * 1000
 
 /**
  * Settles payments left `initiated` whose gateway status may have changed (a payer who closed
@@ -133,7 +135,7 @@ async function markFailed(db: Db, paymentId: string, reason: string, now: Date) 
 export async function reconcilePayments(options: Omit<SettleOptions, 'gatewayPaymentId'> & { olderThanMs?: number }) {
   const now = options.now ?? new Date()
   const pending = await options.db
-    .select({ gatewayPaymentId: payments.gatewayPaymentId })
+    .select({ id: payments.id, gatewayPaymentId: payments.gatewayPaymentId, createdAt: payments.createdAt })
     .from(payments)
     .where(and(eq(payments.gateway, options.gateway.name), eq(payments.status, 'initiated'), lt(payments.createdAt, new Date(now.getTime() - (options.olderThanMs ?? 60_000)))))
   let settled = 0
@@ -143,6 +145,13 @@ export async function reconcilePayments(options: Omit<SettleOptions, 'gatewayPay
       const result = await settlePayment({ ...options, gatewayPaymentId: p.gatewayPaymentId, now })
       if (result && result.status !== 'initiated') settled++
     } catch (error) {
+      // A payment the payer's browser never created at the gateway (the page was left): after
+      // an hour nothing can arrive any more, so it stops being pending.
+      if (error instanceof GatewayError && error.kind === 'not_found' && now.getTime() - p.createdAt.getTime() > ABANDONED_AFTER_MS) {
+        await markFailed(options.db, p.id, 'abandoned', now, false)
+        settled++
+        continue
+      }
       options.logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'reconciliation could not settle a payment')
     }
   }

@@ -13,6 +13,7 @@ import {
   type PaymentGateway,
   type PaymentSource,
   type WebhookEvent,
+  type BrowserCheckout,
 } from './types.ts'
 
 export type MoyasarGatewayOptions = {
@@ -194,6 +195,21 @@ export function createMoyasarGateway(options: MoyasarGatewayOptions): MoyasarGat
         return created(existing)
       }
       throw failure(answer)
+    },
+
+    browserCheckout(input): BrowserCheckout {
+      return {
+        apiUrl,
+        publishableKey: options.publishableKey,
+        body: {
+          given_id: input.idempotencyKey,
+          amount: input.amount,
+          currency: input.currency,
+          description: input.description,
+          callback_url: input.callbackUrl,
+          metadata: input.metadata,
+        },
+      }
     },
 
     async fetchPayment(id: string): Promise<GatewayPayment> {

@@ -52,9 +52,32 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * What the payer's browser needs to create the payment at the gateway itself, for gateways
+ * whose terms forbid card data on the merchant's server (Moyasar): the public key and the
+ * request body without its source, which the browser adds.
+ */
+export type BrowserCheckout = {
+  apiUrl: string
+  publishableKey: string
+  body: {
+    given_id: string
+    amount: number
+    currency: 'SAR'
+    description: string
+    callback_url: string
+    metadata: Record<string, string>
+  }
+}
+
 export interface PaymentGateway {
   readonly name: 'sandbox' | 'moyasar'
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>
+  /**
+   * Present on gateways whose payment is created by the payer's browser; the gateway's id of
+   * that payment is then our idempotency key (given_id).
+   */
+  browserCheckout?(input: Omit<CreatePaymentInput, 'source' | 'method'>): BrowserCheckout
   fetchPayment(id: string): Promise<GatewayPayment>
   /** Checks a webhook's secret in constant time and reads its event; throws GatewayError('invalid_webhook'). */
   verifyWebhook(body: string, headers: Headers): WebhookEvent
