@@ -1,0 +1,123 @@
+import { otherLang, type Lang } from '#app/i18n/config.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { createTranslator, lookup } from '#app/i18n/translate.ts'
+import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/server/xlsx/write.server.ts'
+import { sampleMaxScore, sampleSchool, sampleStudents, sampleSubjects } from './sample-data.ts'
+
+// The downloadable sample for the grades tool, laid out as grades.md describes: a title block,
+// an empty row, the header row and one row per student per subject; then a sheet that explains
+// every column in Arabic and in English, whatever the file's language.
+
+const namespace = 'grades-sample'
+
+const columns = [
+  { key: 'student', isRequired: true, width: 34 },
+  { key: 'studentId', isRequired: false, width: 14 },
+  { key: 'grade', isRequired: true, width: 18 },
+  { key: 'classroom', isRequired: true, width: 8 },
+  { key: 'subject', isRequired: false, width: 16 },
+  { key: 'score', isRequired: true, width: 10 },
+  { key: 'max', isRequired: false, width: 14 },
+] as const
+
+type ColumnKey = (typeof columns)[number]['key']
+
+/** Fixed, so the file's bytes (and its ETag) only change when its content does. */
+const createdAt = new Date(Date.UTC(2025, 8, 1))
+
+type Words = { word: (key: string) => string; list: (key: string) => string[] }
+
+function wordsFor(lang: Lang): Words {
+  const messages = getMessages(lang, [namespace])
+  const { t, tm } = createTranslator(lang, messages)
+  // A missing key would print its name in the teacher's file: fail instead.
+  const check = (key: string) => {
+    if (lookup(messages, `${namespace}.${key}`) === undefined) throw new Error(`Missing ${lang} message ${namespace}.${key}`)
+    return `${namespace}.${key}`
+  }
+  return { word: (key) => t(check(key)), list: (key) => tm<string[]>(check(key)) }
+}
+
+function dataSheet(lang: Lang, { word }: Words): XlsxSheet {
+  const label = (key: string): XlsxCell => ({ value: word(`title.${key}`), style: 'bold' })
+  const header = columns.map((c) => ({ value: word(`headers.${c.key}`), style: 'header' as const }))
+  const rows: XlsxCell[][] = [
+    [label('school'), sampleSchool[lang]],
+    [label('subject'), word('values.titleSubject')],
+    [label('exam'), word('values.exam')],
+    [label('term'), word('values.term')],
+    [label('max'), sampleMaxScore],
+    [],
+    header,
+  ]
+  const byClassroom = [...sampleStudents].sort((a, b) => a.classroom - b.classroom)
+  for (const subject of sampleSubjects) {
+    for (const student of byClassroom) {
+      const score = student.scores[subject]
+      const cells: Record<ColumnKey, XlsxCell> = {
+        student: student.name[lang],
+        studentId: student.nationalId,
+        grade: word('values.grades.firstSecondary'),
+        classroom: student.classroom,
+        subject: word(`values.subjects.${subject}`),
+        score: score === 'absent' ? word('absent') : score,
+        max: sampleMaxScore,
+      }
+      rows.push(columns.map((c) => cells[c.key]))
+    }
+  }
+  return {
+    name: word('sheets.data'),
+    rightToLeft: lang === 'ar',
+    columns: columns.map((c) => ({ width: c.width })),
+    freezeRows: rows.indexOf(header) + 1,
+    rows,
+  }
+}
+
+/** The explanation of every column in one language, with examples from that language's sample. */
+function guideBlock(lang: Lang, { word, list }: Words): XlsxCell[][] {
+  const firstStudent = sampleStudents[0]
+  const examples: Record<ColumnKey, XlsxCell> = {
+    student: firstStudent?.name[lang] ?? null,
+    studentId: firstStudent?.nationalId ?? null,
+    grade: word('values.grades.firstSecondary'),
+    classroom: 1,
+    subject: word('values.subjects.math'),
+    score: 42.5,
+    max: sampleMaxScore,
+  }
+  const heading = (key: string) => ({ value: word(`guide.table.${key}`), style: 'header' as const })
+  return [
+    [{ value: word('guide.heading'), style: 'title' }],
+    [heading('column'), heading('required'), heading('example'), heading('aliases'), heading('accepted')],
+    ...columns.map((c): XlsxCell[] => [
+      { value: word(`headers.${c.key}`), style: 'bold' },
+      word(c.isRequired ? 'guide.yes' : 'guide.no'),
+      examples[c.key],
+      word(`guide.columns.${c.key}.aliases`),
+      word(`guide.columns.${c.key}.accepted`),
+    ]),
+    [],
+    ...list('guide.notes').map((note) => [note]),
+  ]
+}
+
+function guideSheet(lang: Lang, words: Record<Lang, Words>): XlsxSheet {
+  const other = otherLang(lang)
+  return {
+    name: words[lang].word('sheets.columns'),
+    rightToLeft: lang === 'ar',
+    columns: [{ width: 20 }, { width: 10 }, { width: 34 }, { width: 28 }, { width: 110 }],
+    rows: [...guideBlock(lang, words[lang]), [], [], ...guideBlock(other, words[other])],
+  }
+}
+
+/** The sample grades workbook (.xlsx bytes) in the page's language. */
+export function gradesSampleWorkbook(lang: Lang): Uint8Array {
+  const words: Record<Lang, Words> = { ar: wordsFor('ar'), en: wordsFor('en') }
+  return writeWorkbook({
+    created: createdAt,
+    sheets: [dataSheet(lang, words[lang]), guideSheet(lang, words)],
+  })
+}
