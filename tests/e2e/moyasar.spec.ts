@@ -137,6 +137,52 @@ test('English: STC Pay asks for the code sent to the mobile, then pays', async (
   await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
 })
 
+test('Arabic: Apple Pay in a browser that has it (Safari\'s ApplePaySession, stood in for here): merchant validation and the token go to Moyasar', async ({ page }) => {
+  // Chromium has no Apple Pay; this stand-in follows Apple's documented session API: begin()
+  // asks for merchant validation, then hands over the payment token, then waits for the result.
+  await page.addInitScript(() => {
+    class FakeApplePaySession {
+      static STATUS_SUCCESS = 0
+      static STATUS_FAILURE = 1
+      static canMakePayments() {
+        return true
+      }
+      onvalidatemerchant: ((e: { validationURL: string }) => void) | null = null
+      onpaymentauthorized: ((e: { payment: { token: unknown } }) => void) | null = null
+      oncancel: (() => void) | null = null
+      request: unknown
+      constructor(_version: number, request: unknown) {
+        this.request = request
+      }
+      begin() {
+        this.onvalidatemerchant?.({ validationURL: 'https://apple-pay-gateway.apple.com/paymentservices/startSession' })
+      }
+      completeMerchantValidation(session: unknown) {
+        ;(window as unknown as { __merchantSession: unknown }).__merchantSession = session
+        this.onpaymentauthorized?.({ payment: { token: { paymentData: { version: 'EC_v1', data: 'opaque' }, paymentMethod: { network: 'Visa' } } } })
+      }
+      completePayment(status: number) {
+        ;(window as unknown as { __applePayStatus: number }).__applePayStatus = status
+      }
+      abort() {}
+    }
+    ;(window as unknown as { ApplePaySession: unknown }).ApplePaySession = FakeApplePaySession
+  })
+  await signedInTeacher(page, 'ar', 'moyasar-apple', { outbox: app.outbox })
+  await toPaymentPageApple(page)
+  await page.getByRole('button', { name: 'الدفع عبر Apple Pay' }).click()
+  await expect(page).toHaveURL(/\/ar\/payments\/result\//)
+  await expect(page.getByRole('heading', { name: words.ar.success })).toBeVisible()
+})
+
+async function toPaymentPageApple(page: Page) {
+  await page.goto('/ar/packages')
+  await page.locator('.package-card.is-best-seller').getByRole('link', { name: words.ar.subscribe }).click()
+  await page.getByLabel('Apple Pay').check()
+  await page.getByRole('button', { name: words.ar.pay }).click()
+  await expect(page).toHaveURL(/\/ar\/payments\/pay\//)
+}
+
 test('the page may call Moyasar and nothing else besides Hallil', async ({ request }) => {
   const response = await request.get('/ar')
   const csp = response.headers()['content-security-policy'] ?? ''
