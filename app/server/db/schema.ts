@@ -301,3 +301,32 @@ export const sandboxPayments = pgTable('sandbox_payments', {
   message: text('message'),
   createdAt: createdAt(),
 })
+
+export const analysisKinds = ['absence', 'grades'] as const
+export type AnalysisKind = (typeof analysisKinds)[number]
+
+/**
+ * A teacher's saved analysis: what the uploaded workbook said (the title block), the computed
+ * report, and the records the report's pages and exports need (per student), in one row each,
+ * never the uploaded file. Deleted with the teacher's account.
+ */
+export const analyses = pgTable(
+  'analyses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: analysisKinds }).notNull(),
+    title: text('title').notNull(),
+    /** The title block and sheet: school, period, term, subject… as the workbook wrote them. */
+    meta: jsonb('meta').$type<Record<string, string>>().notNull().default({}),
+    /** Figures the list shows without reading the report: overall rate, records, students. */
+    headline: jsonb('headline').$type<Record<string, number | string | null>>().notNull().default({}),
+    report: jsonb('report').$type<unknown>().notNull(),
+    records: jsonb('records').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('analyses_user_created').on(t.userId, t.createdAt), check('analyses_title_length', sql`char_length(${t.title}) between 1 and 200`)],
+)
