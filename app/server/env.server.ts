@@ -90,6 +90,13 @@ const schema = z
       emptyToUndefined,
       z.string().regex(/^\+?[0-9]{7,15}$/, 'must be digits, e.g. +966500000000').default('+966500000000'),
     ),
+    // Workbook uploads (absence and grades): absence.md's limits, configurable.
+    ANALYSIS_MAX_UPLOAD_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(100).default(10)),
+    ANALYSIS_MAX_UNCOMPRESSED_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(2000).default(200)),
+    ANALYSIS_MAX_ROWS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().max(1_048_576).default(500_000)),
+    ANALYSIS_TIME_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(60_000)),
+    /** Uploads per teacher per hour. */
+    ANALYSIS_UPLOADS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(60)),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,0 +1,128 @@
+// Charts drawn by the server as plain HTML and SVG: they read in either direction (bars grow
+// from the inline start, timelines run with the reading direction), print as they look, and
+// carry a text alternative; the tables beside them hold every figure.
+
+export type ChartTone = 'present' | 'late' | 'excused' | 'unexcused' | 'band1' | 'band2' | 'band3' | 'band4' | 'band5'
+
+export type ChartSegment = { key: string; label: string; value: number; tone: ChartTone }
+export type ChartRow = { key: string; label: string; segments: ChartSegment[]; note?: string }
+
+/** One horizontal bar per group, split into segments that add up to 100 (percentages). */
+export function StackedBarChart({
+  title,
+  rows,
+  formatValue,
+  id,
+}: {
+  title: string
+  rows: ChartRow[]
+  formatValue: (value: number) => string
+  id: string
+}) {
+  const legend = rows[0]?.segments ?? []
+  return (
+    <figure className="chart" aria-labelledby={`${id}-title`}>
+      <figcaption id={`${id}-title`} className="chart-title">
+        {title}
+      </figcaption>
+      <ChartLegend items={legend.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
+      <ul className="stacked-bars">
+        {rows.map((row) => {
+          const description = row.segments.map((s) => `${s.label} ${formatValue(s.value)}`).join('، ')
+          return (
+            <li key={row.key} className="stacked-row">
+              <span className="stacked-label">{row.label}</span>
+              <span className="stacked-track" role="img" aria-label={`${row.label}: ${description}`}>
+                {row.segments.map((s) =>
+                  s.value > 0 ? <span key={s.key} className={`stacked-segment tone-${s.tone}`} style={{ inlineSize: `${Math.min(100, Math.max(0, s.value))}%` }} /> : null,
+                )}
+              </span>
+              <span className="stacked-value">{row.note ?? formatValue(row.segments[0]?.value ?? 0)}</span>
+            </li>
+          )
+        })}
+      </ul>
+    </figure>
+  )
+}
+
+export function ChartLegend({ items }: { items: { key: string; label: string; tone: ChartTone }[] }) {
+  return (
+    <ul className="chart-legend">
+      {items.map((item) => (
+        <li key={item.key}>
+          <span className={`legend-swatch tone-${item.tone}`} aria-hidden="true" />
+          {item.label}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export type LineSeries = { key: string; label: string; tone: ChartTone; values: number[] }
+
+const W = 640
+const H = 240
+const PAD = { top: 12, bottom: 36, start: 44, end: 12 }
+
+/**
+ * Percentages over time. In a right-to-left page time runs from right to left, as Arabic
+ * readers expect, with the axis on the right.
+ */
+export function LineChart({
+  title,
+  labels,
+  series,
+  dir,
+  id,
+  formatValue,
+}: {
+  title: string
+  labels: string[]
+  series: LineSeries[]
+  dir: 'rtl' | 'ltr'
+  id: string
+  formatValue: (value: number) => string
+}) {
+  const plotW = W - PAD.start - PAD.end
+  const plotH = H - PAD.top - PAD.bottom
+  const n = labels.length
+  const xAt = (i: number) => {
+    const along = n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW
+    return dir === 'rtl' ? W - PAD.start - along : PAD.start + along
+  }
+  const yAt = (v: number) => PAD.top + plotH - (Math.min(100, Math.max(0, v)) / 100) * plotH
+  const axisX = dir === 'rtl' ? W - PAD.start + 6 : PAD.start - 6
+  const ticks = [0, 25, 50, 75, 100]
+  const shown = n <= 1 ? [0] : [...new Set([0, Math.floor((n - 1) / 2), n - 1])]
+  const summary = series.map((s) => `${s.label}: ${s.values.map(formatValue).join('، ')}`).join(' — ')
+  return (
+    <figure className="chart" aria-labelledby={`${id}-title`}>
+      <figcaption id={`${id}-title`} className="chart-title">
+        {title}
+      </figcaption>
+      <ChartLegend items={series.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
+      <svg className="line-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${summary}`} preserveAspectRatio="xMidYMid meet">
+        {ticks.map((t) => (
+          <g key={t}>
+            <line className="chart-grid" x1={PAD.start} x2={W - PAD.end} y1={yAt(t)} y2={yAt(t)} transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined} />
+            <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor={dir === 'rtl' ? 'start' : 'end'}>
+              {formatValue(t)}
+            </text>
+          </g>
+        ))}
+        {shown.map((i) => (
+          <text key={i} className="chart-axis" x={xAt(i)} y={H - 12} textAnchor="middle">
+            {labels[i]}
+          </text>
+        ))}
+        {series.map((s) => (
+          <g key={s.key} className={`chart-series tone-${s.tone}`}>
+            <polyline fill="none" points={s.values.map((v, i) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ')} />
+            {n <= 40 ? s.values.map((v, i) => <circle key={i} cx={xAt(i)} cy={yAt(v)} r={3} />) : null}
+          </g>
+        ))}
+      </svg>
+    </figure>
+  )
+}
