@@ -1,0 +1,30 @@
+// Shared pieces of the workbook analyses (absence, grades): reading the sample's table, text
+// normalisation, dates (Gregorian and Hijri), school order of grades, exact rounding, refusals.
+export { AnalysisError, isAnalysisError, type AnalysisErrorDetails, type MessageRef, type SkippedRow } from './analysis-error.ts'
+export {
+  dayOfGregorian,
+  dayOfHijri,
+  fromExcelSerial,
+  gregorianYears,
+  hijriOfDay,
+  hijriYears,
+  parseDateCell,
+  parseDateText,
+  schoolDateOfDay,
+  type HijriDate,
+  type SchoolDate,
+} from './dates.ts'
+export { cleanText, hasArabic, normalizeLabel, normalizeName, normalizeText } from './normalize.ts'
+export { percent, roundHalfAway, roundRatio } from './rounding.ts'
+export { classroomNumber, compareClassrooms, compareGrades, compareNames, gradeRank, nameSortKey } from './school-grades.ts'
+export {
+  cellText,
+  defaultHeaderWithin,
+  isBlankCell,
+  locateTable,
+  type ColumnSpec,
+  type LocatedTable,
+  type TableLookup,
+  type TableNotFound,
+  type TableSpec,
+} from './table.ts'
