@@ -6,7 +6,15 @@ import { AnalysisError, compareClassrooms, nameSortKey } from '#app/features/ana
 import { catalogue, getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, lookup } from '#app/i18n/translate.ts'
 import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
-import { analyseAbsence, classifyStatus, type AbsenceAnalysis, type GroupFigures } from './analyse-absence.ts'
+import {
+  absenceColumns,
+  absenceTypeKeys,
+  analyseAbsence,
+  classifyStatus,
+  warningLevelKeys,
+  type AbsenceAnalysis,
+  type GroupFigures,
+} from './analyse-absence.ts'
 import { readTestRows } from './test-rows.ts'
 
 // ---- factories ------------------------------------------------------------------------------
@@ -513,7 +521,9 @@ describe('messages', () => {
       'absence.errors.missingColumns',
       'absence.errors.noDataRows',
       'absence.errors.tooManySkipped',
-      ...['student', 'studentId', 'grade', 'classroom', 'section', 'system', 'date', 'day', 'status'].map((c) => `absence.columns.${c}`),
+      ...Object.keys(absenceColumns).map((c) => `absence.columns.${c}`),
+      ...warningLevelKeys,
+      ...Object.values(absenceTypeKeys),
     ]
     const missing = keys.flatMap((key) => (['ar', 'en'] as const).filter((lang) => typeof lookup(catalogue[lang], key) !== 'string').map((lang) => `${lang}: ${key}`))
     expect(missing).toEqual([])

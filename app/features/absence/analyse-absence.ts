@@ -68,6 +68,10 @@ export type AttendanceStatus = 'present' | 'late' | 'excused' | 'unexcused'
 export type AbsenceType = 'excused' | 'unexcused'
 /** 0 = none; 1, 2, 3 = unexcused days at or over the first, second, third threshold. */
 export type WarningLevel = 0 | 1 | 2 | 3
+/** The message key naming each warning level (index = level). */
+export const warningLevelKeys = ['absence.warning.none', 'absence.warning.first', 'absence.warning.second', 'absence.warning.third'] as const
+/** The message key naming each type of absence. */
+export const absenceTypeKeys = { excused: 'absence.types.excused', unexcused: 'absence.types.unexcused' } as const satisfies Record<AbsenceType, string>
 
 export interface AnalyseAbsenceOptions {
   /** The sheet the rows come from, for the report's title. */

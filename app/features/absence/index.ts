@@ -1,5 +1,6 @@
 export {
   absenceColumns,
+  absenceTypeKeys,
   absenceTitleLabels,
   analyseAbsence,
   classifyStatus,
@@ -7,6 +8,7 @@ export {
   defaultSystem,
   defaultWarningThresholds,
   refusalReasonLimit,
+  warningLevelKeys,
   type AbsenceAnalysis,
   type AbsenceColumn,
   type AbsenceMeta,
