@@ -1,5 +1,21 @@
 import { reactRouter } from '@react-router/dev/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+
+/**
+ * The worker thread that parses uploads is a second entry of the server build, written beside
+ * build/server/index.js as xlsx-worker.js (app/server/xlsx/worker-pool.server.ts looks for it
+ * there). Emitted by name: React Router names every server entry index.js.
+ */
+function xlsxWorker(): Plugin {
+  return {
+    name: 'hallil:xlsx-worker',
+    apply: 'build',
+    buildStart() {
+      if (this.environment.config.consumer !== 'server') return
+      this.emitFile({ type: 'chunk', id: './app/server/xlsx/worker.ts', fileName: 'xlsx-worker.js' })
+    },
+  }
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { tsconfigPaths: true },
@@ -9,5 +25,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
   },
   server: { hmr: { port: 24678 } },
-  plugins: [reactRouter()],
+  plugins: [reactRouter(), xlsxWorker()],
 }))

@@ -1,6 +1,7 @@
 // `npm run bench`: the project's speed figures, printed as a table.
 import { benchAuth } from './auth.ts'
 import { benchBilling } from './billing.ts'
+import { benchXlsx } from './xlsx.ts'
 
 const rows: Array<[string, string]> = []
 const auth = await benchAuth()
@@ -10,6 +11,15 @@ rows.push([`login through /api/v1/auth/login (${auth.database}, 8 concurrent, ${
 const billing = await benchBilling()
 rows.push([`settlePayment: fetch, checks, paid + subscription + invoice + notification (${billing.database}), median of 30`, `${billing.settleMedianMs.toFixed(1)} ms`])
 rows.push([`invoice PDF (typst, warm), median of 30`, `${billing.pdfMedianMs.toFixed(1)} ms`])
+
+const mb = (bytes: number) => (bytes < 1 << 20 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1 << 20)).toFixed(1)} MB`)
+const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`
+for (const x of await benchXlsx()) {
+  const size = `${x.rows.toLocaleString('en')} rows, ${mb(x.fileBytes)} .xlsx, ${mb(x.sheetBytes)} sheet XML`
+  rows.push([`xlsx ${size}: readSheet, median of ${x.runs - 1} warm (first ${ms(x.ours.firstMs)})`, `${ms(x.ours.medianMs)}, peak +${x.ours.peakMb.toFixed(0)} MB${x.sheetBytes >= 1 << 20 ? ` (${(x.ours.peakMb / (x.sheetBytes / (1 << 20))).toFixed(1)}× the sheet)` : ''}`])
+  rows.push([`xlsx ${size}: SheetJS read, median of ${x.runs - 1} warm (first ${ms(x.sheetjs.firstMs)})`, `${ms(x.sheetjs.medianMs)}, peak +${x.sheetjs.peakMb.toFixed(0)} MB`])
+  rows.push([`xlsx ${size}: SheetJS time / readSheet time`, `${(x.sheetjs.medianMs / x.ours.medianMs).toFixed(1)}×`])
+}
 
 const width = Math.max(...rows.map(([k]) => k.length))
 console.log(`\n${'measure'.padEnd(width)}  value`)

@@ -1,0 +1,240 @@
+import { constants, crc32, deflateRawSync } from 'node:zlib'
+
+// Builders for the reader's tests and benchmarks: zips (honest or lying), workbooks in the
+// layout Excel writes, and OLE compound files. Inputs are generated in code, never committed as
+// binaries. Not imported by application code.
+
+export interface ZipEntrySpec {
+  readonly name: string
+  /** The entry's bytes (a string is UTF-8); compressed here unless `deflated` is given. */
+  readonly data?: Uint8Array | string
+  /** A raw deflate stream already made (see `deflateStream`); `size` and `crc` come with it. */
+  readonly deflated?: { readonly bytes: Uint8Array; readonly size: number; readonly crc: number }
+  /** 0 = stored, 8 = deflate (default), anything else is written as is (for refusal tests). */
+  readonly method?: number
+  /** Declared uncompressed size, to make a directory that lies. */
+  readonly declaredSize?: number
+  readonly level?: number
+}
+
+/** A zip archive (no zip64, no data descriptors), the way Excel writes one. */
+export function buildZip(entries: readonly ZipEntrySpec[]): Uint8Array {
+  const chunks: Buffer[] = []
+  const central: Buffer[] = []
+  let offset = 0
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, 'utf8')
+    const method = entry.method ?? 8
+    let body: Uint8Array
+    let size: number
+    let crc: number
+    if (entry.deflated) {
+      body = entry.deflated.bytes
+      size = entry.deflated.size
+      crc = entry.deflated.crc
+    } else {
+      const raw = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : (entry.data ?? new Uint8Array(0))
+      body = method === 8 ? deflateRawSync(raw, { level: entry.level ?? 6 }) : raw
+      size = raw.length
+      crc = crc32(raw)
+    }
+    const declared = entry.declaredSize ?? size
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt16LE(0x800, 6)
+    local.writeUInt16LE(method, 8)
+    local.writeUInt32LE(crc >>> 0, 14)
+    local.writeUInt32LE(body.length, 18)
+    local.writeUInt32LE(declared, 22)
+    local.writeUInt16LE(name.length, 26)
+    const header = Buffer.alloc(46)
+    header.writeUInt32LE(0x02014b50, 0)
+    header.writeUInt16LE(20, 4)
+    header.writeUInt16LE(20, 6)
+    header.writeUInt16LE(0x800, 8)
+    header.writeUInt16LE(method, 10)
+    header.writeUInt32LE(crc >>> 0, 16)
+    header.writeUInt32LE(body.length, 20)
+    header.writeUInt32LE(declared, 24)
+    header.writeUInt16LE(name.length, 28)
+    header.writeUInt32LE(offset, 42)
+    chunks.push(local, name, Buffer.from(body.buffer, body.byteOffset, body.byteLength))
+    central.push(header, name)
+    offset += 30 + name.length + body.length
+  }
+  const centralSize = central.reduce((sum, c) => sum + c.length, 0)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  end.writeUInt16LE(entries.length, 8)
+  end.writeUInt16LE(entries.length, 10)
+  end.writeUInt32LE(centralSize, 12)
+  end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...chunks, ...central, end])
+}
+
+/**
+ * Deflates a sequence of pieces without holding them together: each piece is compressed on its
+ * own with a full flush (fresh history), and the pieces' streams are concatenated, ending with
+ * an empty final block. Lets a test make a 50 MB sheet in a few MB of memory.
+ */
+export function deflateStream(pieces: Iterable<Uint8Array | string>, level = 6): { bytes: Uint8Array; size: number; crc: number } {
+  const out: Buffer[] = []
+  let size = 0
+  let crc = 0
+  for (const piece of pieces) {
+    const raw = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece
+    out.push(deflateRawSync(raw, { level, finishFlush: constants.Z_FULL_FLUSH }))
+    size += raw.length
+    crc = crc32(raw, crc)
+  }
+  out.push(deflateRawSync(Buffer.alloc(0)))
+  return { bytes: Buffer.concat(out), size, crc }
+}
+
+/** A raw deflate stream of `megabytes` MB of zeros, made of one repeated 1 MB block (about 1 KB each). */
+export function zeroBomb(megabytes: number): { bytes: Uint8Array; size: number } {
+  const block = deflateRawSync(Buffer.alloc(1 << 20), { level: 9, finishFlush: constants.Z_FULL_FLUSH })
+  const parts: Buffer[] = Array.from({ length: megabytes }, () => block)
+  parts.push(deflateRawSync(Buffer.alloc(0)))
+  return { bytes: Buffer.concat(parts), size: megabytes * (1 << 20) }
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+export const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main'
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
+const OFFICE_CT = 'application/vnd.openxmlformats-officedocument.spreadsheetml'
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+
+export interface WorkbookSpec {
+  /** Each sheet's `<sheetData>` content (rows), or its whole XML when it starts with `<?xml`/`<worksheet`. */
+  readonly sheets: ReadonlyArray<{ readonly name: string; readonly xml?: string; readonly deflated?: ZipEntrySpec['deflated'] }>
+  /** Shared strings as plain texts, or the whole sst XML. */
+  readonly sharedStrings?: readonly string[] | string
+  /** `<numFmt>` codes by id. */
+  readonly numFmts?: Readonly<Record<number, string>>
+  /** numFmtId of each cellXfs entry (index = `s` of a cell); default [0, 14]. */
+  readonly cellXfs?: readonly number[]
+  /** Extra or replacing entries (e.g. a hostile styles.xml). */
+  readonly extraEntries?: readonly ZipEntrySpec[]
+  readonly date1904?: boolean
+}
+
+/** The shared strings part as Excel writes it. */
+export function sharedStringsXml(strings: readonly string[]): string {
+  const items = strings.map((s) => `<si><t${/^\s|\s$/.test(s) ? ' xml:space="preserve"' : ''}>${escapeXml(s)}</t></si>`)
+  return `${XML_HEAD}<sst xmlns="${MAIN_NS}" count="${strings.length}" uniqueCount="${strings.length}">${items.join('')}</sst>`
+}
+
+export function worksheetXml(sheetData: string): string {
+  return (
+    `${XML_HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" ` +
+    `mc:Ignorable="x14ac" xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac">` +
+    `<sheetViews><sheetView workbookViewId="0" rightToLeft="1"/></sheetViews><sheetFormatPr defaultRowHeight="15"/>` +
+    `<sheetData>${sheetData}</sheetData></worksheet>`
+  )
+}
+
+export function stylesXml(numFmts: Readonly<Record<number, string>> = {}, cellXfs: readonly number[] = [0, 14]): string {
+  const fmts = Object.entries(numFmts)
+  const fmtXml = fmts.length
+    ? `<numFmts count="${fmts.length}">${fmts.map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${escapeXml(code)}"/>`).join('')}</numFmts>`
+    : ''
+  return (
+    `${XML_HEAD}<styleSheet xmlns="${MAIN_NS}">${fmtXml}<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>` +
+    `<fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders>` +
+    `<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>` +
+    `<cellXfs count="${cellXfs.length}">${cellXfs.map((id) => `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0"${id ? ' applyNumberFormat="1"' : ''}/>`).join('')}</cellXfs>` +
+    `<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`
+  )
+}
+
+/** An .xlsx with the parts and relationships Excel writes. */
+export function buildWorkbook(spec: WorkbookSpec): Uint8Array {
+  const sheetEntries: ZipEntrySpec[] = spec.sheets.map((sheet, i) => {
+    const name = `xl/worksheets/sheet${i + 1}.xml`
+    if (sheet.deflated) return { name, deflated: sheet.deflated }
+    const xml = sheet.xml ?? ''
+    return { name, data: /^\s*<(\?xml|worksheet|\w+:worksheet)/.test(xml) ? xml : worksheetXml(xml) }
+  })
+  const n = spec.sheets.length
+  const workbookXml =
+    `${XML_HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><workbookPr${spec.date1904 ? ' date1904="1"' : ''}/><sheets>` +
+    spec.sheets.map((s, i) => `<sheet name="${escapeXml(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') +
+    `</sheets></workbook>`
+  const rel = (id: string, type: string, target: string) => `<Relationship Id="${id}" Type="${REL_NS}/${type}" Target="${target}"/>`
+  const workbookRels =
+    `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+    spec.sheets.map((_s, i) => rel(`rId${i + 1}`, 'worksheet', `worksheets/sheet${i + 1}.xml`)).join('') +
+    rel(`rId${n + 1}`, 'styles', 'styles.xml') +
+    rel(`rId${n + 2}`, 'sharedStrings', 'sharedStrings.xml') +
+    `</Relationships>`
+  const strings = spec.sharedStrings ?? []
+  const entries: ZipEntrySpec[] = [
+    {
+      name: '[Content_Types].xml',
+      data:
+        `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+        `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+        `<Default Extension="xml" ContentType="application/xml"/>` +
+        `<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>` +
+        spec.sheets.map((_s, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="${OFFICE_CT}.worksheet+xml"/>`).join('') +
+        `<Override PartName="/xl/styles.xml" ContentType="${OFFICE_CT}.styles+xml"/>` +
+        `<Override PartName="/xl/sharedStrings.xml" ContentType="${OFFICE_CT}.sharedStrings+xml"/></Types>`,
+    },
+    {
+      name: '_rels/.rels',
+      data:
+        `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+        `<Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    },
+    { name: 'xl/workbook.xml', data: workbookXml },
+    { name: 'xl/_rels/workbook.xml.rels', data: workbookRels },
+    { name: 'xl/styles.xml', data: stylesXml(spec.numFmts, spec.cellXfs) },
+    { name: 'xl/sharedStrings.xml', data: typeof strings === 'string' ? strings : sharedStringsXml(strings) },
+    ...sheetEntries,
+  ]
+  const extra = spec.extraEntries ?? []
+  const replaced = new Set(extra.map((e) => e.name))
+  return buildZip([...entries.filter((e) => !replaced.has(e.name)), ...extra])
+}
+
+/**
+ * An OLE compound file (the container of .xls and of encrypted .xlsx) whose directory holds
+ * the given stream names: a header, one FAT sector and one directory sector.
+ */
+export function buildOle(streamNames: readonly string[]): Uint8Array {
+  const names = ['Root Entry', ...streamNames].slice(0, 4)
+  const sector = 512
+  const file = Buffer.alloc(512 + 2 * sector)
+  file.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], 0)
+  file.writeUInt16LE(0x3e, 24)
+  file.writeUInt16LE(3, 26)
+  file.writeUInt16LE(0xfffe, 28)
+  file.writeUInt16LE(9, 30)
+  file.writeUInt16LE(6, 32)
+  file.writeUInt32LE(1, 44) // FAT sectors
+  file.writeUInt32LE(1, 48) // first directory sector
+  file.writeUInt32LE(4096, 56)
+  file.writeUInt32LE(0xfffffffe, 60)
+  file.writeUInt32LE(0xfffffffe, 68)
+  for (let i = 0; i < 109; i++) file.writeUInt32LE(i === 0 ? 0 : 0xffffffff, 76 + i * 4)
+  const fat = 512
+  for (let i = 0; i < 128; i++) file.writeUInt32LE(0xffffffff, fat + i * 4)
+  file.writeUInt32LE(0xfffffffd, fat) // sector 0 is the FAT
+  file.writeUInt32LE(0xfffffffe, fat + 4) // sector 1 (directory) ends its chain
+  const dir = 512 + sector
+  names.forEach((name, i) => {
+    const entry = dir + i * 128
+    const encoded = Buffer.from(`${name}\0`, 'utf16le')
+    encoded.copy(file, entry)
+    file.writeUInt16LE(encoded.length, entry + 64)
+    file[entry + 66] = i === 0 ? 5 : 2
+    file.writeUInt32LE(0xffffffff, entry + 68)
+    file.writeUInt32LE(0xffffffff, entry + 72)
+    file.writeUInt32LE(i === 0 && names.length > 1 ? 1 : 0xffffffff, entry + 76)
+    file.writeUInt32LE(0xfffffffe, entry + 116)
+  })
+  return file
+}

@@ -1,0 +1,19 @@
+import { readSheet } from './read.server.ts'
+import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
+
+/**
+ * What a worker thread can be asked to do: a task name → a function of the uploaded bytes and
+ * plain options, returning plain data. Options and results cross the thread boundary by
+ * structured clone (no functions, no class instances); thrown errors come back as real errors
+ * (`XlsxError` with its code, `DomainError` with its status and messageKey).
+ *
+ * Add a feature's job here (e.g. `absence`: read the sheet and analyse it, so only the small
+ * report crosses back), importing it from the feature's index.server.ts. This file is the one
+ * place the worker bundle starts from, so everything a task needs is bundled with it.
+ */
+export const workerTasks = {
+  read: (data: Uint8Array, options: ReadSheetOptions): ReadSheetResult => readSheet(data, options),
+}
+
+export type WorkerTasks = typeof workerTasks
+export type WorkerTaskName = keyof WorkerTasks
