@@ -42,3 +42,24 @@ export function formatDate(lang: Lang, date: Date | string | number): DualDate {
     hijri: new Intl.DateTimeFormat(hijriLocale[lang], options).format(value),
   }
 }
+
+/** A rate kept as a percentage with two decimals (93.33), shown with one: `93.3%`. */
+export function formatRate(lang: Lang, percentage: number, fractionDigits = 1): string {
+  return formatPercent(lang, percentage / 100, fractionDigits)
+}
+
+/** A school day written `YYYY-MM-DD`: short Gregorian and Umm al-Qura dates. */
+export function formatDay(lang: Lang, isoDay: string): DualDate {
+  const value = new Date(`${isoDay}T12:00:00Z`)
+  const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }
+  return {
+    gregorian: new Intl.DateTimeFormat(intlLocale[lang], options).format(value),
+    hijri: new Intl.DateTimeFormat(hijriLocale[lang], options).format(value),
+  }
+}
+
+/** The name of a weekday, 0 = Sunday. */
+export function weekdayName(lang: Lang, weekday: number): string {
+  // 2024-01-07 was a Sunday.
+  return new Intl.DateTimeFormat(intlLocale[lang], { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + weekday, 12)))
+}

@@ -9,7 +9,7 @@ import {
   stcPaySource,
   type PayError,
   type PayStep,
-} from '#app/features/billing/gateway-browser.ts'
+} from '#app/features/billing/index.ts'
 import { requireUser } from '#app/features/accounts/index.server.ts'
 import { formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'

@@ -21,3 +21,23 @@ export async function signedInTeacher(page: Page, lang: 'ar' | 'en', tag = 'teac
   await expect(page).toHaveURL(new RegExp(`/${lang}$`))
   return { email, verifyPath }
 }
+
+/**
+ * A signed-in teacher with a current subscription, paid through the sandbox gateway the way a
+ * teacher pays (the billing journeys test that page in detail): for the tools' journeys.
+ */
+export async function subscribedTeacher(page: Page, lang: 'ar' | 'en', tag = 'subscriber') {
+  const teacher = await signedInTeacher(page, lang, tag)
+  await page.goto(`/${lang}/checkout/1`)
+  await page.locator('main button[type="submit"]').click()
+  await expect(page).toHaveURL(/sandbox-pay\?id=sbx_/)
+  await page.locator('input[name="number"]').fill('4111 1111 1111 1111')
+  await page.locator('input[name="name"]').fill('NOURA ALQAHTANI')
+  await page.locator('input[name="expiry"]').fill('12/30')
+  await page.locator('input[name="cvc"]').fill('123')
+  await page.locator('button[value="card"]').click()
+  await page.locator('button[value="confirm"]').click()
+  await expect(page).toHaveURL(new RegExp(`/${lang}/payments/result/`))
+  await expect(page.locator('.result-paid')).toBeVisible()
+  return teacher
+}

@@ -6,6 +6,9 @@ import { isDateFormatCode, readSheet, XLSX_READ_LIMITS } from './read.server.ts'
 import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, sharedStringsXml, worksheetXml, zeroBomb } from './test-zip.ts'
 import { XlsxError, type ReadSheetOptions, type XlsxErrorCode } from './types.ts'
 
+// The shared fixtures, copied beside the features that own them.
+const featuresDir = path.resolve(import.meta.dirname, '../../features')
+
 const MB = 1 << 20
 const options: ReadSheetOptions = { maxUncompressedBytes: 200 * MB, maxRows: 500_000, timeBudgetMs: 10_000, preferredSheets: ['الغياب', 'Absence'] }
 
@@ -339,7 +342,7 @@ describe('readSheet reads values as Excel shows them', () => {
   })
 
   it('reads the same values as SheetJS from the shared fixtures', () => {
-    const roots = ['absence', 'grades'].map((f) => path.join('/work/shared/fixtures', f))
+    const roots = ['absence', 'grades'].map((f) => path.join(featuresDir, f, 'fixtures'))
     for (const root of roots) {
       for (const file of readdirSync(root).filter((f) => f.endsWith('.xlsx'))) {
         const data = readFileSync(path.join(root, file))
@@ -356,7 +359,7 @@ describe('readSheet reads values as Excel shows them', () => {
   })
 
   it('reads cells of the Arabic absence fixture that can be seen in Excel', () => {
-    const { sheetName, rows } = read(readFileSync('/work/shared/fixtures/absence/small-ar.xlsx'))
+    const { sheetName, rows } = read(readFileSync(path.join(featuresDir, 'absence/fixtures/small-ar.xlsx')))
     expect(sheetName).toBe('الغياب')
     const byRow = new Map(rows.map((r) => [r.row, r.cells]))
     expect(byRow.get(1)).toEqual(['تقرير الغياب'])
@@ -366,7 +369,7 @@ describe('readSheet reads values as Excel shows them', () => {
   })
 
   it('reads cells of the English grades fixture', () => {
-    const { sheetName, rows } = read(readFileSync('/work/shared/fixtures/grades/english-two-subjects.xlsx'), { preferredSheets: ['الدرجات', 'Grades'] })
+    const { sheetName, rows } = read(readFileSync(path.join(featuresDir, 'grades/fixtures/english-two-subjects.xlsx')), { preferredSheets: ['الدرجات', 'Grades'] })
     expect(sheetName).toBe('Grades')
     expect(rows[3]).toEqual({ row: 5, cells: ['Student name', 'National ID', 'Grade', 'Class', 'Subject', 'Score', 'Max score'] })
     expect(rows[4]).toEqual({ row: 6, cells: ['عبدالعزيز خالد مشاري البلوي', '1100198728', 'الأول المتوسط', '1', 'Science', 34.5, 40] })

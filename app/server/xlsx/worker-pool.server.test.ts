@@ -8,7 +8,7 @@ import { XlsxError, type ReadSheetOptions } from './types.ts'
 import { closeWorkerPool, createWorkerPool, parseInWorker, resolveWorkerEntry, WorkerPoolBusyError, type WorkerPool } from './worker-pool.server.ts'
 
 const options: ReadSheetOptions = { maxUncompressedBytes: 200 << 20, maxRows: 500_000, timeBudgetMs: 10_000, preferredSheets: ['الغياب'] }
-const fixture = '/work/shared/fixtures/absence/small-ar.xlsx'
+const fixture = new URL('../../features/absence/fixtures/small-ar.xlsx', import.meta.url).pathname
 const testEntry = new URL('./test-worker.ts', import.meta.url)
 const pools: Array<WorkerPool<TestTasks>> = []
 const testPool = (opts: Parameters<typeof createWorkerPool>[0] = {}) => {
