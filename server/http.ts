@@ -152,10 +152,11 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     })
   })
 
-  // Page forms: at most 12 MB (an absence workbook is at most 10 MB); the API sets its own limits.
+  // Page forms: a workbook upload at most (ANALYSIS_MAX_UPLOAD_MB) and room for the form; the API sets its own limits.
+  const pageBodyLimit = bodyLimit({ maxSize: (env.ANALYSIS_MAX_UPLOAD_MB + 2) * 1024 * 1024, onError: (ctx) => ctx.text('Payload Too Large', 413) })
   app.use('*', async (c, next) => {
     if (!unsafeMethods.has(c.req.method) || c.req.path.startsWith('/api/')) return next()
-    return bodyLimit({ maxSize: 12 * 1024 * 1024, onError: (ctx) => ctx.text('Payload Too Large', 413) })(c, next)
+    return pageBodyLimit(c, next)
   })
 
   app.route('/api/v1', createApi())

@@ -30,3 +30,4 @@ export {
   type WeekdayFigures,
 } from './analyse-absence.ts'
 export { minimumSearchWords, searchStudents } from './search-students.ts'
+export { AbsenceReportView, type StudentSearch, type WarnedStudent } from './report-view.tsx'

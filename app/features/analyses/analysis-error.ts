@@ -21,13 +21,17 @@ export interface AnalysisErrorDetails {
   readonly skipped?: readonly SkippedRow[]
 }
 
-/** A workbook an analysis refuses (422): the message key says why, the details say where. */
+/**
+ * A workbook an analysis refuses (422, or 413 for a limit): the message key says why, the
+ * details say where.
+ */
 export class AnalysisError extends DomainError {
   constructor(
     messageKey: string,
     public readonly details: AnalysisErrorDetails = {},
+    status: 413 | 422 = 422,
   ) {
-    super(422, messageKey)
+    super(status, messageKey)
     this.name = 'AnalysisError'
   }
 }

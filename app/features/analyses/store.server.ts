@@ -84,6 +84,6 @@ export async function deleteAnalysis(db: Db, userId: string, id: string): Promis
 }
 
 function cleanTitle(title: string): string {
-  const clean = title.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim()
+  const clean = [...title].map((ch) => ((ch.codePointAt(0) ?? 0) < 32 || ch === '\u007f' ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim()
   return (clean || '—').slice(0, TITLE_MAX)
 }

@@ -1,3 +1,4 @@
+import { analyseAbsence } from '#app/features/absence/analyse-absence.ts'
 import { readSheet } from './read.server.ts'
 import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
 
@@ -13,6 +14,11 @@ import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
  */
 export const workerTasks = {
   read: (data: Uint8Array, options: ReadSheetOptions): ReadSheetResult => readSheet(data, options),
+  /** An absence workbook to its analysis: only the report and the students cross back. */
+  absence: (data: Uint8Array, options: { read: ReadSheetOptions }) => {
+    const sheet = readSheet(data, options.read)
+    return analyseAbsence(sheet.rows, { sheetName: sheet.sheetName })
+  },
 }
 
 export type WorkerTasks = typeof workerTasks

@@ -1,0 +1,72 @@
+import { DomainError, isDomainError } from '#app/lib/errors.ts'
+import { defaultWarningThresholds, type AbsenceReport, type StudentFigures } from './analyse-absence.ts'
+import type { StudentSearch, WarnedStudent } from './report-view.tsx'
+import { searchStudents } from './search-students.ts'
+
+/**
+ * What the report page shows of a saved absence analysis: the report, the students with a
+ * warning (not every student: the page carries only what it shows), and a search if asked.
+ */
+export function absenceReportPage(stored: { report: unknown; records: unknown }, q: string | null) {
+  const report = stored.report as AbsenceReport
+  const students = stored.records as StudentFigures[]
+  let search: StudentSearch = null
+  if (q !== null) {
+    try {
+      search = {
+        q,
+        students: searchStudents(students, q).map((s) => ({
+          name: s.name,
+          grade: s.grade,
+          classroom: s.classroom,
+          section: s.section,
+          records: s.records,
+          present: s.present,
+          excused: s.excused,
+          unexcused: s.unexcused,
+          late: s.late,
+          absenceRate: s.absenceRate,
+          warningLevel: s.warningLevel,
+          absences: s.absences,
+        })),
+      }
+    } catch (error) {
+      if (!isDomainError(error)) throw error
+      search = { q, error: error.messageKey }
+    }
+  }
+  const warned: WarnedStudent[] = students
+    .filter((s) => s.warningLevel > 0)
+    .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
+    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel }))
+  return { report, warned, thresholds: [...defaultWarningThresholds], search }
+}
+
+/** GET analyses/{id}/students?q=: the students matching a full name, in absence.md's shape. */
+export function searchAbsenceStudents(stored: { records: unknown }, q: string) {
+  const students = stored.records as StudentFigures[]
+  let found: StudentFigures[]
+  try {
+    found = searchStudents(students, q)
+  } catch (error) {
+    // A query too short is a validation failure of `q` (422, api.md), with the product's message.
+    if (isDomainError(error) && error.messageKey === 'absence.search.tooShort') throw new DomainError(422, error.messageKey, { q: [error.messageKey] })
+    throw error
+  }
+  return found.map((s) => ({
+    name: s.name,
+    studentId: s.studentId,
+    grade: s.grade,
+    classroom: s.classroom,
+    section: s.section,
+    system: s.system,
+    records: s.records,
+    present: s.present,
+    excused: s.excused,
+    unexcused: s.unexcused,
+    late: s.late,
+    absenceRate: s.absenceRate,
+    warningLevel: s.warningLevel,
+    absences: s.absences,
+  }))
+}

@@ -1,0 +1,285 @@
+import { Form } from 'react-router'
+import { dirOf } from '#app/i18n/config.ts'
+import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/format.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { LineChart, StackedBarChart, type ChartRow } from '#app/ui/charts.tsx'
+import { FormField } from '#app/ui/form-field.tsx'
+import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
+
+export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'unexcused' | 'absenceRate' | 'warningLevel'>
+
+export type StudentSearch =
+  | { q: string; error: string }
+  | { q: string; students: Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'section' | 'records' | 'present' | 'excused' | 'unexcused' | 'late' | 'absenceRate' | 'warningLevel' | 'absences'>[] }
+  | null
+
+const warningKeys = ['none', 'first', 'second', 'third'] as const
+
+/** The figures of an absence analysis: key figures, charts, tables, warnings, search, skipped rows. */
+export function AbsenceReportView({
+  report,
+  warned,
+  thresholds,
+  search,
+  searchAction,
+  analysisId,
+}: {
+  report: AbsenceReport
+  warned: WarnedStudent[]
+  thresholds: readonly number[]
+  search: StudentSearch
+  searchAction: string
+  analysisId: string
+}) {
+  const { t } = useT()
+  const lang = useLang()
+  const rate = (v: number) => formatRate(lang, v)
+  const count = (v: number) => formatNumber(lang, v)
+  const s = report.summary
+  const segments = (g: GroupFigures) => [
+    { key: 'present', label: t('absence-report.series.present'), value: g.attendanceRate, tone: 'present' as const },
+    { key: 'excused', label: t('absence-report.series.excused'), value: g.excusedRate, tone: 'excused' as const },
+    { key: 'unexcused', label: t('absence-report.series.unexcused'), value: g.unexcusedRate, tone: 'unexcused' as const },
+  ]
+  const classroomLabel = (g: { grade: string; classroom: string }) => `${g.grade} / ${g.classroom}`
+  const rows = {
+    classroom: report.byClassroom.map((g): ChartRow => ({ key: classroomLabel(g), label: classroomLabel(g), segments: segments(g) })),
+    section: report.bySection.map((g): ChartRow => ({ key: g.section, label: g.section, segments: segments(g) })),
+    system: report.bySystem.map((g): ChartRow => ({ key: g.system, label: g.system, segments: segments(g) })),
+    weekday: report.byWeekday.map((g): ChartRow => ({ key: String(g.weekday), label: weekdayName(lang, g.weekday), segments: segments(g) })),
+  }
+
+  return (
+    <>
+      <section className="report-section" aria-labelledby="figures-title">
+        <h2 id="figures-title">{t('absence-report.figures.title')}</h2>
+        <dl className="key-figures">
+          <KeyFigure label={t('absence-report.figures.attendance')} value={rate(s.attendanceRate)} tone="present" />
+          <KeyFigure label={t('absence-report.figures.excused')} value={rate(s.excusedRate)} tone="excused" />
+          <KeyFigure label={t('absence-report.figures.unexcused')} value={rate(s.unexcusedRate)} tone="unexcused" />
+          <KeyFigure label={t('absence-report.figures.late')} value={rate(s.lateRate)} tone="late" />
+          <KeyFigure label={t('absence-report.figures.students')} value={count(s.students)} />
+          <KeyFigure label={t('absence-report.figures.days')} value={count(s.days)} />
+          <KeyFigure label={t('absence-report.figures.records')} value={count(s.records)} />
+        </dl>
+      </section>
+
+      <section className="report-section" aria-labelledby="charts-title">
+        <h2 id="charts-title" className="visually-hidden">
+          {t('absence-report.charts.overall')}
+        </h2>
+        <div className="chart-grid">
+          <StackedBarChart id="chart-overall" title={t('absence-report.charts.overall')} rows={[{ key: 'all', label: t('absence-report.figures.attendance'), segments: segments(s) }]} formatValue={rate} />
+          <StackedBarChart id="chart-classroom" title={t('absence-report.charts.byClassroom')} rows={rows.classroom} formatValue={rate} />
+          <StackedBarChart id="chart-section" title={t('absence-report.charts.bySection')} rows={rows.section} formatValue={rate} />
+          <StackedBarChart id="chart-system" title={t('absence-report.charts.bySystem')} rows={rows.system} formatValue={rate} />
+          <StackedBarChart id="chart-weekday" title={t('absence-report.charts.byWeekday')} rows={rows.weekday} formatValue={rate} />
+          <LineChart
+            id="chart-dates"
+            title={t('absence-report.charts.byDate')}
+            dir={dirOf(lang)}
+            labels={report.byDate.map((d) => formatDay(lang, d.date).gregorian)}
+            formatValue={rate}
+            series={[
+              { key: 'present', label: t('absence-report.series.present'), tone: 'present', values: report.byDate.map((d) => d.attendanceRate) },
+              { key: 'excused', label: t('absence-report.series.excused'), tone: 'excused', values: report.byDate.map((d) => d.excusedRate) },
+              { key: 'unexcused', label: t('absence-report.series.unexcused'), tone: 'unexcused', values: report.byDate.map((d) => d.unexcusedRate) },
+            ]}
+          />
+        </div>
+      </section>
+
+      <section className="report-section" aria-labelledby="search-title">
+        <h2 id="search-title">{t('absence-report.search.title')}</h2>
+        <Form method="get" action={searchAction} className="form search-form" role="search">
+          <input type="hidden" name="id" value={analysisId} />
+          <FormField id="student-q" label={t('absence-report.search.label')} hint={t('absence-report.search.hint')} errors={search && 'error' in search ? [search.error] : undefined}>
+            {(p) => <input {...p} name="q" type="search" defaultValue={search?.q ?? ''} autoComplete="off" maxLength={120} />}
+          </FormField>
+          <button type="submit" className="button button-primary">
+            {t('absence-report.search.submit')}
+          </button>
+        </Form>
+        {search && 'students' in search ? (
+          <div className="search-results" aria-live="polite">
+            <p>{t('absence-report.search.results', { count: search.students.length })}</p>
+            {search.students.map((st) => (
+              <article key={`${st.name}-${st.grade}-${st.classroom}`} className="card student-card">
+                <h3>{st.name}</h3>
+                <p className="muted">
+                  {classroomLabel(st)} · {st.section}
+                </p>
+                <dl className="key-figures key-figures-small">
+                  <KeyFigure label={t('absence-report.search.records')} value={count(st.records)} />
+                  <KeyFigure label={t('absence-report.tables.excused')} value={count(st.excused)} tone="excused" />
+                  <KeyFigure label={t('absence-report.tables.unexcused')} value={count(st.unexcused)} tone="unexcused" />
+                  <KeyFigure label={t('absence-report.tables.late')} value={count(st.late)} tone="late" />
+                  <KeyFigure label={t('absence-report.warnings.absenceRate')} value={rate(st.absenceRate)} />
+                  <KeyFigure label={t('absence-report.warnings.level')} value={t(`absence.warning.${warningKeys[st.warningLevel]}`)} />
+                </dl>
+                {st.absences.length ? (
+                  <div className="table-wrap">
+                    <table className="data-table">
+                      <thead>
+                        <tr>
+                          <th scope="col">{t('absence-report.search.date')}</th>
+                          <th scope="col">{t('absence-report.search.hijri')}</th>
+                          <th scope="col">{t('absence-report.search.weekday')}</th>
+                          <th scope="col">{t('absence-report.search.type')}</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {st.absences.map((a) => {
+                          const day = formatDay(lang, a.date)
+                          return (
+                            <tr key={a.date}>
+                              <td>{day.gregorian}</td>
+                              <td>{day.hijri}</td>
+                              <td>{weekdayName(lang, a.weekday)}</td>
+                              <td>{t(`absence.types.${a.type}`)}</td>
+                            </tr>
+                          )
+                        })}
+                      </tbody>
+                    </table>
+                  </div>
+                ) : (
+                  <p>{t('absence-report.search.noAbsences')}</p>
+                )}
+              </article>
+            ))}
+          </div>
+        ) : null}
+      </section>
+
+      <section className="report-section" aria-labelledby="warnings-title">
+        <h2 id="warnings-title">{t('absence-report.warnings.title')}</h2>
+        <p className="muted">{t('absence-report.warnings.lead', { first: thresholds[0] ?? 3, second: thresholds[1] ?? 5, third: thresholds[2] ?? 10 })}</p>
+        {warned.length ? (
+          <div className="table-wrap">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('absence-report.warnings.student')}</th>
+                  <th scope="col">{t('absence-report.warnings.classroom')}</th>
+                  <th scope="col">{t('absence-report.warnings.unexcused')}</th>
+                  <th scope="col">{t('absence-report.warnings.absenceRate')}</th>
+                  <th scope="col">{t('absence-report.warnings.level')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {warned.map((st) => (
+                  <tr key={`${st.name}-${st.grade}-${st.classroom}`} className={`warning-${st.warningLevel}`}>
+                    <td>{st.name}</td>
+                    <td>{classroomLabel(st)}</td>
+                    <td className="num">{count(st.unexcused)}</td>
+                    <td className="num">{rate(st.absenceRate)}</td>
+                    <td>{t(`absence.warning.${warningKeys[st.warningLevel]}`)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p>{t('absence-report.warnings.none')}</p>
+        )}
+      </section>
+
+      <section className="report-section" aria-labelledby="tables-title">
+        <h2 id="tables-title">{t('absence-report.tables.title')}</h2>
+        <GroupTable caption={t('absence-report.tables.byClassroom')} head={t('absence-report.tables.classroom')} rows={report.byClassroom.map((g) => ({ label: classroomLabel(g), g }))} />
+        <GroupTable caption={t('absence-report.tables.bySection')} head={t('absence-report.tables.section')} rows={report.bySection.map((g) => ({ label: g.section, g }))} />
+        <GroupTable caption={t('absence-report.tables.bySystem')} head={t('absence-report.tables.system')} rows={report.bySystem.map((g) => ({ label: g.system, g }))} />
+        <GroupTable caption={t('absence-report.tables.byWeekday')} head={t('absence-report.tables.weekday')} rows={report.byWeekday.map((g) => ({ label: weekdayName(lang, g.weekday), g }))} />
+        <GroupTable
+          caption={t('absence-report.tables.byDate')}
+          head={t('absence-report.tables.date')}
+          rows={report.byDate.map((g) => {
+            const day = formatDay(lang, g.date)
+            return { label: `${day.gregorian} — ${day.hijri}`, g }
+          })}
+        />
+      </section>
+
+      <section className="report-section" aria-labelledby="skipped-title">
+        <h2 id="skipped-title">{t('analyses.report.skipped', { count: report.skipped.length })}</h2>
+        {report.skipped.length ? (
+          <>
+            <p className="muted">{t('analyses.report.skippedLead')}</p>
+            <div className="table-wrap">
+              <table className="data-table">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('analyses.report.row')}</th>
+                    <th scope="col">{t('analyses.report.reason')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.skipped.slice(0, 500).map((r) => (
+                    <tr key={r.row}>
+                      <td className="num">{r.row}</td>
+                      <td>{t(r.reason.key, r.reason.values)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        ) : (
+          <p>{t('analyses.report.noSkipped')}</p>
+        )}
+      </section>
+    </>
+  )
+}
+
+function KeyFigure({ label, value, tone }: { label: string; value: string; tone?: string }) {
+  return (
+    <div className={`key-figure${tone ? ` tone-${tone}` : ''}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  )
+}
+
+function GroupTable({ caption, head, rows }: { caption: string; head: string; rows: { label: string; g: GroupFigures }[] }) {
+  const { t } = useT()
+  const lang = useLang()
+  const rate = (v: number) => formatRate(lang, v)
+  const count = (v: number) => formatNumber(lang, v)
+  return (
+    <div className="table-wrap">
+      <table className="data-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{head}</th>
+            <th scope="col">{t('absence-report.tables.records')}</th>
+            <th scope="col">{t('absence-report.tables.present')}</th>
+            <th scope="col">{t('absence-report.tables.excused')}</th>
+            <th scope="col">{t('absence-report.tables.unexcused')}</th>
+            <th scope="col">{t('absence-report.tables.late')}</th>
+            <th scope="col">{t('absence-report.tables.attendanceRate')}</th>
+            <th scope="col">{t('absence-report.tables.excusedRate')}</th>
+            <th scope="col">{t('absence-report.tables.unexcusedRate')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ label, g }) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td className="num">{count(g.records)}</td>
+              <td className="num">{count(g.present)}</td>
+              <td className="num">{count(g.excused)}</td>
+              <td className="num">{count(g.unexcused)}</td>
+              <td className="num">{count(g.late)}</td>
+              <td className="num">{rate(g.attendanceRate)}</td>
+              <td className="num">{rate(g.excusedRate)}</td>
+              <td className="num">{rate(g.unexcusedRate)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,48 @@
+import type { Lang } from '#app/i18n/config.ts'
+import { analyseInWorker, checkUpload, readLimits, saveAnalysis, type UploadContext } from '#app/features/analyses/index.server.ts'
+import type { AbsenceAnalysis, AbsenceMeta } from './analyse-absence.ts'
+
+/** The sheet absence.md reads: `الغياب` or `Absence`, else the first. */
+export const absenceSheetNames = ['الغياب', 'Absence'] as const
+
+export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<Uint8Array> }
+
+/**
+ * An uploaded absence workbook to a saved analysis: checks, then read and analysed in a worker
+ * thread, then stored as one row (report and per-student records; never the file).
+ */
+export async function uploadAbsence(ctx: UploadContext, input: { userId: string; file: AbsenceUpload | null; lang: Lang }) {
+  await checkUpload(ctx, input.userId, input.file)
+  const file = input.file as AbsenceUpload
+  const analysis: AbsenceAnalysis = await analyseInWorker(ctx, 'absence', await file.bytes(), { read: readLimits(ctx.env, absenceSheetNames) })
+  const saved = await saveAnalysis(ctx.db, {
+    userId: input.userId,
+    kind: 'absence',
+    title: absenceTitle(analysis.meta, file.name),
+    meta: metaRecord(analysis.meta),
+    headline: {
+      attendanceRate: analysis.report.summary.attendanceRate,
+      records: analysis.report.summary.records,
+      students: analysis.report.summary.students,
+      from: analysis.report.byDate[0]?.date ?? null,
+      to: analysis.report.byDate.at(-1)?.date ?? null,
+    },
+    report: analysis.report,
+    records: analysis.students,
+  })
+  return { id: saved.id, analysis }
+}
+
+/** The school and period from the title block, else the file's name. */
+export function absenceTitle(meta: AbsenceMeta, fileName: string): string {
+  const period = meta.from && meta.to ? `${meta.from} – ${meta.to}` : (meta.term ?? '')
+  const parts = [meta.school, period].filter((p): p is string => Boolean(p && p.trim()))
+  if (parts.length) return parts.join(' · ')
+  return fileName.replace(/\.xlsx$/i, '').trim() || 'absence'
+}
+
+function metaRecord(meta: AbsenceMeta): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(meta)) if (typeof value === 'string' && value) out[key] = value
+  return out
+}

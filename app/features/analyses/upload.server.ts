@@ -1,0 +1,101 @@
+import { DomainError } from '#app/lib/errors.ts'
+import type { RequestContext } from '#app/server/context.server.ts'
+import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+import { parseInWorker, WorkerPoolBusyError } from '#app/server/xlsx/worker-pool.server.ts'
+import type { WorkerTaskName } from '#app/server/xlsx/worker-tasks.server.ts'
+import { XlsxError, type ReadSheetOptions } from '#app/server/xlsx/types.ts'
+import { AnalysisError } from './analysis-error.ts'
+import type { UploadFailure } from './upload-failure.ts'
+
+export type UploadContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
+
+const MB = 1024 * 1024
+
+/** The reader's limits from the configuration (absence.md, "Limits"). */
+export function readLimits(env: UploadContext['env'], preferredSheets: readonly string[]): ReadSheetOptions {
+  return {
+    preferredSheets,
+    maxUncompressedBytes: env.ANALYSIS_MAX_UNCOMPRESSED_MB * MB,
+    // The header and the title block sit above the data rows: a little room for them.
+    maxRows: env.ANALYSIS_MAX_ROWS + 40,
+    timeBudgetMs: env.ANALYSIS_TIME_BUDGET_MS,
+  }
+}
+
+/**
+ * Checks an upload before any parsing: a file is there, its name (if it has an extension) says
+ * .xlsx, its size is within the limit, and the teacher has not uploaded too often. Throws
+ * AnalysisError / DomainError with the message the page and the API show.
+ */
+export async function checkUpload(ctx: UploadContext, userId: string, file: { name: string; size: number } | null) {
+  if (!file || file.size === 0) throw new AnalysisError('analyses.errors.noFile')
+  const extension = /\.([^./\\]+)$/.exec(file.name)?.[1]?.toLowerCase()
+  if (extension && extension !== 'xlsx') throw new AnalysisError('analyses.errors.invalidFormat')
+  if (file.size > ctx.env.ANALYSIS_MAX_UPLOAD_MB * MB)
+    throw new AnalysisError('analyses.errors.tooLarge', { values: { mb: ctx.env.ANALYSIS_MAX_UPLOAD_MB } }, 413)
+  const limit = await hitRateLimit(ctx.db, { key: `upload:${userId}`, limit: ctx.env.ANALYSIS_UPLOADS_PER_HOUR, windowSeconds: 3600 })
+  if (!limit.allowed)
+    throw new DomainError(429, 'analyses.errors.rateLimited', undefined, limit.retryAfterSeconds)
+}
+
+/**
+ * Runs a feature's worker task (read the sheet and analyse it) off the event loop, turning the
+ * reader's refusals into the teacher's messages.
+ */
+export async function analyseInWorker<K extends WorkerTaskName>(ctx: UploadContext, task: K, bytes: Uint8Array, options: Parameters<typeof parseInWorker<K>>[2]) {
+  try {
+    return await parseInWorker(task, bytes, options)
+  } catch (error) {
+    throw uploadError(ctx, error)
+  }
+}
+
+export function uploadError(ctx: UploadContext, error: unknown): Error {
+  if (error instanceof AnalysisError) return error
+  if (error instanceof Error && error.name === 'AnalysisError') {
+    // Rebuilt from the worker thread: a plain Error carrying the AnalysisError's fields.
+    const e = error as Error & { messageKey?: unknown; details?: unknown }
+    const status = (error as { status?: unknown }).status === 413 ? 413 : 422
+    if (typeof e.messageKey === 'string') return new AnalysisError(e.messageKey, (e.details ?? {}) as AnalysisError['details'], status)
+  }
+  if (error instanceof XlsxError) {
+    switch (error.code) {
+      case 'format':
+      case 'encrypted':
+        return new AnalysisError('analyses.errors.invalidFormat')
+      case 'too_large':
+        return new AnalysisError('analyses.errors.tooLargeUncompressed', { values: { mb: ctx.env.ANALYSIS_MAX_UNCOMPRESSED_MB } }, 413)
+      case 'too_many_rows':
+        return new AnalysisError('analyses.errors.tooManyRows', { values: { rows: ctx.env.ANALYSIS_MAX_ROWS } }, 413)
+      case 'timeout':
+        return new AnalysisError('analyses.errors.timeout')
+    }
+  }
+  if (error instanceof WorkerPoolBusyError) return new DomainError(503, 'analyses.errors.busy')
+  if (error instanceof DomainError) return error
+  ctx.logger.error({ err: error instanceof Error ? error.name : 'unknown' }, 'analysis failed')
+  return error instanceof Error ? error : new Error('analysis failed')
+}
+
+
+/** A refusal as data for the page (or the JSON answer); anything unexpected is rethrown. */
+export function uploadFailure(error: unknown): UploadFailure {
+  if (error instanceof AnalysisError)
+    return {
+      status: error.status,
+      messageKey: error.messageKey,
+      ...(error.details.values ? { values: { ...error.details.values } } : {}),
+      ...(error.details.missingColumns ? { missingColumns: [...error.details.missingColumns] } : {}),
+      ...(error.details.skipped ? { skipped: error.details.skipped.map((s) => ({ row: s.row, reason: { key: s.reason.key, ...(s.reason.values ? { values: { ...s.reason.values } } : {}) } })) } : {}),
+    }
+  if (error instanceof DomainError)
+    return { status: error.status, messageKey: error.messageKey, ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds, values: { minutes: Math.ceil(error.retryAfterSeconds / 60) } } : {}) }
+  throw error
+}
+
+/** The uploaded file of a multipart form, as bytes, or null. */
+export async function uploadedFile(form: FormData): Promise<{ name: string; size: number; bytes: () => Promise<Uint8Array> } | null> {
+  const file = form.get('file')
+  if (!file || typeof file === 'string') return null
+  return { name: file.name, size: file.size, bytes: async () => new Uint8Array(await file.arrayBuffer()) }
+}

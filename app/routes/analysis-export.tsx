@@ -1,0 +1,17 @@
+import { data } from 'react-router'
+import { absenceExport } from '#app/features/absence/index.server.ts'
+import { findAnalysis } from '#app/features/analyses/index.server.ts'
+import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import type { Route } from './+types/analysis-export'
+
+/** `Export PDF` / `Export Excel` of the teacher's own analysis, in the page's language. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const { user } = await requireSubscriberPage(request, context, lang)
+  const stored = await findAnalysis(context.db, user.id, params.analysisId)
+  if (!stored) throw data(null, { status: 404 })
+  const format = new URL(request.url).pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
+  if (stored.kind === 'absence') return absenceExport(stored, format, lang)
+  throw data(null, { status: 404 })
+}

@@ -1,0 +1,114 @@
+import { data, Form, redirect } from 'react-router'
+import { absenceReportPage } from '#app/features/absence/index.server.ts'
+import { AbsenceReportView } from '#app/features/absence/index.ts'
+import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
+import { flashCookie } from '#app/features/accounts/index.server.ts'
+import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
+import { formatDate } from '#app/i18n/format.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
+import { AppLink } from '#app/ui/app-link.tsx'
+import type { Route } from './+types/single-analysis'
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const { user } = await requireSubscriberPage(request, context, lang)
+  const url = new URL(request.url)
+  const stored = await findAnalysis(context.db, user.id, url.searchParams.get('id') ?? '')
+  if (!stored) throw data(null, { status: 404 })
+  const analysis = { id: stored.id, kind: stored.kind, title: stored.title, meta: stored.meta, createdAt: stored.createdAt.toISOString() }
+  return {
+    messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
+    analysis,
+    absence: stored.kind === 'absence' ? absenceReportPage(stored, url.searchParams.get('q')) : null,
+  }
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const lang = langParam(params)
+  const { user } = await requireSubscriberPage(request, context, lang)
+  const form = await request.formData()
+  const id = new URL(request.url).searchParams.get('id') ?? ''
+  if (form.get('intent') !== 'delete') throw data(null, { status: 400 })
+  if (!(await deleteAnalysis(context.db, user.id, id))) throw data(null, { status: 404 })
+  return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.deleted') } })
+}
+
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analyses.meta.report', 'single-analysis', { noindex: true })
+
+export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
+  const { t } = useT()
+  const lang = useLang()
+  const { analysis, absence } = loaderData
+  const created = formatDate(lang, analysis.createdAt)
+  const info = analysis.meta
+  return (
+    <section className="section">
+      <div className="container">
+        <header className="report-header">
+          <div>
+            <p className="muted">{t(`analyses.kinds.${analysis.kind}`)}</p>
+            <h1>{analysis.title}</h1>
+            <dl className="report-meta">
+              {info.school ? (
+                <div>
+                  <dt>{t('analyses.report.school')}</dt>
+                  <dd>{info.school}</dd>
+                </div>
+              ) : null}
+              {info.from && info.to ? (
+                <div>
+                  <dt>{t('analyses.report.period')}</dt>
+                  <dd>{t('analyses.report.periodValue', { from: info.from, to: info.to })}</dd>
+                </div>
+              ) : null}
+              {info.term ? (
+                <div>
+                  <dt>{t('analyses.report.term')}</dt>
+                  <dd>{info.term}</dd>
+                </div>
+              ) : null}
+              <div>
+                <dd>{t('analyses.report.uploaded', { date: `${created.gregorian} (${created.hijri})` })}</dd>
+              </div>
+            </dl>
+          </div>
+          <div className="report-actions">
+            <a className="button button-primary" href={`/${lang}/analyses/${analysis.id}/export.pdf`}>
+              {t('analyses.report.exportPdf')}
+            </a>
+            <a className="button button-ghost" href={`/${lang}/analyses/${analysis.id}/export.xlsx`}>
+              {t('analyses.report.exportExcel')}
+            </a>
+            <details className="confirm-delete">
+              <summary className="button button-ghost">{t('analyses.report.delete')}</summary>
+              <div className="confirm-panel" role="alertdialog" aria-label={t('analyses.report.confirmDelete')}>
+                <p>{t('analyses.report.confirmDelete')}</p>
+                <Form method="post">
+                  <button type="submit" name="intent" value="delete" className="button button-danger">
+                    {t('analyses.list.delete')}
+                  </button>
+                </Form>
+              </div>
+            </details>
+          </div>
+        </header>
+        {absence ? (
+          <AbsenceReportView
+            report={absence.report}
+            warned={absence.warned}
+            thresholds={absence.thresholds}
+            search={absence.search}
+            searchAction={`/${lang}/single-analysis`}
+            analysisId={analysis.id}
+          />
+        ) : null}
+        <p className="no-print">
+          <AppLink to="last-multiple">{t('analyses.report.backToList')}</AppLink>
+        </p>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,111 @@
+import { Hono, type Context } from 'hono'
+import { absenceExport, searchAbsenceStudents, uploadAbsence } from '#app/features/absence/index.server.ts'
+import { AnalysisError, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
+import { requireSubscription } from '#app/features/billing/index.server.ts'
+import { apiLang, apiTranslator, ok } from './respond.ts'
+import { requireApiUser } from './auth.ts'
+import type { ApiEnv } from './types.ts'
+
+/** The analyses (api.md, absence.md): upload, list, read, search students, export, delete. */
+export function createAnalysesApi() {
+  const api = new Hono<ApiEnv>()
+
+  async function subscriber(c: Context<ApiEnv>) {
+    const { user } = await requireApiUser(c)
+    await requireSubscription(c.get('ctx').db, user.id)
+    return user
+  }
+
+  api.post('/analyses/absence', async (c) => {
+    const user = await subscriber(c)
+    const ctx = c.get('ctx')
+    const lang = apiLang(c)
+    let form: FormData
+    try {
+      form = await c.req.raw.formData()
+    } catch {
+      throw new AnalysisError('analyses.errors.noFile')
+    }
+    const { id } = await uploadAbsence(ctx, { userId: user.id, file: await uploadedFile(form), lang })
+    const stored = await findAnalysis(ctx.db, user.id, id)
+    if (!stored) throw new Error('saved analysis vanished')
+    return ok(c, analysisJson(c, stored), '', 201)
+  })
+
+  api.get('/analyses', async (c) => {
+    const user = await subscriber(c)
+    const list = await listAnalyses(c.get('ctx').db, user.id)
+    return ok(
+      c,
+      list.map((a) => ({ id: a.id, kind: a.kind, title: a.title, createdAt: a.createdAt.toISOString(), meta: a.meta, headline: a.headline })),
+    )
+  })
+
+  api.get('/analyses/:id', async (c) => {
+    const user = await subscriber(c)
+    const stored = await findAnalysis(c.get('ctx').db, user.id, c.req.param('id'))
+    if (!stored) return notFound(c)
+    return ok(c, analysisJson(c, stored))
+  })
+
+  api.get('/analyses/:id/students', async (c) => {
+    const user = await subscriber(c)
+    const stored = await findAnalysis(c.get('ctx').db, user.id, c.req.param('id'))
+    if (!stored || stored.kind !== 'absence') return notFound(c)
+    return ok(c, searchAbsenceStudents(stored, c.req.query('q') ?? ''))
+  })
+
+  api.get('/analyses/:id/:file{export\\.(xlsx|pdf)}', async (c) => {
+    const user = await subscriber(c)
+    const stored = await findAnalysis(c.get('ctx').db, user.id, c.req.param('id'))
+    if (!stored) return notFound(c)
+    const format = c.req.param('file').endsWith('.pdf') ? 'pdf' : 'xlsx'
+    if (stored.kind === 'absence') return absenceExport(stored, format, apiLang(c))
+    return notFound(c)
+  })
+
+  api.delete('/analyses/:id', async (c) => {
+    const user = await subscriber(c)
+    if (!(await deleteAnalysis(c.get('ctx').db, user.id, c.req.param('id')))) return notFound(c)
+    return ok(c, null)
+  })
+
+  return api
+}
+
+function notFound(c: Context<ApiEnv>) {
+  return c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404)
+}
+
+type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
+
+/** The analysis in the shape of absence.md's "API shape", skip reasons in the request's language. */
+function analysisJson(c: Context<ApiEnv>, stored: Stored) {
+  const report = stored.report as { skipped?: { row: number; reason: { key: string; values?: Record<string, string | number> } }[] }
+  const namespaces = [stored.kind === 'absence' ? 'absence' : 'grades'].filter((ns) => ns === 'absence')
+  const t = apiTranslator(c, namespaces)
+  return {
+    id: stored.id,
+    kind: stored.kind,
+    title: stored.title,
+    createdAt: stored.createdAt.toISOString(),
+    meta: stored.meta,
+    ...(stored.report as object),
+    skipped: (report.skipped ?? []).map((s) => ({ row: s.row, reason: t(s.reason.key, s.reason.values) })),
+  }
+}
+
+/**
+ * A refused workbook: the message with its values (the limit, the counts), the missing columns
+ * by name and the first skipped rows with their reasons, in the request's language.
+ */
+export function analysisErrorResponse(c: Context<ApiEnv>, error: AnalysisError) {
+  const namespace = error.messageKey.split('.')[0] ?? 'analyses'
+  const t = apiTranslator(c, [...new Set(['analyses', 'absence', namespace])].filter((ns) => ns !== 'common'))
+  const columns = (error.details.missingColumns ?? []).map((key) => t(`${namespace}.columns.${key}`))
+  const body: Record<string, unknown> = { message: t(error.messageKey, { ...error.details.values, columns: columns.join(', ') }) }
+  if (columns.length) body.errors = { file: [t(error.messageKey, { columns: columns.join(', ') })] }
+  if (error.details.missingColumns) body.missingColumns = columns
+  if (error.details.skipped) body.skipped = error.details.skipped.map((s) => ({ row: s.row, reason: t(s.reason.key, s.reason.values) }))
+  return c.json(body, error.status)
+}
