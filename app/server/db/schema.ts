@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm'
 import {
   boolean,
   check,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -329,4 +331,59 @@ export const analyses = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('analyses_user_created').on(t.userId, t.createdAt), check('analyses_title_length', sql`char_length(${t.title}) between 1 and 200`)],
+)
+
+/**
+ * A teacher's paper test: the header fields, and the questions as typed JSON (api.md's shapes,
+ * validated by the exams feature's schema before every write). The count and total are kept
+ * beside them for the list. Deleted with the teacher's account.
+ */
+export const exams = pgTable(
+  'exams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    schoolName: text('school_name').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    grade: text('grade').notNull().default(''),
+    /** The Gregorian day of the test (`YYYY-MM-DD`); the print adds the Umm al-Qura date. */
+    date: date('date', { mode: 'string' }),
+    durationMinutes: integer('duration_minutes'),
+    info: text('info').notNull().default(''),
+    showStudentName: boolean('show_student_name').notNull().default(true),
+    questions: jsonb('questions').$type<unknown[]>().notNull().default([]),
+    questionCount: integer('question_count').notNull().default(0),
+    /** Quarter marks at the finest, so the sum is exact in a double. */
+    totalMarks: doublePrecision('total_marks').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('exams_user_created').on(t.userId, t.createdAt),
+    check('exams_title_length', sql`char_length(${t.title}) between 1 and 200`),
+  ],
+)
+
+/**
+ * Question images: re-encoded uploads in the file store (`fileKey`), owned by the teacher who
+ * uploaded them, removed once no test of theirs uses them.
+ */
+export const examImages = pgTable(
+  'exam_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fileKey: text('file_key').notNull().unique(),
+    contentType: text('content_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: integer('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('exam_images_user_created').on(t.userId, t.createdAt)],
 )

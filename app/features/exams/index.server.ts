@@ -1,0 +1,15 @@
+export * from './index.ts'
+export { examSummaryToJson, examToJson } from './exam-json.ts'
+export {
+  EXAM_IMAGE_MAX_BYTES,
+  EXAM_IMAGE_MAX_PIXELS,
+  examImageResponse,
+  examImageTypeOf,
+  readExamImage,
+  readExamImages,
+  storeExamImage,
+  type ExamImageFile,
+  type StoredExamImage,
+} from './images.server.ts'
+export { parseExam } from './parse-exam.ts'
+export { createExam, deleteExam, duplicateExam, findExam, listExams, pruneExamImages, updateExam, type ExamRecord, type ExamSummary } from './store.server.ts'

@@ -1,0 +1,69 @@
+import { createSession, hashPassword, sessionCookieName } from '#app/features/accounts/index.server.ts'
+import { sandboxFor, settlePayment, startCheckout } from '#app/features/billing/index.server.ts'
+import type { RequestContext } from '#app/server/context.server.ts'
+import { users } from '#app/server/db/schema.ts'
+import { examSchema, type ExamInput } from './schemas.ts'
+
+// Test data for the exams feature's tests (never imported by production code).
+
+/** A test with one question of every type, in Arabic, as the editor would send it. */
+export function sampleExamBody(overrides: Record<string, unknown> = {}) {
+  return {
+    title: 'اختبار منتصف الفصل الدراسي الأول',
+    school_name: 'مدرسة الأندلس الابتدائية',
+    subject: 'العلوم',
+    grade: 'الصف الخامس',
+    date: '2026-11-22',
+    duration_minutes: 45,
+    info: 'أجب عن جميع الأسئلة الآتية.',
+    show_student_name: true,
+    questions: [
+      { type: 'multiple_choice', text: 'أي الكواكب أقرب إلى الشمس؟', marks: 1, options: ['عطارد', 'الزهرة', 'الأرض', 'المريخ'], correct: 0 },
+      { type: 'checkbox', text: 'اختر الثدييات:', marks: 2, options: ['الحوت', 'النسر', 'الجمل', 'السلحفاة'], correct: [0, 2] },
+      { type: 'true_false', text: 'الماء يغلي عند 100 درجة مئوية عند مستوى سطح البحر.', marks: 1, correct: true },
+      { type: 'essay', text: 'اشرح دورة الماء في الطبيعة.', marks: 4, lines: 5 },
+      {
+        type: 'matching',
+        text: 'صل كل عضو بوظيفته:',
+        marks: 3,
+        pairs: [
+          { left: 'القلب', right: 'ضخ الدم' },
+          { left: 'الرئتان', right: 'تبادل الغازات' },
+          { left: 'المعدة', right: 'هضم الطعام' },
+        ],
+      },
+      { type: 'fill_blank', text: 'عاصمة المملكة العربية السعودية هي ___ وأكبر مدنها الساحلية ___.', marks: 2, answers: ['الرياض', 'جدة'] },
+    ],
+    ...overrides,
+  }
+}
+
+export function sampleExam(overrides: Record<string, unknown> = {}): ExamInput {
+  return examSchema.parse(sampleExamBody(overrides))
+}
+
+let n = 0
+
+/** A teacher straight in the database, with a web session cookie and an API token. */
+export async function teacher(ctx: RequestContext) {
+  const id = `${++n}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`
+  const [user] = await ctx.db
+    .insert(users)
+    .values({ username: `exams ${id}`, email: `exams-${id}@school.sa`, phone: '+966551234567', passwordHash: await hashPassword('x'), emailVerifiedAt: new Date() })
+    .returning()
+  if (!user) throw new Error('no user')
+  const web = await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, kind: 'web' })
+  const api = await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, kind: 'api' })
+  return { user, cookie: `${sessionCookieName(ctx.env)}=${web.token}`, token: api.token }
+}
+
+/** A teacher with a current subscription, paid through the sandbox gateway as in production. */
+export async function subscribedTeacher(ctx: RequestContext) {
+  const created = await teacher(ctx)
+  const gateway = sandboxFor(ctx)
+  const checkout = await startCheckout(ctx, gateway, { userId: created.user.id, packageId: 1, method: 'mada', lang: 'ar' })
+  await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'A', expiry: '12/30', cvc: '123' })
+  await gateway.confirm3ds(checkout.gatewayPaymentId)
+  await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
+  return created
+}
