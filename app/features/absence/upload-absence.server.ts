@@ -33,10 +33,12 @@ export async function uploadAbsence(ctx: UploadContext, input: { userId: string;
   return { id: saved.id, analysis }
 }
 
-/** The school and period from the title block, else the file's name. */
+/**
+ * The school and term from the title block, else the file's name. The period is shown beside
+ * the title (and in the list) rather than in it, where dates would reorder in Arabic text.
+ */
 export function absenceTitle(meta: AbsenceMeta, fileName: string): string {
-  const period = meta.from && meta.to ? `${meta.from} – ${meta.to}` : (meta.term ?? '')
-  const parts = [meta.school, period].filter((p): p is string => Boolean(p && p.trim()))
+  const parts = [meta.school, meta.term].filter((p): p is string => Boolean(p && p.trim()))
   if (parts.length) return parts.join(' · ')
   return fileName.replace(/\.xlsx$/i, '').trim() || 'absence'
 }

@@ -37,7 +37,12 @@ export function AccountMenu() {
         </summary>
         <div className="menu-panel">
           <ul>
-            <li><AppLink to="profile">{t('session.menu.profile')}</AppLink></li>
+            <li><AppLink to="analysis">{t('session.menu.absence')}</AppLink></li>
+            <li><AppLink to="analysis-grade">{t('session.menu.grades')}</AppLink></li>
+            <li><AppLink to="exams">{t('session.menu.exams')}</AppLink></li>
+            <li><AppLink to="last-multiple">{t('session.menu.analyses')}</AppLink></li>
+            <li className="menu-group-start"><AppLink to="profile">{t('session.menu.profile')}</AppLink></li>
+            <li><AppLink to="subscriptions">{t('session.menu.subscriptions')}</AppLink></li>
             <li>
               <AppLink to="notifications">
                 {t('session.menu.notifications')}
