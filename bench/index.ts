@@ -1,6 +1,7 @@
 // `npm run bench`: the project's speed figures, printed as a table.
 import { benchAuth } from './auth.ts'
 import { benchBilling } from './billing.ts'
+import { benchAbsence } from './absence.ts'
 import { benchXlsx } from './xlsx.ts'
 
 const rows: Array<[string, string]> = []
@@ -14,11 +15,19 @@ rows.push([`invoice PDF (typst, warm), median of 30`, `${billing.pdfMedianMs.toF
 
 const mb = (bytes: number) => (bytes < 1 << 20 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1 << 20)).toFixed(1)} MB`)
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`
-for (const x of await benchXlsx()) {
+const xlsx = await benchXlsx()
+for (const x of xlsx) {
   const size = `${x.rows.toLocaleString('en')} rows, ${mb(x.fileBytes)} .xlsx, ${mb(x.sheetBytes)} sheet XML`
   rows.push([`xlsx ${size}: readSheet, median of ${x.runs - 1} warm (first ${ms(x.ours.firstMs)})`, `${ms(x.ours.medianMs)}, peak +${x.ours.peakMb.toFixed(0)} MB${x.sheetBytes >= 1 << 20 ? ` (${(x.ours.peakMb / (x.sheetBytes / (1 << 20))).toFixed(1)}× the sheet)` : ''}`])
   rows.push([`xlsx ${size}: SheetJS read, median of ${x.runs - 1} warm (first ${ms(x.sheetjs.firstMs)})`, `${ms(x.sheetjs.medianMs)}, peak +${x.sheetjs.peakMb.toFixed(0)} MB`])
   rows.push([`xlsx ${size}: SheetJS time / readSheet time`, `${(x.sheetjs.medianMs / x.ours.medianMs).toFixed(1)}×`])
+}
+
+for (const a of await benchAbsence()) {
+  const size = `${a.rows.toLocaleString('en')} rows`
+  const sheetjs = xlsx.find((x) => x.rows === a.rows)?.sheetjs.medianMs ?? Number.NaN
+  rows.push([`absence upload → stored report, ${size} (${a.database}), median (first ${ms(a.firstMs)})`, `${ms(a.medianMs)}, peak +${a.peakMb.toFixed(0)} MB (${(a.peakMb / (a.sheetBytes / (1 << 20))).toFixed(1)}× the sheet), stored ${mb(a.storedBytes)}`])
+  rows.push([`absence upload → stored report / SheetJS read alone, ${size} (goal ≤ 1.0, aim 0.5)`, `${(a.medianMs / sheetjs).toFixed(2)}`])
 }
 
 const width = Math.max(...rows.map(([k]) => k.length))

@@ -1,0 +1,106 @@
+// Upload to stored report (absence.md "Speed"): the whole path a teacher's upload takes —
+// checks, read and analysis in the worker thread, one insert of report and records — on
+// sample-layout workbooks, each size in its own process (PGlite, or PostgreSQL by
+// DATABASE_URL), so its peak memory is its own. Compared with SheetJS merely reading the file.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { absenceWorkbook } from './absence-workbook.ts'
+
+const SIZES = [1_000, 10_000, 100_000]
+const RUNS: Record<number, number> = { 1_000: 9, 10_000: 5, 100_000: 4 }
+
+export interface AbsenceBenchResult {
+  readonly rows: number
+  readonly fileBytes: number
+  readonly sheetBytes: number
+  readonly database: string
+  readonly medianMs: number
+  readonly firstMs: number
+  readonly peakMb: number
+  readonly storedBytes: number
+}
+
+const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+const self = fileURLToPath(import.meta.url)
+const root = path.dirname(path.dirname(self))
+
+export async function benchAbsence(): Promise<AbsenceBenchResult[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-absence-'))
+  const results: AbsenceBenchResult[] = []
+  try {
+    for (const rows of SIZES) {
+      const workbook = absenceWorkbook({ rows })
+      const file = path.join(dir, `absence-${rows}.xlsx`)
+      writeFileSync(file, workbook.data)
+      const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--measure', file, String(RUNS[rows] ?? 3)], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 1 << 20,
+      })
+      if (child.status !== 0) throw new Error(`absence bench failed: ${child.stderr}`)
+      const measured = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Omit<AbsenceBenchResult, 'rows' | 'fileBytes' | 'sheetBytes'>
+      results.push({ rows, fileBytes: workbook.data.length, sheetBytes: workbook.sheetBytes, ...measured })
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return results
+}
+
+/** In the child: upload the file `runs` times as one teacher and print the figures as JSON. */
+async function measure(file: string, runs: number) {
+  const { loadEnv } = await import('#app/server/env.server.ts')
+  const { createLogger } = await import('#app/server/logger.server.ts')
+  const { openDatabaseFor } = await import('#app/server/services.server.ts')
+  const { analyses, users } = await import('#app/server/db/schema.ts')
+  const { uploadAbsence } = await import('#app/features/absence/index.server.ts')
+  const { closeWorkerPool } = await import('#app/server/xlsx/worker-pool.server.ts')
+  const { sql } = await import('drizzle-orm')
+  const env = loadEnv({ ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-bench-db-')), LOG_LEVEL: 'silent', ANALYSIS_UPLOADS_PER_HOUR: '10000' })
+  const database = await openDatabaseFor(env)
+  await database.migrate()
+  const ctx = { db: database.db, env, logger: createLogger('silent') }
+  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
+  const [user] = await database.db.insert(users).values({ username: `bench ${stamp}`, email: `bench-${stamp}@example.sa`, phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() }).returning()
+  const bytes = readFileSync(file)
+  const uploadOf = (data: Uint8Array) => () => uploadAbsence(ctx, { userId: user!.id, lang: 'ar', file: { name: 'absence.xlsx', size: data.length, bytes: async () => new Uint8Array(data) } })
+  const upload = uploadOf(bytes)
+  // Warm the worker thread and the database's write path with a small file, so the peak below
+  // is what this file costs, not what starting them costs.
+  await uploadOf(absenceWorkbook({ rows: 200 }).data)()
+
+  const gc = (globalThis as { gc?: () => void }).gc
+  gc?.()
+  // The parse runs in the worker thread while this thread waits: sampling the process's
+  // resident memory here sees the worker's peak too (maxRSS would include the warm-up's).
+  const before = process.memoryUsage.rss()
+  let peak = before
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }, 2)
+  let t0 = performance.now()
+  const first = await upload()
+  const firstMs = performance.now() - t0
+  clearInterval(sampler)
+  const peakMb = (peak - before) / (1 << 20)
+  const times: number[] = []
+  for (let i = 1; i < runs; i++) {
+    t0 = performance.now()
+    await upload()
+    times.push(performance.now() - t0)
+  }
+  const [size] = await database.db
+    .select({ bytes: sql<number>`pg_column_size(${analyses.report}) + pg_column_size(${analyses.records})` })
+    .from(analyses)
+    .where(sql`${analyses.id} = ${first.id}`)
+  await closeWorkerPool()
+  await database.close()
+  console.log(JSON.stringify({ database: database.kind, medianMs: times.length ? median(times) : firstMs, firstMs, peakMb: Math.max(0, peakMb), storedBytes: Number(size?.bytes ?? 0) }))
+}
+
+if (process.argv[2] === '--measure' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await measure(process.argv[3]!, Number(process.argv[4]))
+}
