@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import * as XLSX from '@e965/xlsx'
@@ -80,6 +81,21 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.locator('figure.chart')).toHaveCount(6)
     await expect(page.locator('.stacked-track[role="img"]').first()).toHaveAttribute('aria-label', /\S/)
     if (process.env.SHOTS) await page.screenshot({ path: `/tmp/absence-report-${lang}.png`, fullPage: true })
+
+    // No serious or critical accessibility problem on the upload, report and list pages, in both colour modes.
+    const found: string[] = []
+    const reportUrl = page.url()
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      for (const url of [`/${lang}/analysis`, reportUrl, `/${lang}/last-multiple`]) {
+        await page.goto(url)
+        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
+        for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) found.push(`${scheme} ${url} ${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+      }
+    }
+    expect(found).toEqual([])
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.goto(reportUrl)
 
     // Search: two words, a stranger, then the student's first three names.
     const search = async (q: string) => {
