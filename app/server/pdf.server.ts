@@ -47,6 +47,11 @@ export type RenderPdfOptions = {
 export type PdfRenderer = {
   /** Typesets a typst document to PDF bytes. Synchronous: a few milliseconds per page. */
   renderPdf(source: string, options?: RenderPdfOptions): Uint8Array
+  /**
+   * The same document as one SVG, its pages stacked top to bottom without gaps, glyphs drawn as
+   * outlines and images inlined: a page can show (and the browser print) exactly what the PDF holds.
+   */
+  renderSvg(source: string, options?: RenderPdfOptions): string
 }
 
 export type PdfDiagnostic = { message: string; severity: 'error' | 'warning' }
@@ -90,39 +95,50 @@ export function createPdfRenderer(): PdfRenderer {
   const getCompiler = () =>
     (compiler ??= NodeCompiler.create({ workspace: root, fontArgs: [{ fontBlobs: loadFonts() }] }))
 
+  /** Runs one output of the document with its images mapped, and only for that call. */
+  function withDocument<T>(source: string, options: RenderPdfOptions, output: (typst: NodeCompiler, args: { mainFileContent: string; inputs: Record<string, string> }) => T): T {
+    const typst = getCompiler()
+    const images = Object.entries(options.images ?? {})
+    for (const [name] of images) {
+      if (!imagePath.test(name) || name.split('/').includes('..')) throw new RangeError(`invalid image path: ${name}`)
+    }
+    // The compiler is shared and this function never yields to the event loop between mapping
+    // the images and unmapping them, so two renders cannot see each other's files.
+    for (const [name, bytes] of images) {
+      typst.mapShadow(`${root}/${name}`, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    }
+    const args = { mainFileContent: preamble + source, inputs: options.inputs ?? {} }
+    try {
+      try {
+        return output(typst, args)
+      } catch (error) {
+        if (error instanceof PdfRenderError) throw error
+        // The thrown error carries only the first message: compile again for all of them.
+        const failed = typst.compile(args).takeError()
+        const diagnostics = failed ? readDiagnostics(typst.fetchDiagnostics(failed)) : []
+        throw new PdfRenderError(diagnostics.length ? diagnostics : [{ message: errorText(error), severity: 'error' }])
+      }
+    } finally {
+      for (const [name] of images) typst.unmapShadow(`${root}/${name}`)
+      // Keeps typst's memo cache from growing with every distinct invoice in a long-lived process.
+      typst.evictCache(10)
+    }
+  }
+
   return {
     renderPdf(source, options = {}) {
-      const typst = getCompiler()
-      const images = Object.entries(options.images ?? {})
-      for (const [name] of images) {
-        if (!imagePath.test(name) || name.split('/').includes('..')) throw new RangeError(`invalid image path: ${name}`)
-      }
-      // The compiler is shared and this function never yields to the event loop between mapping
-      // the images and unmapping them, so two renders cannot see each other's files.
-      for (const [name, bytes] of images) {
-        typst.mapShadow(`${root}/${name}`, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-      }
-      const args = { mainFileContent: preamble + source, inputs: options.inputs ?? {} }
-      try {
-        let pdf: Buffer
-        try {
-          // pdf() straight from the source: compile() first would hand back document objects
-          // that hold several times more memory until they are finalised.
-          pdf = typst.pdf(args)
-        } catch (error) {
-          // The thrown error carries only the first message: compile again for all of them.
-          const failed = typst.compile(args).takeError()
-          const diagnostics = failed ? readDiagnostics(typst.fetchDiagnostics(failed)) : []
-          throw new PdfRenderError(diagnostics.length ? diagnostics : [{ message: errorText(error), severity: 'error' }])
-        }
+      return withDocument(source, options, (typst, args) => {
+        // pdf() straight from the source: compile() first would hand back document objects
+        // that hold several times more memory until they are finalised.
+        const pdf = typst.pdf(args)
         const foreign = embeddedFonts(pdf).filter((name) => !shippedFonts.has(name))
         if (foreign.length) throw new PdfRenderError(foreign.map((name) => ({ message: `font not shipped: ${name}`, severity: 'error' })))
         return pdf
-      } finally {
-        for (const [name] of images) typst.unmapShadow(`${root}/${name}`)
-        // Keeps typst's memo cache from growing with every distinct invoice in a long-lived process.
-        typst.evictCache(10)
-      }
+      })
+    },
+    renderSvg(source, options = {}) {
+      // The same font rules apply (the preamble); an SVG embeds no fonts, only glyph outlines.
+      return withDocument(source, options, (typst, args) => typst.plainSvg(args))
     },
   }
 }
@@ -148,6 +164,12 @@ let shared: PdfRenderer | undefined
 export function renderPdf(source: string, options?: RenderPdfOptions): Uint8Array {
   shared ??= createPdfRenderer()
   return shared.renderPdf(source, options)
+}
+
+/** The document's pages as one SVG, with the same shared compiler (see PdfRenderer.renderSvg). */
+export function renderSvg(source: string, options?: RenderPdfOptions): string {
+  shared ??= createPdfRenderer()
+  return shared.renderSvg(source, options)
 }
 
 /**

@@ -111,6 +111,21 @@ describe('renderPdf', () => {
     expect(pdftotext(renderer.renderPdf('still fine'))).toContain('still fine')
   })
 
+  it('draws the same document as SVG: pages stacked without gaps, glyphs as outlines, images inline', async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0f5d52' } }).png().toBuffer()
+    const renderer = createPdfRenderer()
+    const source = '#set page(paper: "a4")\n#set text(lang: "ar", dir: rtl)\nاختبار #image("/fig.png", width: 1cm)\n#pagebreak()\nالصفحة الثانية'
+    const svg = renderer.renderSvg(source, { images: { 'fig.png': png } })
+    // Two A4 pages (595.28 × 841.89 pt) one under the other.
+    const [width, height] = (/viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg) ?? []).slice(1).map(Number)
+    expect(width).toBeCloseTo(595.28, 1)
+    expect(height).toBeCloseTo(2 * 841.89, 1)
+    expect(svg).toContain('data:image/png;base64,')
+    expect(svg).not.toMatch(/<text\b|font-family/)
+    expect(() => renderer.renderSvg('#image("/fig.png")')).toThrow(PdfRenderError)
+    expect(() => renderer.renderSvg('#read("/etc/hostname")')).toThrow(PdfRenderError)
+  })
+
   it('renders with a warm compiler in milliseconds', () => {
     const renderer = createPdfRenderer()
     const source = '#set page(paper: "a4")\n#set text(lang: "ar", dir: rtl)\n= تقرير الغياب\n#table(columns: 3, ..range(60).map(i => [صف #i]))'

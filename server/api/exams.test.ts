@@ -82,7 +82,7 @@ async function upload(token: string, data: Uint8Array, name = 'figure.png') {
 
 describe('/api/v1/exams', () => {
   it('needs a token (401) and a current subscription (403, saying why)', async () => {
-    for (const [method, path] of [['GET', '/exams'], ['POST', '/exams'], ['GET', '/exams/x'], ['PUT', '/exams/x'], ['DELETE', '/exams/x'], ['POST', '/uploads/images'], ['GET', '/uploads/images/x']] as const)
+    for (const [method, path] of [['GET', '/exams'], ['POST', '/exams'], ['GET', '/exams/x'], ['PUT', '/exams/x'], ['DELETE', '/exams/x'], ['GET', '/exams/x/pdf'], ['POST', '/uploads/images'], ['GET', '/uploads/images/x']] as const)
       expect([method, path, (await app.request(`/api/v1${path}`, { method })).status]).toEqual([method, path, 401])
     const { token } = await teacher(ctx())
     const res = await call('GET', '/exams', token)
@@ -149,6 +149,8 @@ describe('/api/v1/exams', () => {
       ['GET', `/exams/${id}`, undefined],
       ['PUT', `/exams/${id}`, sampleExamBody({ title: 'Taken' })],
       ['DELETE', `/exams/${id}`, undefined],
+      ['GET', `/exams/${id}/pdf`, undefined],
+      ['GET', `/exams/${id}/pdf?answers=1&versions=2`, undefined],
       ['GET', '/exams/not-a-uuid', undefined],
     ] as const) {
       const res = await call(method, path, other.token, payload)
@@ -157,6 +159,25 @@ describe('/api/v1/exams', () => {
     }
     expect((await call('GET', '/exams', other.token)).body.data).toEqual([])
     expect((await call<Exam>('GET', `/exams/${id}`, owner.token)).body.data.title).toBe(body.data.title)
+  })
+
+  it('downloads the test, its answer key and its versions as PDF, named after the test', async () => {
+    const { token } = await subscribedTeacher(ctx())
+    const { body } = await call<Exam>('POST', '/exams', token, sampleExamBody({ title: 'Science test' }))
+    const pdf = async (query: string) => {
+      const res = await app.request(`/api/v1/exams/${body.data.id}/pdf${query}`, { headers: headers(token) })
+      expect(res.headers.get('content-type')).toBe('application/pdf')
+      const bytes = Buffer.from(await res.arrayBuffer())
+      expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
+      return { bytes, disposition: res.headers.get('content-disposition') ?? '' }
+    }
+    expect((await pdf('')).disposition).toBe(`attachment; filename="exam.pdf"; filename*=UTF-8''Science%20test.pdf`)
+    expect((await pdf('?answers=1')).disposition).toContain(`filename*=UTF-8''Science%20test%20-%20Answer%20key.pdf`)
+    const versions = await pdf('?versions=3&seed=term-2')
+    expect(versions.disposition).toContain('3%20versions%20with%20keys')
+    expect(versions.bytes.length).toBeGreaterThan((await pdf('')).bytes.length)
+    // Out of range or unreadable options print the plain test.
+    expect((await pdf('?versions=9&answers=maybe')).disposition).toContain(`filename*=UTF-8''Science%20test.pdf`)
   })
 
   it('uploads an image (PNG, JPEG or WebP up to 5 MB), readable by its owner only and usable in their questions only', async () => {

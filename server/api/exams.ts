@@ -5,19 +5,24 @@ import {
   createExam,
   deleteExam,
   EXAM_IMAGE_MAX_BYTES,
+  examImageResponse,
+  examPdfFileName,
+  examPdfResponse,
+  examPrintOptions,
   examSummaryToJson,
   examToJson,
   findExam,
   listExams,
   parseExam,
   readExamImage,
-  examImageResponse,
+  renderExamPdf,
   storeExamImage,
   updateExam,
 } from '#app/features/exams/index.server.ts'
+import { pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { requireApiUser } from './auth.ts'
-import { apiTranslator, jsonBody, ok } from './respond.ts'
+import { apiLang, apiTranslator, jsonBody, ok } from './respond.ts'
 import type { ApiEnv } from './types.ts'
 
 type C = Context<ApiEnv>
@@ -77,6 +82,18 @@ export function createExamsApi() {
     const { db, files } = c.get('ctx')
     const deleted = await deleteExam({ db, files, userId: user.id, id: c.req.param('id') })
     return deleted ? ok(c, null, apiTranslator(c, ['exams'])('exams.messages.deleted')) : notFound(c)
+  })
+
+  // ?answers=1 for the answer key; ?versions=2…4 for shuffled versions, each followed by its key (&seed= to reshuffle).
+  api.get('/exams/:id/pdf', async (c) => {
+    const user = await subscriber(c)
+    const { db, files } = c.get('ctx')
+    const exam = await findExam(db, user.id, c.req.param('id'))
+    if (!exam) return notFound(c)
+    const lang = apiLang(c)
+    const kind = pdfOptionsSchema.parse(c.req.query())
+    const options = await examPrintOptions(exam, { db, files, userId: user.id, lang, answers: kind.answers, versions: kind.versions ?? null, seed: kind.seed })
+    return examPdfResponse(renderExamPdf(exam, options), examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
   })
 
   api.post('/uploads/images', imageBodyLimit, async (c) => {

@@ -1,4 +1,5 @@
 export * from './index.ts'
+export { examPdfFileName, examPdfResponse, examPrintOptions, renderExamPdf, renderExamSvg, type ExamPrintKind, type ExamPrintOptions } from './exam-pdf.server.ts'
 export { examSummaryToJson, examToJson } from './exam-json.ts'
 export {
   EXAM_IMAGE_MAX_BYTES,

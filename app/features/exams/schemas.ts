@@ -186,11 +186,18 @@ export function totalMarks(questions: ReadonlyArray<{ marks: number }>): number 
   return questions.reduce((sum, q) => sum + q.marks, 0)
 }
 
-/** The PDF's options (GET …/pdf?answers=1&versions=N&seed=…): the test, its answer key, or versions A–D with their keys. */
+/**
+ * The PDF's options (GET …/pdf?answers=1&versions=N&seed=…): the test, its answer key, or
+ * versions A–D each with its key. A value it cannot read is ignored (the plain test prints).
+ */
 export const pdfOptionsSchema = z.object({
-  answers: z.enum(['0', '1']).optional().transform((v) => v === '1'),
+  answers: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .transform((v) => v === '1' || v === 'true'),
   versions: z.coerce.number().int().min(2).max(4).optional().catch(undefined),
-  seed: z.string().trim().max(64).optional().catch(undefined),
+  seed: z.string().trim().min(1).max(64).optional().catch(undefined),
 })
 
 export type FieldErrorMap = Record<string, string[]>
