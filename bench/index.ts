@@ -2,6 +2,7 @@
 import { benchAuth } from './auth.ts'
 import { benchBilling } from './billing.ts'
 import { benchAbsence } from './absence.ts'
+import { benchGrades } from './grades.ts'
 import { benchXlsx } from './xlsx.ts'
 
 const rows: Array<[string, string]> = []
@@ -28,6 +29,13 @@ for (const a of await benchAbsence()) {
   const sheetjs = xlsx.find((x) => x.rows === a.rows)?.sheetjs.medianMs ?? Number.NaN
   rows.push([`absence upload → stored report, ${size} (${a.database}), median (first ${ms(a.firstMs)})`, `${ms(a.medianMs)}, peak +${a.peakMb.toFixed(0)} MB (${(a.peakMb / (a.sheetBytes / (1 << 20))).toFixed(1)}× the sheet), stored ${mb(a.storedBytes)}`])
   rows.push([`absence upload → stored report / SheetJS read alone, ${size} (goal ≤ 1.0, aim 0.5)`, `${(a.medianMs / sheetjs).toFixed(2)}`])
+}
+
+for (const g of await benchGrades()) {
+  const size = `${g.rows.toLocaleString('en')} rows, ${mb(g.fileBytes)} .xlsx, ${mb(g.sheetBytes)} sheet XML`
+  rows.push([`grades ${size}: readSheet + analyseGrades, median of ${g.runs - 1} warm (first ${ms(g.ours.firstMs)})`, `${ms(g.ours.medianMs)} (analysis ${ms(g.ours.analyseMs ?? 0)}), peak +${g.ours.peakMb.toFixed(0)} MB`])
+  rows.push([`grades ${size}: SheetJS read alone, median of ${g.runs - 1} warm (first ${ms(g.sheetjs.firstMs)})`, `${ms(g.sheetjs.medianMs)}, peak +${g.sheetjs.peakMb.toFixed(0)} MB`])
+  rows.push([`grades ${size}: (read + analysis) / SheetJS read alone`, `${(g.ours.medianMs / g.sheetjs.medianMs).toFixed(2)} time, ${(g.ours.peakMb / g.sheetjs.peakMb).toFixed(2)} memory`])
 }
 
 const width = Math.max(...rows.map(([k]) => k.length))

@@ -6,6 +6,8 @@ import { AnalysisError, compareClassrooms, nameSortKey } from '#app/features/ana
 import { catalogue, getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, lookup } from '#app/i18n/translate.ts'
 import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import { byJson, project, shapeOf, type Json } from '#tests/expected-json.ts'
+import { readWorkbookRows } from '#tests/workbook-rows.ts'
 import {
   absenceColumns,
   absenceTypeKeys,
@@ -15,7 +17,6 @@ import {
   type AbsenceAnalysis,
   type GroupFigures,
 } from './analyse-absence.ts'
-import { readTestRows } from './test-rows.ts'
 
 // ---- factories ------------------------------------------------------------------------------
 
@@ -60,39 +61,9 @@ function refusal(run: () => unknown): AnalysisError {
 }
 
 const en = createTranslator('en', getMessages('en', ['absence']))
+const readTestRows = (file: string) => readWorkbookRows(file, ['الغياب', 'Absence'])
 
 // ---- fixtures -------------------------------------------------------------------------------
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-
-/** The union of the fields an expected value holds (arrays: the union over their elements). */
-function shapeOf(value: Json): Json {
-  if (Array.isArray(value)) return [value.map(shapeOf).reduce<Json>((a, b) => merge(a, b), null)]
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeOf(v)]))
-  return true
-}
-
-function merge(a: Json, b: Json): Json {
-  if (a === null) return b
-  if (Array.isArray(a) && Array.isArray(b)) return [merge(a[0] ?? null, b[0] ?? null)]
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const out: { [key: string]: Json } = { ...a }
-    for (const [k, v] of Object.entries(b)) out[k] = k in out ? merge(out[k] as Json, v) : v
-    return out
-  }
-  return a
-}
-
-/** The actual value cut down to the fields of the shape, so deep equality covers exactly what the fixture states. */
-function project(actual: unknown, shape: Json): unknown {
-  if (Array.isArray(shape)) return Array.isArray(actual) ? actual.map((item) => (shape[0] == null ? item : project(item, shape[0]))) : actual
-  if (shape && typeof shape === 'object' && actual && typeof actual === 'object')
-    return Object.fromEntries(Object.keys(shape).map((k) => [k, project((actual as Record<string, unknown>)[k], shape[k] as Json)]))
-  return actual
-}
-
-const byJson = (items: unknown) =>
-  Array.isArray(items) ? [...(items as unknown[])].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : items
 
 /** The analysis in the fixtures' terms: skip reasons in English. */
 function asFixture(analysis: AbsenceAnalysis) {

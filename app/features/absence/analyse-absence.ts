@@ -1,19 +1,20 @@
 import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
 import {
-  AnalysisError,
   cellText,
   cleanText,
   compareClassrooms,
   hasArabic,
   isBlankCell,
-  locateTable,
   nameSortKey,
   normalizeLabel,
-  normalizeName,
-  normalizeText,
   parseDateCell,
   percent,
+  refuseMostlySkipped,
+  refusalReasonLimit,
+  requireTable,
+  Roster,
   schoolDateOfDay,
+  type Classroom,
   type ColumnSpec,
   type MessageRef,
   type SkippedRow,
@@ -61,8 +62,8 @@ export const defaultSystem = { ar: 'نهاري', en: 'Day' } as const
 
 /** Unexcused days from which warning levels 1, 2 and 3 apply. */
 export const defaultWarningThresholds = [3, 5, 10] as const
-/** How many skip reasons a refusal carries. */
-export const refusalReasonLimit = 20
+/** How many skip reasons a refusal carries (shared by the analyses). */
+export { refusalReasonLimit }
 
 export type AttendanceStatus = 'present' | 'late' | 'excused' | 'unexcused'
 export type AbsenceType = 'excused' | 'unexcused'
@@ -291,12 +292,6 @@ class LabelGroups {
   }
 }
 
-interface Classroom {
-  readonly grade: string
-  readonly classroom: string
-  readonly tally: Tally
-}
-
 interface Student {
   readonly name: string
   readonly studentId: string | null
@@ -328,45 +323,28 @@ export function analyseAbsence(rows: readonly SheetRow[], options: AnalyseAbsenc
   const thresholds = options.warningThresholds ?? defaultWarningThresholds
   checkThresholds(thresholds)
 
-  const table = locateTable(rows, absenceTable)
-  if (!table.found) throw new AnalysisError('absence.errors.missingColumns', { missingColumns: table.missing })
-  if (table.rows.length === 0) throw new AnalysisError('absence.errors.noDataRows')
-
+  const table = requireTable(rows, absenceTable, 'absence')
   const { columns } = table
-  const nameAt = columns.student as number
-  const gradeAt = columns.grade as number
-  const classroomAt = columns.classroom as number
   const dateAt = columns.date as number
   const statusAt = columns.status as number
-  const idAt = columns.studentId
   const sectionAt = columns.section
   const systemAt = columns.system
+  const roster = new Roster({ student: columns.student as number, grade: columns.grade as number, classroom: columns.classroom as number, studentId: columns.studentId })
 
   const overall = new Tally()
   const sections = new LabelGroups()
   const systems = new LabelGroups()
-  const grades = new Map<string, { label: string; classrooms: Map<string, Classroom> }>()
+  // Made only for accepted rows: a group never ends up empty.
+  const classrooms = new Map<Classroom, Tally>()
   const weekdays: (Tally | undefined)[] = []
   const dates = new Map<number, Tally>()
-  // Students by ID, and by normalised name + grade + classroom when a row has no ID.
-  const studentsById = new Map<string, Student>()
-  const studentsByName = new Map<string, Student>()
+  const students = new Map<string, Student>()
   const skipped: SkippedRow[] = []
 
   for (const { row, cells } of table.rows) {
-    const nameCell = cells[nameAt]
-    if (isBlankCell(nameCell)) {
-      skipped.push(skip(row, 'noName'))
-      continue
-    }
-    const gradeCell = cells[gradeAt]
-    if (isBlankCell(gradeCell)) {
-      skipped.push(skip(row, 'noGrade'))
-      continue
-    }
-    const classroomCell = cells[classroomAt]
-    if (isBlankCell(classroomCell)) {
-      skipped.push(skip(row, 'noClassroom'))
+    const placed = roster.place(cells)
+    if (typeof placed === 'string') {
+      skipped.push(skip(row, placed))
       continue
     }
     const dateCell = cells[dateAt] ?? null
@@ -382,43 +360,29 @@ export function analyseAbsence(rows: readonly SheetRow[], options: AnalyseAbsenc
       continue
     }
 
-    const gradeText = cellText(gradeCell)
-    const gradeKey = normalizeLabel(gradeText)
-    const classroomText = cellText(classroomCell)
-    const classroomKey = normalizeLabel(classroomText)
-    const nameText = cellText(nameCell)
-    const idCell = idAt === undefined ? null : cells[idAt]
-    const studentId = isBlankCell(idCell) ? null : normalizeText(cellText(idCell ?? null))
-    const studentKey = studentId ?? `${normalizeName(nameText)}\u0001${gradeKey}\u0001${classroomKey}`
-    const students = studentId === null ? studentsByName : studentsById
-    let student = students.get(studentKey)
+    let student = students.get(placed.studentKey)
     const firstRow = student?.rowOfDay.get(date.day)
     if (firstRow !== undefined) {
       skipped.push(skip(row, 'duplicate', { firstRow }))
       continue
     }
 
-    // Groups are made only for accepted rows: a group never ends up empty.
-    let grade = grades.get(gradeKey)
-    if (!grade) {
-      grade = { label: cleanText(gradeText), classrooms: new Map() }
-      grades.set(gradeKey, grade)
-    }
-    let classroom = grade.classrooms.get(classroomKey)
-    if (!classroom) {
-      classroom = { grade: grade.label, classroom: cleanText(classroomText), tally: new Tally() }
-      grade.classrooms.set(classroomKey, classroom)
+    const { classroom } = placed
+    let classroomTally = classrooms.get(classroom)
+    if (!classroomTally) {
+      classroomTally = new Tally()
+      classrooms.set(classroom, classroomTally)
     }
     const section = sections.groupOf(sectionAt === undefined ? null : cells[sectionAt])
     const system = systems.groupOf(systemAt === undefined ? null : cells[systemAt])
     if (!student) {
-      student = { name: cleanText(nameText), studentId, classroom, section, system, tally: new Tally(), rowOfDay: new Map(), absences: [] }
-      students.set(studentKey, student)
+      student = { name: placed.name, studentId: placed.studentId, classroom, section, system, tally: new Tally(), rowOfDay: new Map(), absences: [] }
+      students.set(placed.studentKey, student)
     }
     student.rowOfDay.set(date.day, row)
 
     overall.add(status)
-    classroom.tally.add(status)
+    classroomTally.add(status)
     section.tally.add(status)
     system.tally.add(status)
     let weekdayTally = weekdays[date.weekday]
@@ -437,16 +401,12 @@ export function analyseAbsence(rows: readonly SheetRow[], options: AnalyseAbsenc
     if (status === 'excused' || status === 'unexcused') student.absences.push({ day: date.day, type: status })
   }
 
-  if (skipped.length * 2 > table.rows.length)
-    throw new AnalysisError('absence.errors.tooManySkipped', {
-      values: { skipped: skipped.length, rows: table.rows.length },
-      skipped: skipped.slice(0, refusalReasonLimit),
-    })
+  refuseMostlySkipped(skipped, table.rows.length, 'absence')
 
   const sectionGroups = sections.resolve(defaultSection, table.headerLanguage)
   const systemGroups = systems.resolve(defaultSystem, table.headerLanguage)
 
-  const classrooms = [...grades.values()].flatMap((grade) => [...grade.classrooms.values()]).sort(compareClassrooms)
+  const classroomList = [...classrooms.keys()].sort(compareClassrooms)
   const byWeekday: WeekdayFigures[] = []
   weekdays.forEach((tally, weekday) => {
     if (tally) byWeekday.push({ weekday, ...tally.figures() })
@@ -454,9 +414,9 @@ export function analyseAbsence(rows: readonly SheetRow[], options: AnalyseAbsenc
 
   const { records, ...overallRest } = overall.figures()
   const report: AbsenceReport = {
-    summary: { records, students: studentsById.size + studentsByName.size, days: dates.size, ...overallRest },
+    summary: { records, students: students.size, days: dates.size, ...overallRest },
     bySection: sectionGroups.groups.map((group) => ({ section: group.label, ...group.tally.figures() })),
-    byClassroom: classrooms.map(({ grade, classroom, tally }) => ({ grade, classroom, ...tally.figures() })),
+    byClassroom: classroomList.map((classroom) => ({ grade: classroom.grade, classroom: classroom.classroom, ...(classrooms.get(classroom) as Tally).figures() })),
     bySystem: systemGroups.groups.map((group) => ({ system: group.label, ...group.tally.figures() })),
     byWeekday,
     byDate: [...dates.entries()]
@@ -468,7 +428,7 @@ export function analyseAbsence(rows: readonly SheetRow[], options: AnalyseAbsenc
     skipped,
   }
 
-  const studentList = [...studentsById.values(), ...studentsByName.values()].map((student) => ({ student, key: nameSortKey(student.name) }))
+  const studentList = [...students.values()].map((student) => ({ student, key: nameSortKey(student.name) }))
   studentList.sort(
     (a, b) =>
       (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||

@@ -14,8 +14,19 @@ export {
   type HijriDate,
   type SchoolDate,
 } from './dates.ts'
+export {
+  refuseMostlySkipped,
+  refusalReasonLimit,
+  requireTable,
+  Roster,
+  studentKeyOf,
+  type Classroom,
+  type PlacedStudent,
+  type PlacementProblem,
+  type StudentColumns,
+} from './data-rows.ts'
 export { cleanText, hasArabic, normalizeLabel, normalizeName, normalizeText } from './normalize.ts'
-export { percent, roundHalfAway, roundRatio } from './rounding.ts'
+export { decimalPlaces, percent, roundFraction, roundHalfAway, roundRatio, roundSqrtFraction } from './rounding.ts'
 export { classroomNumber, compareClassrooms, compareGrades, compareNames, gradeRank, nameSortKey } from './school-grades.ts'
 export {
   cellText,

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { percent, roundHalfAway, roundRatio } from './rounding.ts'
+import { decimalPlaces, percent, roundFraction, roundHalfAway, roundRatio, roundSqrtFraction } from './rounding.ts'
 
 // Reference: exact rational arithmetic in BigInt, the result written as decimal text and parsed.
 function referenceRound(numerator: bigint, denominator: bigint, decimals: number): number {
@@ -122,6 +122,70 @@ describe('roundRatio and percent', () => {
         )
       }),
       { numRuns: 5000 },
+    )
+  })
+})
+
+describe('roundFraction', () => {
+  it('rounds big-integer fractions exactly, half away from zero', () => {
+    expect(roundFraction(2n, 3n)).toBe(0.67)
+    expect(roundFraction(1n, 8n)).toBe(0.13)
+    expect(roundFraction(-1n, 8n)).toBe(-0.13)
+    expect(roundFraction(0n, -8n)).toBe(0)
+    expect(Object.is(roundFraction(-1n, 1000n), -0)).toBe(false)
+    expect(roundFraction(10n ** 30n + 5n, 10n ** 30n * 1000n, 2)).toBe(0)
+    expect(() => roundFraction(1n, 0n)).toThrow(RangeError)
+  })
+
+  it('matches the rational reference', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: 4 }), (n, d, decimals) => {
+        expect(roundFraction(n, d, decimals)).toBe(referenceRound(n, d, decimals))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
+
+describe('roundSqrtFraction', () => {
+  it('rounds square roots exactly, halves away from zero', () => {
+    expect(roundSqrtFraction(15625n, 1_000_000n)).toBe(0.13) // √0.015625 = 0.125
+    expect(roundSqrtFraction(4n, 1n)).toBe(2)
+    expect(roundSqrtFraction(2n, 1n)).toBe(1.41)
+    expect(roundSqrtFraction(3n, 1n, 4)).toBe(1.7321)
+    expect(roundSqrtFraction(0n, 5n)).toBe(0)
+    expect(roundSqrtFraction(10n ** 40n, 1n)).toBe(1e20)
+    expect(() => roundSqrtFraction(-1n, 1n)).toThrow(RangeError)
+    expect(() => roundSqrtFraction(1n, 0n)).toThrow(RangeError)
+  })
+
+  it('gives the integer r with (r − ½)² ≤ x < (r + ½)², in hundredths', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 24n }), fc.bigInt({ min: 1n, max: 10n ** 9n }), (n, d) => {
+        const r = BigInt(Math.round(roundSqrtFraction(n, d) * 100))
+        // x·10⁴ = 10⁴·n/d; (2r − 1)²·d ≤ 4·10⁴·n < (2r + 1)²·d
+        const x4 = 4n * 10_000n * n
+        expect((2n * r - 1n) ** 2n * d <= x4 || r === 0n).toBe(true)
+        expect(x4 < (2n * r + 1n) ** 2n * d).toBe(true)
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
+
+describe('decimalPlaces', () => {
+  it('counts the decimals a number prints with', () => {
+    expect([7, 41.25, 0.5, 33.3, -2.125, 1e-7, 0.1 + 0.2, 1e21].map(decimalPlaces)).toEqual([0, 2, 1, 1, 3, 7, 17, 0])
+  })
+
+  it('agrees with the printed form for every decimal literal', () => {
+    fc.assert(
+      fc.property(decimalLiteral, ({ text }) => {
+        const printed = String(Number(text))
+        const match = /\.(\d+)$/.exec(printed)
+        expect(decimalPlaces(Number(text))).toBe(match?.[1]?.length ?? 0)
+      }),
+      { numRuns: 3000 },
     )
   })
 })

@@ -88,3 +88,57 @@ export function percent(part: number, whole: number, decimals = 2): number {
   const p = toDecimal(part)
   return roundDecimalRatio({ digits: p.digits * 100n, scale: p.scale }, toDecimal(whole), decimals)
 }
+
+function checkFraction(denominator: bigint): void {
+  if (denominator === 0n) throw new RangeError('division by zero')
+}
+
+/** numerator ÷ denominator of big integers, exactly, rounded half away from zero to `decimals` places. */
+export function roundFraction(numerator: bigint, denominator: bigint, decimals = 2): number {
+  checkDecimals(decimals)
+  checkFraction(denominator)
+  return fromScaled(divideRounded(numerator * 10n ** BigInt(decimals), denominator), decimals) || 0
+}
+
+/** ⌊√n⌋ of a non-negative big integer (Newton's method from a float estimate). */
+function integerSqrt(n: bigint): bigint {
+  if (n < 2n) return n
+  let x = BigInt(Math.floor(Math.sqrt(Number(n))))
+  // The float estimate is within a few units for any size; Newton's steps from above settle it.
+  if (x * x > n || (x + 1n) * (x + 1n) <= n) {
+    x = n
+    let y = (x + 1n) / 2n
+    while (y < x) {
+      x = y
+      y = (x + n / x) / 2n
+    }
+  }
+  return x
+}
+
+/**
+ * √(numerator ÷ denominator), exactly, rounded half away from zero to `decimals` places (a
+ * standard deviation from its exact variance): 0.015625 → 0.13, where a float sqrt of a float
+ * variance may fall either side of the half.
+ */
+export function roundSqrtFraction(numerator: bigint, denominator: bigint, decimals = 2): number {
+  checkDecimals(decimals)
+  checkFraction(denominator)
+  if (numerator < 0n !== denominator < 0n && numerator !== 0n) throw new RangeError('square root of a negative number')
+  const n = numerator < 0n ? -numerator : numerator
+  const d = denominator < 0n ? -denominator : denominator
+  // round(x) = ⌊(⌊2x⌋ + 1) / 2⌋ for x ≥ 0, and ⌊2x⌋ = ⌊√⌊4·n·10^(2·decimals) / d⌋⌋.
+  const twice = integerSqrt((4n * n * 10n ** BigInt(2 * decimals)) / d)
+  return fromScaled((twice + 1n) / 2n, decimals)
+}
+
+/**
+ * How many decimals the number has as it prints (41.25 → 2, 7 → 0, 1e-7 → 7). Fast for the
+ * short decimals of scores and marks; exact for any finite number.
+ */
+export function decimalPlaces(value: number): number {
+  if (Number.isInteger(value)) return 0
+  let factor = 10
+  for (let places = 1; places <= 6; places++, factor *= 10) if (Math.round(value * factor) / factor === value) return places
+  return toDecimal(value).scale
+}

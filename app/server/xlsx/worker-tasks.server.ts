@@ -1,4 +1,5 @@
 import { analyseAbsence } from '#app/features/absence/analyse-absence.ts'
+import { analyseGrades, type AnalyseGradesOptions } from '#app/features/grades/analyse-grades.ts'
 import { readSheet } from './read.server.ts'
 import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
 
@@ -18,6 +19,11 @@ export const workerTasks = {
   absence: (data: Uint8Array, options: { read: ReadSheetOptions }) => {
     const sheet = readSheet(data, options.read)
     return analyseAbsence(sheet.rows, { sheetName: sheet.sheetName })
+  },
+  /** A grades workbook to its analysis (meta, report and the records to recompute it with other bands). */
+  grades: (data: Uint8Array, options: { read: ReadSheetOptions; bands?: AnalyseGradesOptions['bands'] }) => {
+    const sheet = readSheet(data, options.read)
+    return analyseGrades(sheet.rows, { sheetName: sheet.sheetName, bands: options.bands })
   },
 }
 
