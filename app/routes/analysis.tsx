@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router'
 import { uploadAbsence } from '#app/features/absence/index.server.ts'
-import { UploadForm } from '#app/features/analyses/index.ts'
+import { UploadForm } from '#app/ui/upload-form.tsx'
 import { uploadedFile, uploadFailure } from '#app/features/analyses/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'

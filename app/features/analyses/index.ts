@@ -39,5 +39,3 @@ export {
   type TableNotFound,
   type TableSpec,
 } from './table.ts'
-export { UploadFailureNotice, UploadForm } from './upload-form.tsx'
-export type { UploadFailure } from './upload-failure.ts'

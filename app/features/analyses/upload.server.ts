@@ -5,7 +5,7 @@ import { parseInWorker, WorkerPoolBusyError } from '#app/server/xlsx/worker-pool
 import type { WorkerTaskName } from '#app/server/xlsx/worker-tasks.server.ts'
 import { XlsxError, type ReadSheetOptions } from '#app/server/xlsx/types.ts'
 import { AnalysisError } from './analysis-error.ts'
-import type { UploadFailure } from './upload-failure.ts'
+import type { UploadFailure } from '#app/lib/upload-failure.ts'
 
 export type UploadContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
 

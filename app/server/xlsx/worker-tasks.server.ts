@@ -10,8 +10,9 @@ import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
  * (`XlsxError` with its code, `DomainError` with its status and messageKey).
  *
  * Add a feature's job here (e.g. `absence`: read the sheet and analyse it, so only the small
- * report crosses back), importing it from the feature's index.server.ts. This file is the one
- * place the worker bundle starts from, so everything a task needs is bundled with it.
+ * report crosses back), importing the feature's pure analysis module directly (not its index,
+ * which carries pages and renderers): this file is where the worker bundle starts from, so
+ * everything a task imports is bundled with it. scripts/check-imports.js allows it.
  */
 export const workerTasks = {
   read: (data: Uint8Array, options: ReadSheetOptions): ReadSheetResult => readSheet(data, options),

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react'
 import { Form, useNavigate } from 'react-router'
 import { useT } from '#app/i18n/use-t.ts'
-import type { UploadFailure } from './upload-failure.ts'
+import type { UploadFailure } from '#app/lib/upload-failure.ts'
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
