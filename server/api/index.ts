@@ -8,7 +8,6 @@ import { analysisErrorResponse, createAnalysesApi } from './analyses.ts'
 import { createAuthApi } from './auth.ts'
 import { createBillingApi } from './billing.ts'
 import { createExamsApi } from './exams.ts'
-import { createExamsApi } from './exams.ts'
 import { apiLang, apiTranslator, domainErrorResponse, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
 import type { ApiEnv } from './types.ts'
 
@@ -20,7 +19,6 @@ export function createApi() {
     await next()
     c.header('Cache-Control', 'no-store')
   })
-  api.route('/', createExamsApi()) // before the shared body limits below: tests and their images set their own
   api.route('/', createExamsApi()) // before the shared body limits below: tests and their images set their own
   const tooLarge = (c: Context<ApiEnv>) => c.json({ message: apiTranslator(c)('common.errors.tooLarge') }, 413)
   const jsonLimit = bodyLimit({ maxSize: 64 * 1024, onError: tooLarge })
