@@ -2,9 +2,10 @@ import { createSession, hashPassword, sessionCookieName } from '#app/features/ac
 import { sandboxFor, settlePayment, startCheckout } from '#app/features/billing/index.server.ts'
 import type { RequestContext } from '#app/server/context.server.ts'
 import { users } from '#app/server/db/schema.ts'
-import { examSchema, type ExamInput } from './schemas.ts'
+import { examSchema, type ExamInput } from '#app/features/exams/schemas.ts'
 
-// Test data for the exams feature's tests (never imported by production code).
+// Test data for the tests builder's tests: a test with every question type, and teachers with
+// and without a subscription.
 
 /** A test with one question of every type, in Arabic, as the editor would send it. */
 export function sampleExamBody(overrides: Record<string, unknown> = {}) {

@@ -138,9 +138,18 @@ export function createPdfRenderer(): PdfRenderer {
     },
     renderSvg(source, options = {}) {
       // The same font rules apply (the preamble); an SVG embeds no fonts, only glyph outlines.
-      return withDocument(source, options, (typst, args) => typst.plainSvg(args))
+      return withDocument(source, options, (typst, args) => pagesInPlace(typst.plainSvg(args)))
     },
   }
+}
+
+/**
+ * typst-ts 0.7.0 writes each page's background before the page's group, untranslated, so every
+ * page after the first paints a white sheet over the first page. Each background moves into its
+ * page's group, where the page's offset applies to it.
+ */
+function pagesInPlace(svg: string): string {
+  return svg.replace(/(<path class="typst-shape"[^>]*\/>)(\s*)(<g(?: transform="[^"]*")?>)/g, (_all, background: string, space: string, group: string) => `${group}${space}${background}`)
 }
 
 /** napi errors carry typst's message in `code` (`0: expected expression`). */

@@ -121,6 +121,9 @@ describe('renderPdf', () => {
     expect(width).toBeCloseTo(595.28, 1)
     expect(height).toBeCloseTo(2 * 841.89, 1)
     expect(svg).toContain('data:image/png;base64,')
+    // Each page's white background lies inside its own page's group: the second one does not cover the first page.
+    expect(svg).toMatch(/<g transform="matrix\(1 0 0 1 0 841\.8\d*\)">\s*<path class="typst-shape" fill="#ffffff"/)
+    expect(svg).not.toMatch(/<\/g>\s*<path class="typst-shape" fill="#ffffff"/)
     expect(svg).not.toMatch(/<text\b|font-family/)
     expect(() => renderer.renderSvg('#image("/fig.png")')).toThrow(PdfRenderError)
     expect(() => renderer.renderSvg('#read("/etc/hostname")')).toThrow(PdfRenderError)

@@ -1,13 +1,10 @@
 import type { ServerBuild } from 'react-router'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { createSession, hashPassword } from '#app/features/accounts/index.server.ts'
-import { sandboxFor, settlePayment, startCheckout } from '#app/features/billing/index.server.ts'
-import type { RequestContext } from '#app/server/context.server.ts'
-import { users } from '#app/server/db/schema.ts'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
+import { sampleExamBody, subscribedTeacher, teacher } from '#tests/exams.ts'
 import { createHttpApp } from '../http.ts'
 
 const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
@@ -21,50 +18,6 @@ const testDb = setupTestDatabase(async (db) => {
 
 const ctx = () => testContext(testDb(), { env: services.env, files: services.files })
 
-let n = 0
-async function teacher(context: RequestContext) {
-  const id = `${++n}-${Date.now().toString(36)}`
-  const [user] = await context.db
-    .insert(users)
-    .values({ username: `api exams ${id}`, email: `api-exams-${id}@school.sa`, phone: '+966551234567', passwordHash: await hashPassword('x'), emailVerifiedAt: new Date() })
-    .returning()
-  const { token } = await createSession({ db: context.db, secret: context.env.SESSION_SECRET, userId: user!.id, kind: 'api' })
-  return { user: user!, token }
-}
-
-/** A teacher with a current subscription, paid at the sandbox gateway. */
-async function subscribedTeacher(context: RequestContext) {
-  const created = await teacher(context)
-  const gateway = sandboxFor(context)
-  const checkout = await startCheckout(context, gateway, { userId: created.user.id, packageId: 1, method: 'mada', lang: 'ar' })
-  await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'A', expiry: '12/30', cvc: '123' })
-  await gateway.confirm3ds(checkout.gatewayPaymentId)
-  await settlePayment({ db: context.db, gateway, env: context.env, logger: context.logger, gatewayPaymentId: checkout.gatewayPaymentId })
-  return created
-}
-
-/** A test with one question of each type, as a client sends it. */
-function sampleExamBody(overrides: Record<string, unknown> = {}) {
-  return {
-    title: 'اختبار منتصف الفصل الدراسي الأول',
-    school_name: 'مدرسة الأندلس الابتدائية',
-    subject: 'العلوم',
-    grade: 'الصف الخامس',
-    date: '2026-11-22',
-    duration_minutes: 45,
-    info: 'أجب عن جميع الأسئلة الآتية.',
-    show_student_name: true,
-    questions: [
-      { type: 'multiple_choice', text: 'أي الكواكب أقرب إلى الشمس؟', marks: 1, options: ['عطارد', 'الزهرة', 'الأرض', 'المريخ'], correct: 0 },
-      { type: 'checkbox', text: 'اختر الثدييات:', marks: 2, options: ['الحوت', 'النسر', 'الجمل', 'السلحفاة'], correct: [0, 2] },
-      { type: 'true_false', text: 'الماء يغلي عند 100 درجة مئوية.', marks: 1, correct: true },
-      { type: 'essay', text: 'اشرح دورة الماء في الطبيعة.', marks: 4, lines: 5 },
-      { type: 'matching', text: 'صل كل عضو بوظيفته:', marks: 3, pairs: [{ left: 'القلب', right: 'ضخ الدم' }, { left: 'الرئتان', right: 'تبادل الغازات' }, { left: 'المعدة', right: 'هضم الطعام' }] },
-      { type: 'fill_blank', text: 'عاصمة المملكة هي ___ وأكبر مدنها الساحلية ___.', marks: 2, answers: ['الرياض', 'جدة'] },
-    ],
-    ...overrides,
-  }
-}
 const headers = (token: string, lang = 'en') => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-language': lang })
 type Body<T = unknown> = { message: string; data: T; errors?: Record<string, string[]> }
 type Exam = { id: string; title: string; total_marks: number; questions: Array<{ type: string; image: string | null; image_url: string | null }> }

@@ -316,8 +316,7 @@ const template = String.raw`
     v(1.5mm)
     text(size: 0.85em, fill: muted, d.words.matchHint)
     v(1mm)
-    let cell(body) = body
-    table(columns: (auto, 1fr, auto, 4mm, auto, 1fr), stroke: none, inset: (x: 1.2mm, y: 1.6mm), align: horizon,
+    table(columns: (1.3em + 2.4mm, 1fr, auto, 4mm, 1.3em + 2.4mm, 1fr), stroke: none, inset: (x: 1.2mm, y: 1.6mm), align: horizon,
       table.header(table.cell(colspan: 3, text(weight: "bold", d.words.columnA)), [], table.cell(colspan: 2, text(weight: "bold", d.words.columnB))),
       table.hline(stroke: 0.5pt + rule),
       ..range(q.left.len()).map(i => {

@@ -8,7 +8,7 @@ import { embeddedFonts } from '#app/server/pdf.server.ts'
 import { examPdfFileName, examPrintData, printedDocuments, renderExamPdf, renderExamSvg, type ExamPrintOptions } from './exam-pdf.server.ts'
 import { examSchema, type ExamInput } from './schemas.ts'
 import type { ExamRecord } from './store.server.ts'
-import { sampleExam } from './test-exams.ts'
+import { sampleExam } from '#tests/exams.ts'
 
 // poppler reads the PDF from standard input; its direction marks are dropped, the words kept.
 const pdftotext = (pdf: Uint8Array, page?: number) =>

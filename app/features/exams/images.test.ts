@@ -7,7 +7,7 @@ import { domainErrorOf } from '#tests/factories.ts'
 import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { EXAM_IMAGE_MAX_BYTES, EXAM_IMAGE_UPLOADS_PER_HOUR, examImageTypeOf, readExamImage, storeExamImage } from './images.server.ts'
-import { teacher } from './test-exams.ts'
+import { teacher } from '#tests/exams.ts'
 
 const testDb = setupTestDatabase()
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { countBlanks, examFieldErrors, examSchema, questionSchema, splitBlanks } from './schemas.ts'
-import { sampleExamBody } from './test-exams.ts'
+import { sampleExamBody } from '#tests/exams.ts'
 
 /** The error keys of one question, by field (`options`, `pairs.1.right`), or [] when it is valid. */
 function questionErrors(question: Record<string, unknown>) {

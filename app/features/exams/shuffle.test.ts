@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Question } from './schemas.ts'
 import { permutation, printedTest, printedVersions, seededRandom, type PrintedQuestion } from './shuffle.ts'
-import { sampleExam } from './test-exams.ts'
+import { sampleExam } from '#tests/exams.ts'
 
 const questions = sampleExam().questions
 

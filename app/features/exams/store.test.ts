@@ -7,7 +7,7 @@ import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { storeExamImage } from './images.server.ts'
 import { createExam, deleteExam, duplicateExam, findExam, listExams, pruneExamImages, updateExam } from './store.server.ts'
-import { sampleExam, teacher } from './test-exams.ts'
+import { sampleExam, teacher } from '#tests/exams.ts'
 
 const testDb = setupTestDatabase()
 const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: '#0f5d52' } }).png().toBuffer()

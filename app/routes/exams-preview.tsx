@@ -1,0 +1,25 @@
+import { data } from 'react-router'
+import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
+import { examPrintOptions, findExam, renderExamSvg } from '#app/features/exams/index.server.ts'
+import { pdfOptionsSchema } from '#app/features/exams/schemas.ts'
+import { langParam } from '#app/i18n/lang-param.ts'
+import type { Route } from './+types/exams-preview'
+
+/** The print preview's image: the PDF's pages as one SVG (docs/decisions/007), the same options as the PDF. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const lang = langParam(params)
+  const { user } = await requireSubscriberPage(request, context, lang)
+  const exam = await findExam(context.db, user.id, params.examId)
+  if (!exam) throw data(null, { status: 404 })
+  const query = pdfOptionsSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, answers: query.answers, versions: query.versions ?? null, seed: query.seed })
+  return new Response(renderExamSvg(exam, options).svg, {
+    headers: {
+      'Content-Type': 'image/svg+xml; charset=utf-8',
+      'Cache-Control': 'private, no-cache',
+      // Outlines and inline images only; opened on its own it may run and load nothing.
+      'Content-Security-Policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
+}
