@@ -1,24 +1,23 @@
+import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarRow } from '#app/features/analyses/index.server.ts'
 import { formatPercent } from '#app/i18n/format.ts'
-import { renderPdf } from '#app/server/pdf.server.ts'
 import { defaultWarningThresholds, type Counts, type StudentFigures } from './analyse-absence.ts'
-import { exportWords, figureHeaders, type AbsenceExportOptions, type ExportWords } from './report-xlsx.server.ts'
+import { exportWords, figureHeaders, type AbsenceExportOptions, type AbsenceExportWords } from './report-xlsx.server.ts'
 
 // The PDF export of an absence analysis (absence.md, "Exports"): the report for print, A4, in the
-// page's language and direction, typeset by the project's one renderer (typst, see
-// docs/decisions/004-pdf-renderer.md). Every word and figure is formatted here and reaches the
-// document as one JSON input, so nothing from the workbook is ever read as typst markup; the
-// template only lays it out and draws the charts.
+// page's language and direction, typeset with the analyses' PDF kit (header, figure boxes,
+// stacked bars, tables, skipped rows, page X of Y). Every word and figure is formatted here and
+// reaches the document as one JSON input; the body below only lays it out and draws the date chart.
 
 export interface AbsenceReportPdfOptions extends AbsenceExportOptions {
   /** Unexcused days from which warning levels 1, 2 and 3 apply, as the analysis used them (the lead of the warnings table). */
   readonly warningThresholds?: readonly [number, number, number]
 }
 
-/** Skipped rows listed in the PDF; the workbook lists them all. */
-export const pdfSkippedRowLimit = 200
+export { pdfSkippedRowLimit } from '#app/features/analyses/index.server.ts'
 
-type Tone = 'present' | 'excused' | 'unexcused' | 'late'
-type BarRow = { label: string; value: string; segments: { tone: Tone; value: number }[] }
+const tones = { present: '#1f7a5c', excused: '#c98a0b', unexcused: '#b42318', late: '#5b8def' } as const
+
+type Tone = keyof typeof tones
 type Table = { title: string; headers: string[]; labels: number; rows: string[][] }
 type LinePanel = {
   title: string
@@ -29,7 +28,7 @@ type LinePanel = {
   tickLabels: string[]
 }
 
-const segmentsOf = ({ records, present, excused, unexcused }: Counts): BarRow['segments'] =>
+const segmentsOf = ({ records, present, excused, unexcused }: Counts): { tone: Tone; value: number }[] =>
   records > 0
     ? [
         { tone: 'present', value: present / records },
@@ -38,7 +37,7 @@ const segmentsOf = ({ records, present, excused, unexcused }: Counts): BarRow['s
       ]
     : []
 
-function figureRow(words: ExportWords, g: Counts): string[] {
+function figureRow(words: AbsenceExportWords, g: Counts): string[] {
   const { records, present, excused, unexcused, late } = g
   return [
     words.integer(records),
@@ -66,7 +65,7 @@ function niceAxis(low: number, high: number, fixed: { min?: number; max?: number
   return { min, max, ticks }
 }
 
-function warningRows(words: ExportWords, students: readonly StudentFigures[]): string[][] {
+function warningRows(words: AbsenceExportWords, students: readonly StudentFigures[]): string[][] {
   return students
     .filter((s) => s.warningLevel > 0)
     .map((s, index) => ({ s, index }))
@@ -87,18 +86,16 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
   const { summary } = report
   const percentLabel = (value: number) => formatPercent(lang, value / 100, 0)
 
-  const analysed = words.analysedOn(createdAt)
   const period = words.period(meta, report)
   const about = [
     ...(period ? [{ label: t('analyses.report.period'), lines: [period] }] : []),
     ...(meta.term ? [{ label: t('analyses.report.term'), lines: [meta.term] }] : []),
-    { label: t('analyses.list.columns.created'), lines: [analysed.gregorian, analysed.hijri] },
   ]
 
   const legend = (['present', 'excused', 'unexcused'] as const).map((tone) => ({ tone, label: t(`absence-report.series.${tone}`) }))
   const bars = (chartTitle: string, groups: readonly (Counts & { label: string })[]) => ({
     title: chartTitle,
-    rows: groups.map((g): BarRow => ({ label: g.label, value: words.rate(g.present, g.records), segments: segmentsOf(g) })),
+    rows: groups.map((g): PdfBarRow => ({ label: g.label, value: words.rate(g.present, g.records), segments: segmentsOf(g) })),
   })
   const classroomLabel = (g: { grade: string; classroom: string }) => `${g.grade} / ${g.classroom}`
   const weekdayGroups = report.byWeekday.map((g) => ({ ...g, label: words.weekday(g.weekday) }))
@@ -154,16 +151,9 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
   ]
 
   const [first, second, third] = warningThresholds
-  const skippedShown = report.skipped.slice(0, pdfSkippedRowLimit)
   return {
-    lang,
-    dir: lang === 'ar' ? 'rtl' : 'ltr',
-    title,
-    school: meta.school ?? null,
-    about,
-    words: {
-      page: t('absence-report.exports.page'),
-      madeWith: t('absence-report.exports.madeWith'),
+    ...pdfReportBase(words, { title, school: meta.school, createdAt, about, tones }),
+    headings: {
       figures: t('absence-report.figures.title'),
       charts: t('absence-report.charts.overall'),
       tables: t('absence-report.tables.title'),
@@ -213,120 +203,20 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
       ],
       rows: warningRows(words, students),
     },
-    skipped: {
-      title: t('analyses.report.skipped', { count: report.skipped.length }),
-      lead: t('analyses.report.skippedLead'),
-      none: t('analyses.report.noSkipped'),
-      note:
-        report.skipped.length > skippedShown.length
-          ? t('absence-report.exports.skippedShown', { count: report.skipped.length, shown: skippedShown.length })
-          : null,
-      headers: [t('analyses.report.row'), t('analyses.report.reason')],
-      // Row numbers as Excel shows them: no grouping.
-      rows: skippedShown.map((s) => [String(s.row), words.skipReason(s.reason)]),
-    },
+    skipped: pdfSkipped(words, report.skipped),
   }
 }
 
-// The layout only. Directions: with `text(dir: rtl)` typst lays grids, tables and stacks from
-// the right, so bars grow from the inline start and columns read right to left without any
-// mirroring here; only the date chart, drawn with absolute positions, computes its x from the
-// direction (time runs right to left in Arabic, as on the page).
-const template = String.raw`
-#let d = json(bytes(sys.inputs.report))
-#let is-rtl = d.dir == "rtl"
-#let inline-dir = if is-rtl { rtl } else { ltr }
-#let brand = rgb("#0f5d52")
-#let brand-soft = rgb("#e3f1ee")
-#let rule = rgb("#d6dedc")
-#let zebra = rgb("#f6f9f8")
-#let ink = rgb("#1b2725")
-#let muted = rgb("#4d5b58")
-#let track = rgb("#eef2f1")
-#let tones = (present: rgb("#1f7a5c"), excused: rgb("#c98a0b"), unexcused: rgb("#b42318"), late: rgb("#5b8def"))
+// The body after the analyses' PDF kit (which reads `d` and draws the header, boxes, bars and
+// tables). Only the date chart, drawn with absolute positions, computes its x from the
+// direction: time runs right to left in Arabic, as on the page.
+const body = String.raw`
+#report-header()
 
-// Amiri draws smaller than Plex at the same size: an Arabic page is set a step larger, and the
-// Latin letters and digits inside it a step smaller again, so figures match the English page.
-#set text(size: if is-rtl { 10.5pt } else { 9pt }, fill: ink, lang: d.lang, dir: inline-dir)
-#set par(leading: if is-rtl { 0.7em } else { 0.55em }, spacing: 0.8em)
-#show: body => if is-rtl {
-  show regex("[\u{21}-\u{7E}]+"): set text(size: 0.86em)
-  body
-} else {
-  show regex("[\u{600}-\u{6FF}\u{750}-\u{77F}\u{FB50}-\u{FDFF}\u{FE70}-\u{FEFF}]+"): set text(size: 1.16em)
-  body
-}
-
-#let page-label() = {
-  let current = str(here().page())
-  let total = str(counter(page).final().first())
-  d.words.page.replace("{page}", current).replace("{pages}", total)
-}
-
-#set page(paper: "a4", margin: (x: 14mm, top: 14mm, bottom: 18mm), footer: context {
-  set text(size: 0.78em, fill: muted)
-  line(length: 100%, stroke: 0.5pt + rule)
-  v(-1.5mm)
-  grid(columns: (1fr, auto), align: (start + horizon, end + horizon), column-gutter: 6mm,
-    d.words.madeWith + " · " + d.title, page-label())
-})
-
-#let section(title) = block(sticky: true, above: 7mm, below: 3mm, {
-  text(size: 1.3em, weight: "bold", fill: brand, title)
-  v(-2.2mm)
-  line(length: 100%, stroke: 0.8pt + brand)
-})
-#let subhead(title) = block(sticky: true, above: 5mm, below: 2mm, text(size: 1.05em, weight: "bold", title))
-
-// ---- header ---------------------------------------------------------------------------------
-#block(width: 100%, fill: brand, radius: 4pt, inset: (x: 6mm, y: 5mm), {
-  // Lines spaced by the fonts' full height: Amiri's marks reach far above and below the Latin
-  // line, and a school's name above the title would otherwise touch it.
-  set text(fill: white, top-edge: "bounds", bottom-edge: "bounds")
-  set par(leading: 0.55em)
-  if d.school != none { text(size: 1.15em, weight: "bold", d.school); linebreak() }
-  text(size: 1.75em, weight: "bold", d.title)
-  v(2.5mm)
-  grid(columns: d.about.len(), column-gutter: 9mm, row-gutter: 1.2mm,
-    ..d.about.map(a => text(size: 0.88em, fill: brand-soft, a.label)),
-    ..d.about.map(a => text(weight: "bold", a.lines.join(linebreak()))))
-})
-
-// ---- key figures ----------------------------------------------------------------------------
-#section(d.words.figures)
-#grid(columns: (1fr,) * d.rates.len(), column-gutter: 3mm,
-  ..d.rates.map(f => block(width: 100%, fill: brand-soft, radius: 3pt, inset: (x: 3mm, y: 2.6mm),
-    stroke: (top: 2.5pt + tones.at(f.tone)), {
-      text(size: 0.85em, fill: muted, f.label)
-      linebreak()
-      text(size: 1.9em, weight: "bold", fill: tones.at(f.tone), f.value)
-    })))
+#section(d.headings.figures)
+#figure-boxes(d.rates)
 #v(2.5mm)
-#grid(columns: (1fr,) * d.counts.len(), column-gutter: 3mm,
-  ..d.counts.map(f => block(width: 100%, stroke: 0.6pt + rule, radius: 3pt, inset: (x: 3mm, y: 2.2mm),
-    grid(columns: (1fr, auto), align: (start + horizon, end + horizon),
-      text(size: 0.9em, fill: muted, f.label), text(size: 1.3em, weight: "bold", f.value)))))
-
-// ---- charts ---------------------------------------------------------------------------------
-#let legend(items) = block(below: 2.5mm, {
-  set text(size: 0.85em)
-  items.map(it => box({
-    box(width: 3mm, height: 3mm, radius: 0.6mm, fill: tones.at(it.tone), baseline: 0.4mm)
-    h(1.4mm)
-    it.label
-  })).join(h(6mm))
-})
-
-#let bar(segments, height: 3.8mm) = box(width: 100%, height: height, radius: 1mm, clip: true, fill: track,
-  stack(dir: inline-dir, ..segments.filter(s => s.value > 0).map(s => box(width: s.value * 100%, height: 100%, fill: tones.at(s.tone)))))
-
-#let bar-chart(c) = block(breakable: c.rows.len() > 12, width: 100%, above: 5mm, {
-  block(sticky: true, below: 2.8mm, text(weight: "bold", c.title))
-  legend(d.legend)
-  grid(columns: (40mm, 1fr, 15mm), column-gutter: 3mm, row-gutter: 2mm,
-    align: (start + horizon, horizon, end + horizon),
-    ..c.rows.map(r => (text(size: 0.9em, r.label), bar(r.segments), text(weight: "bold", r.value))).flatten())
-})
+#count-boxes(d.counts)
 
 #let line-panel(p, count, labels) = block(breakable: false, width: 100%, above: 4mm, {
   block(below: 2.8mm, text(weight: "bold", p.title))
@@ -365,67 +255,35 @@ const template = String.raw`
   })
 })
 
-#section(d.words.charts)
+#section(d.headings.charts)
 #block(width: 100%, {
   legend(d.legend)
   bar(d.overall.segments, height: 5mm)
 })
-#for c in d.barCharts { bar-chart(c) }
+#for c in d.barCharts { bar-chart(c, d.legend) }
 #if d.dates.count > 0 {
   subhead(d.dates.title)
   for p in d.dates.panels { line-panel(p, d.dates.count, d.dates.labels) }
 }
 
-// ---- tables ---------------------------------------------------------------------------------
-#let data-table(headers, rows, labels: 1, widths: none) = {
-  set text(size: 0.86em)
-  table(
-    // Figures share the width evenly (their headers wrap); a group's name gets a wider share,
-    // dates and weekdays their own width.
-    columns: if widths != none { widths } else if labels == 1 { (1.8fr,) + (1fr,) * (headers.len() - 1) } else {
-      (auto,) * labels + (1fr,) * (headers.len() - labels)
-    },
-    align: (x, y) => if x < labels { start + horizon } else { center + horizon },
-    inset: (x: 1.5mm, y: 1.3mm),
-    stroke: (x, y) => (bottom: 0.4pt + rule),
-    fill: (x, y) => if y == 0 { brand-soft } else if calc.even(y) { zebra } else { none },
-    table.header(..headers.map(h => text(weight: "bold", fill: brand, h))),
-    ..rows.flatten(),
-  )
-}
-
-#section(d.words.tables)
+#section(d.headings.tables)
 #for tb in d.tables {
   subhead(tb.title)
   data-table(tb.headers, tb.rows, labels: tb.labels)
 }
 
 #section(d.warnings.title)
-#block(sticky: true, text(fill: muted, d.warnings.lead))
+#lead(d.warnings.lead)
 #if d.warnings.rows.len() == 0 {
   par(d.warnings.none)
 } else {
   data-table(d.warnings.headers, d.warnings.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto))
 }
 
-#section(d.skipped.title)
-#if d.skipped.rows.len() == 0 {
-  par(d.skipped.none)
-} else {
-  block(sticky: true, text(fill: muted, d.skipped.lead))
-  if d.skipped.note != none { block(sticky: true, text(fill: muted, d.skipped.note)) }
-  data-table(d.skipped.headers, d.skipped.rows, labels: 2, widths: (auto, 1fr))
-}
-
-// Last: a set rule at the top whose value changes per document would stop typst from reusing layout.
-#set document(title: d.title)
+#skipped-section(d.skipped)
 `
 
 /** The analysis's report as an A4 PDF in the page's language and direction. */
 export async function renderAbsenceReportPdf(options: AbsenceReportPdfOptions): Promise<Uint8Array> {
-  const report = JSON.stringify(reportData(options))
-  // Rendering is synchronous and CPU-bound; let the event loop turn first so the previous
-  // render's native memory is released (see createPdfRenderer).
-  await new Promise<void>((resolve) => setImmediate(resolve))
-  return renderPdf(template, { inputs: { report } })
+  return renderReportPdf(body, reportData(options))
 }

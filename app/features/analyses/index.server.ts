@@ -1,4 +1,20 @@
 export { deleteAnalysis, findAnalysis, listAnalyses, renameAnalysis, saveAnalysis, type AnalysisSummary } from './store.server.ts'
 export { analyseInWorker, checkUpload, readLimits, uploadedFile, uploadError, uploadFailure, type UploadContext } from './upload.server.ts'
-export { xlsxResponse } from './responses.server.ts'
+export { exportResponse, xlsxResponse } from './responses.server.ts'
 export { AnalysisError } from './analysis-error.ts'
+// The pieces both exports of every analysis are built from.
+export { createExportWords, type ExportWords } from './export-words.server.ts'
+export { aboutLines, columnWidths, skippedSheet, summarySheet, tableSheet, xlsxCells, type AboutLine } from './export-xlsx-kit.server.ts'
+export {
+  pdfReportBase,
+  pdfSkipped,
+  pdfSkippedRowLimit,
+  renderReportPdf,
+  type PdfAboutItem,
+  type PdfBarChart,
+  type PdfBarRow,
+  type PdfLegendItem,
+  type PdfReportBase,
+  type PdfSegment,
+  type PdfTones,
+} from './export-pdf-kit.server.ts'
