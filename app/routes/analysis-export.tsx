@@ -1,6 +1,8 @@
 import { data } from 'react-router'
 import { absenceExport } from '#app/features/absence/index.server.ts'
 import { findAnalysis } from '#app/features/analyses/index.server.ts'
+import { bandsFromQuery } from '#app/features/grades/index.ts'
+import { gradesExport } from '#app/features/grades/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import type { Route } from './+types/analysis-export'
@@ -11,7 +13,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   const stored = await findAnalysis(context.db, user.id, params.analysisId)
   if (!stored) throw data(null, { status: 404 })
-  const format = new URL(request.url).pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
+  const url = new URL(request.url)
+  const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
   if (stored.kind === 'absence') return absenceExport(stored, format, lang)
+  if (stored.kind === 'grades') {
+    const choice = bandsFromQuery(url.searchParams)
+    return gradesExport(stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined)
+  }
   throw data(null, { status: 404 })
 }

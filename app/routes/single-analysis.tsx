@@ -1,6 +1,7 @@
 import { data, Form, redirect } from 'react-router'
 import { absenceReportPage } from '#app/features/absence/index.server.ts'
 import { AbsenceReportView } from '#app/features/absence/index.ts'
+import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades, type GradeRecords, type GradesReport } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
 import { flashCookie } from '#app/features/accounts/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
@@ -19,10 +20,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const stored = await findAnalysis(context.db, user.id, url.searchParams.get('id') ?? '')
   if (!stored) throw data(null, { status: 404 })
   const analysis = { id: stored.id, kind: stored.kind, title: stored.title, meta: stored.meta, createdAt: stored.createdAt.toISOString() }
+  if (stored.kind === 'grades') {
+    // Other thresholds (or the elementary preset) recompute the report from the stored scores.
+    const choice = bandsFromQuery(url.searchParams)
+    const report = choice.custom || choice.preset !== 'default' ? recomputeGrades(stored.records as GradeRecords, choice.bands) : (stored.report as GradesReport)
+    return { messages: getMessages(lang, ['grades-report', 'analyses', 'grades']), analysis, absence: null, grades: { report, choice, query: bandsQuery(choice) } }
+  }
   return {
     messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
     analysis,
-    absence: stored.kind === 'absence' ? absenceReportPage(stored, url.searchParams.get('q')) : null,
+    absence: absenceReportPage(stored, url.searchParams.get('q')),
+    grades: null,
   }
 }
 
@@ -41,7 +49,8 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analys
 export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { analysis, absence } = loaderData
+  const { analysis, absence, grades } = loaderData
+  const exportQuery = grades?.query ? `?${grades.query}` : ''
   const created = formatDate(lang, analysis.createdAt)
   const info = analysis.meta
   return (
@@ -76,10 +85,10 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             </dl>
           </div>
           <div className="report-actions">
-            <a className="button button-primary" href={`/${lang}/analyses/${analysis.id}/export.pdf`}>
+            <a className="button button-primary" href={`/${lang}/analyses/${analysis.id}/export.pdf${exportQuery}`}>
               {t('analyses.report.exportPdf')}
             </a>
-            <a className="button button-ghost" href={`/${lang}/analyses/${analysis.id}/export.xlsx`}>
+            <a className="button button-ghost" href={`/${lang}/analyses/${analysis.id}/export.xlsx${exportQuery}`}>
               {t('analyses.report.exportExcel')}
             </a>
             <details className="confirm-delete">
@@ -105,6 +114,7 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             analysisId={analysis.id}
           />
         ) : null}
+        {grades ? <GradesReportView report={grades.report} choice={grades.choice} analysisId={analysis.id} action={`/${lang}/single-analysis`} /> : null}
         <p className="no-print">
           <AppLink to="last-multiple">{t('analyses.report.backToList')}</AppLink>
         </p>

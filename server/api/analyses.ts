@@ -2,6 +2,9 @@ import { Hono, type Context } from 'hono'
 import { absenceExport, searchAbsenceStudents, uploadAbsence } from '#app/features/absence/index.server.ts'
 import { AnalysisError, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
 import { requireSubscription } from '#app/features/billing/index.server.ts'
+import { parseBands, type GradeBand } from '#app/features/grades/index.ts'
+import { gradesExport, uploadGrades } from '#app/features/grades/index.server.ts'
+import { DomainError } from '#app/lib/errors.ts'
 import { apiLang, apiTranslator, ok } from './respond.ts'
 import { requireApiUser } from './auth.ts'
 import type { ApiEnv } from './types.ts'
@@ -27,6 +30,21 @@ export function createAnalysesApi() {
       throw new AnalysisError('analyses.errors.noFile')
     }
     const { id } = await uploadAbsence(ctx, { userId: user.id, file: await uploadedFile(form), lang })
+    const stored = await findAnalysis(ctx.db, user.id, id)
+    if (!stored) throw new Error('saved analysis vanished')
+    return ok(c, analysisJson(c, stored), '', 201)
+  })
+
+  api.post('/analyses/grades', async (c) => {
+    const user = await subscriber(c)
+    const ctx = c.get('ctx')
+    let form: FormData
+    try {
+      form = await c.req.raw.formData()
+    } catch {
+      throw new AnalysisError('analyses.errors.noFile')
+    }
+    const { id } = await uploadGrades(ctx, { userId: user.id, file: await uploadedFile(form), lang: apiLang(c), bands: bandsField(form.get('bands')) })
     const stored = await findAnalysis(ctx.db, user.id, id)
     if (!stored) throw new Error('saved analysis vanished')
     return ok(c, analysisJson(c, stored), '', 201)
@@ -61,7 +79,7 @@ export function createAnalysesApi() {
     if (!stored) return notFound(c)
     const format = c.req.param('file').endsWith('.pdf') ? 'pdf' : 'xlsx'
     if (stored.kind === 'absence') return absenceExport(stored, format, apiLang(c))
-    return notFound(c)
+    return gradesExport(stored, format, apiLang(c))
   })
 
   api.delete('/analyses/:id', async (c) => {
@@ -73,6 +91,22 @@ export function createAnalysesApi() {
   return api
 }
 
+/** `bands` of a grades upload: a preset's name (`default`, `elementary`) or a JSON list of `{key, min}`. */
+function bandsField(value: FormDataEntryValue | null): readonly GradeBand[] | undefined {
+  if (value === null || value === '') return undefined
+  let input: unknown = value
+  if (typeof value === 'string' && value.trim().startsWith('[')) {
+    try {
+      input = JSON.parse(value)
+    } catch {
+      input = null
+    }
+  }
+  const parsed = parseBands(input)
+  if (!parsed.ok) throw new DomainError(422, parsed.error.key, { bands: [parsed.error.key] })
+  return parsed.bands
+}
+
 function notFound(c: Context<ApiEnv>) {
   return c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404)
 }
@@ -82,8 +116,7 @@ type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
 /** The analysis in the shape of absence.md's "API shape", skip reasons in the request's language. */
 function analysisJson(c: Context<ApiEnv>, stored: Stored) {
   const report = stored.report as { skipped?: { row: number; reason: { key: string; values?: Record<string, string | number> } }[] }
-  const namespaces = [stored.kind === 'absence' ? 'absence' : 'grades'].filter((ns) => ns === 'absence')
-  const t = apiTranslator(c, namespaces)
+  const t = apiTranslator(c, [stored.kind === 'absence' ? 'absence' : 'grades'])
   return {
     id: stored.id,
     kind: stored.kind,

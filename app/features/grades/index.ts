@@ -38,3 +38,5 @@ export {
   type ParseBandsResult,
 } from './bands.ts'
 export { maxScoreDecimals, type BandFigures, type PercentGroup, type ScoreFigures, type StudentScore } from './grade-figures.ts'
+export { bandsFromQuery, bandsQuery, type BandsChoice } from './bands-query.ts'
+export { GradesReportView } from './report-view.tsx'

@@ -1,0 +1,262 @@
+import { Form } from 'react-router'
+import { formatNumber, formatRate } from '#app/i18n/format.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.tsx'
+import type { GradesReport, SubjectReport } from './analyse-grades.ts'
+import { isBandKey } from './bands.ts'
+import type { BandsChoice } from './bands-query.ts'
+import type { ScoreFigures } from './grade-figures.ts'
+
+const tones: ChartTone[] = ['band1', 'band2', 'band3', 'band4', 'band5']
+
+/** The grades report: the bands form, then per subject its figures, charts and tables. */
+export function GradesReportView({ report, choice, analysisId, action }: { report: GradesReport; choice: BandsChoice; analysisId: string; action: string }) {
+  const { t } = useT()
+  return (
+    <>
+      <BandsForm choice={choice} analysisId={analysisId} action={action} />
+      {report.subjects.map((subject, i) => (
+        <SubjectSection key={`${subject.subject}-${i}`} subject={subject} bands={report.bands} index={i} />
+      ))}
+      <section className="report-section" aria-labelledby="skipped-title">
+        <h2 id="skipped-title">{t('analyses.report.skipped', { count: report.skipped.length })}</h2>
+        {report.skipped.length ? (
+          <div className="table-wrap">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('analyses.report.row')}</th>
+                  <th scope="col">{t('analyses.report.reason')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.skipped.slice(0, 500).map((r) => (
+                  <tr key={r.row}>
+                    <td className="num">{r.row}</td>
+                    <td>{t(r.reason.key, r.reason.values)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p>{t('analyses.report.noSkipped')}</p>
+        )}
+      </section>
+    </>
+  )
+}
+
+function useBandName() {
+  const { t } = useT()
+  return (key: string) => (isBandKey(key) ? t(`grades.bands.${key}`) : key)
+}
+
+/** Change the thresholds (or take the elementary preset): a GET form, so it works without JavaScript. */
+function BandsForm({ choice, analysisId, action }: { choice: BandsChoice; analysisId: string; action: string }) {
+  const { t } = useT()
+  const bandName = useBandName()
+  return (
+    <section className="report-section card no-print" aria-labelledby="bands-form-title">
+      <h2 id="bands-form-title">{t('grades-report.bandsForm.title')}</h2>
+      <Form method="get" action={action} className="form bands-form">
+        <input type="hidden" name="id" value={analysisId} />
+        {/* The thresholds below belong to this preset; choosing the other one starts from its own. */}
+        <input type="hidden" name="shown" value={choice.preset} />
+        <fieldset className="bands-preset">
+          <legend>{t('grades-report.bandsForm.preset')}</legend>
+          {(['default', 'elementary'] as const).map((preset) => (
+            <label key={preset} className="method-option">
+              <input type="radio" name="preset" value={preset} defaultChecked={choice.preset === preset} />
+              <span>{t(`grades.presets.${preset}`)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="bands-mins">
+          {choice.bands.slice(0, -1).map((band, i) => (
+            <div key={band.key} className="field">
+              <label htmlFor={`band-min-${i}`}>{t('grades-report.bandsForm.min', { band: bandName(band.key) })}</label>
+              <input id={`band-min-${i}`} name="min" type="number" inputMode="numeric" min={1} max={100} step={1} defaultValue={band.min} dir="ltr" />
+            </div>
+          ))}
+        </div>
+        {choice.error ? (
+          <p className="field-error" role="alert">
+            {t(choice.error.key, choice.error.values)}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary">
+          {t('grades-report.bandsForm.apply')}
+        </button>
+      </Form>
+    </section>
+  )
+}
+
+function SubjectSection({ subject, bands, index }: { subject: SubjectReport; bands: GradesReport['bands']; index: number }) {
+  const { t } = useT()
+  const lang = useLang()
+  const bandName = useBandName()
+  const num = (v: number | null) => (v === null ? '—' : formatNumber(lang, v, { maximumFractionDigits: 2 }))
+  const rate = (v: number | null) => (v === null ? '—' : formatRate(lang, v))
+  const s = subject.summary
+  const id = `subject-${index}`
+  const classroomLabel = (c: { grade: string; classroom: string }) => `${c.grade} / ${c.classroom}`
+  const bandSegments = (f: ScoreFigures) =>
+    f.bands.map((b, i) => ({ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
+  const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({ key: classroomLabel(c), label: classroomLabel(c), segments: bandSegments(c), note: rate(c.passRate) }))
+  const distribution: ChartRow[] = s.bands.map((b, i) => ({
+    key: b.key,
+    label: bandName(b.key),
+    segments: [{ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
+    note: `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`,
+  }))
+  const groups: { label: string; f: ScoreFigures }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), f: c as ScoreFigures })), { label: t('grades-report.tables.overall'), f: s }]
+
+  return (
+    <section className="report-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('grades-report.subject', { subject: subject.subject, max: num(subject.max) })}</h2>
+      <dl className="key-figures">
+        <Figure label={t('grades-report.figures.students')} value={num(s.students)} />
+        <Figure label={t('grades-report.figures.absent')} value={num(s.absent)} />
+        <Figure label={t('grades-report.figures.average')} value={num(s.average)} />
+        <Figure label={t('grades-report.figures.highest')} value={num(s.highest)} />
+        <Figure label={t('grades-report.figures.lowest')} value={num(s.lowest)} />
+        <Figure label={t('grades-report.figures.median')} value={num(s.median)} />
+        <Figure label={t('grades-report.figures.stdDev')} value={num(s.stdDev)} />
+        <Figure label={t('grades-report.figures.passRate')} value={rate(s.passRate)} tone="present" />
+      </dl>
+
+      <div className="chart-grid">
+        <StackedBarChart id={`${id}-bands`} title={t('grades-report.charts.bandsByClassroom')} rows={byClassroom} formatValue={rate} />
+        <StackedBarChart id={`${id}-distribution`} title={t('grades-report.charts.distribution')} rows={distribution} formatValue={rate} />
+      </div>
+
+      <div className="table-wrap">
+        <table className="data-table">
+          <caption>{t('grades-report.tables.results')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('grades-report.tables.classroom')}</th>
+              <th scope="col">{t('grades-report.figures.students')}</th>
+              <th scope="col">{t('grades-report.figures.absent')}</th>
+              <th scope="col">{t('grades-report.figures.total')}</th>
+              <th scope="col">{t('grades-report.figures.average')}</th>
+              <th scope="col">{t('grades-report.figures.highest')}</th>
+              <th scope="col">{t('grades-report.figures.lowest')}</th>
+              <th scope="col">{t('grades-report.figures.median')}</th>
+              <th scope="col">{t('grades-report.figures.stdDev')}</th>
+              <th scope="col">{t('grades-report.figures.passRate')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map(({ label, f }) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td className="num">{num(f.students)}</td>
+                <td className="num">{num(f.absent)}</td>
+                <td className="num">{num(f.total)}</td>
+                <td className="num">{num(f.average)}</td>
+                <td className="num">{num(f.highest)}</td>
+                <td className="num">{num(f.lowest)}</td>
+                <td className="num">{num(f.median)}</td>
+                <td className="num">{num(f.stdDev)}</td>
+                <td className="num">{rate(f.passRate)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="table-wrap">
+        <table className="data-table">
+          <caption>{t('grades-report.tables.bands')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('grades-report.tables.classroom')}</th>
+              {bands.map((b) => (
+                <th key={b.key} scope="col">
+                  {t('grades-report.tables.bandHeader', { band: bandName(b.key), min: b.min })}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map(({ label, f }) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {f.bands.map((b) => (
+                  <td key={b.key} className="num">
+                    {formatNumber(lang, b.count)} ({rate(b.percentage)})
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="table-wrap">
+        <table className="data-table">
+          <caption>{t('grades-report.topWeak.title')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('grades-report.tables.classroom')}</th>
+              <th scope="col">{t('grades-report.topWeak.topCount')}</th>
+              <th scope="col">{t('grades-report.topWeak.topAverage')}</th>
+              <th scope="col">{t('grades-report.topWeak.weakCount')}</th>
+              <th scope="col">{t('grades-report.topWeak.weakAverage')}</th>
+              <th scope="col">{t('grades-report.topWeak.gap')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map(({ label, f }) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td className="num">{num(f.top.count)}</td>
+                <td className="num">{rate(f.top.average)}</td>
+                <td className="num">{num(f.weak.count)}</td>
+                <td className="num">{rate(f.weak.average)}</td>
+                <td className="num">{f.gap === null ? '—' : t('grades-report.topWeak.points', { value: num(f.gap) })}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="card-grid card-grid-2">
+        <StudentList title={t('grades-report.topWeak.highest5')} students={s.highest5} num={num} />
+        <StudentList title={t('grades-report.topWeak.lowest5')} students={s.lowest5} num={num} />
+      </div>
+    </section>
+  )
+}
+
+function StudentList({ title, students, num }: { title: string; students: ScoreFigures['highest5']; num: (v: number) => string }) {
+  const { t } = useT()
+  return (
+    <div className="card">
+      <h3>{title}</h3>
+      {students.length ? (
+        <ol className="student-list">
+          {students.map((st, i) => (
+            <li key={`${st.name}-${i}`}>
+              <span>{st.name}</span> <strong className="num">{num(st.score)}</strong>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p>{t('grades-report.topWeak.none')}</p>
+      )}
+    </div>
+  )
+}
+
+function Figure({ label, value, tone }: { label: string; value: string; tone?: string }) {
+  return (
+    <div className={`key-figure${tone ? ` tone-${tone}` : ''}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  )
+}
