@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import AxeBuilder from '@axe-core/playwright'
 import sharp from 'sharp'
 import { expect, test, type Page } from './fixtures.ts'
 import { signedInTeacher } from './teacher.ts'
@@ -158,6 +159,22 @@ async function subscribe(page: Page, lang: 'ar' | 'en') {
 
 const card = (page: Page, n: number) => page.locator('.question-card').nth(n - 1)
 
+/**
+ * axe on the page, in both colour modes: no serious or critical violations. Toasts are closed
+ * first: the shared toaster's list (li with role="status") is the UI kit's, reported separately.
+ */
+async function expectAccessible(page: Page) {
+  while ((await page.locator('.toast-close').count()) > 0) await page.locator('.toast-close').first().click()
+  await expect(page.locator('.toast')).toHaveCount(0)
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(serious.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: null })
+}
+
 async function headings(page: Page) {
   return page.locator('.question-card h3').allTextContents()
 }
@@ -290,6 +307,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByText(w.saved).first()).toBeVisible()
 
     await page.screenshot({ path: test.info().outputPath(`editor-${lang}.png`), fullPage: true })
+    await expectAccessible(page)
 
     // Reloaded, the test is as saved: the new order and the image.
     await page.reload()
@@ -303,6 +321,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(sheets.first()).toBeVisible()
     await expect.poll(() => sheets.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
     await page.locator('.exam-sheet').first().screenshot({ path: test.info().outputPath(`preview-${lang}.png`) })
+    await expectAccessible(page)
 
     // The browser's own print of this page: one A4 sheet per page of the PDF, nothing else.
     const sheetCount = await page.locator('.exam-sheet').count()
@@ -339,6 +358,7 @@ for (const lang of ['ar', 'en'] as const) {
     const row = page.locator('tbody tr').first()
     await expect(row.getByRole('rowheader')).toHaveText(w.test.title)
     await expect(row.locator('td.num').first()).toHaveText('6')
+    await expectAccessible(page)
   })
 }
 
