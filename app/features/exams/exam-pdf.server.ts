@@ -232,12 +232,19 @@ const template = String.raw`
 
 #let badge(body, fill: key-ink) = box(fill: fill, radius: 3pt, inset: (x: 2.4mm, y: 1.2mm), text(fill: white, weight: "bold", size: 0.85em, body))
 
+// Stacked lines whose boxes span their ascenders and descenders, so Arabic lines in the header
+// never touch (the default edges leave ي under one line meeting أ over the next).
+#let tall(body) = {
+  set text(top-edge: "ascender", bottom-edge: "descender")
+  body
+}
+
 #let school-header(doc) = {
   grid(
     columns: (1fr, 1fr, 1.15fr),
     column-gutter: 4mm,
     align: (start + top, center + horizon, end + top),
-    stack(spacing: 1.8mm, text(weight: "bold", d.words.kingdom), text(weight: "bold", d.words.ministry), if d.header.school != "" { text(weight: "bold", own(d.header.school)) }),
+    tall(stack(spacing: 0.3mm, text(weight: "bold", d.words.kingdom), text(weight: "bold", d.words.ministry), if d.header.school != "" { text(weight: "bold", own(d.header.school)) })),
     stack(spacing: 2.5mm,
       text(size: 1.25em, weight: "bold", own(d.header.title)),
       if doc.badges.len() > 0 { doc.badges.map(b => badge(b)).join(h(2mm)) },

@@ -1,4 +1,4 @@
-export * from './index.ts'
+export type { ExamJson, ExamSummaryJson, QuestionJson } from './exam-json.ts'
 export { examPdfFileName, examPdfResponse, examPrintOptions, renderExamPdf, renderExamSvg, type ExamPrintKind, type ExamPrintOptions } from './exam-pdf.server.ts'
 export { examSummaryToJson, examToJson } from './exam-json.ts'
 export {
