@@ -2,6 +2,7 @@
 import { benchAuth } from './auth.ts'
 import { benchBilling } from './billing.ts'
 import { benchAbsence } from './absence.ts'
+import { benchExams } from './exams.ts'
 import { benchGrades } from './grades.ts'
 import { benchXlsx } from './xlsx.ts'
 
@@ -37,6 +38,11 @@ for (const g of await benchGrades()) {
   rows.push([`grades ${size}: SheetJS read alone, median of ${g.runs - 1} warm (first ${ms(g.sheetjs.firstMs)})`, `${ms(g.sheetjs.medianMs)}, peak +${g.sheetjs.peakMb.toFixed(0)} MB`])
   rows.push([`grades ${size}: (read + analysis) / SheetJS read alone`, `${(g.ours.medianMs / g.sheetjs.medianMs).toFixed(2)} time, ${(g.ours.peakMb / g.sheetjs.peakMb).toFixed(2)} memory`])
 }
+
+const exams = await benchExams()
+rows.push([`test PDF, 30 questions of every type, Arabic (typst, warm), median of 9 (${exams.test.pages} pages)`, ms(exams.test.medianMs)])
+rows.push([`its answer key, median of 9 (${exams.key.pages} pages)`, ms(exams.key.medianMs)])
+rows.push([`two shuffled versions with their keys in one PDF, median of 9 (${exams.versions.pages} pages)`, ms(exams.versions.medianMs)])
 
 const width = Math.max(...rows.map(([k]) => k.length))
 console.log(`\n${'measure'.padEnd(width)}  value`)
