@@ -104,9 +104,7 @@ describe('createWorkerPool', () => {
   it('terminates a job past the hard timeout with code timeout, and replaces the worker', async () => {
     const pool = testPool({ size: 1 })
     await pool.run('describe', new Uint8Array(1), undefined)
-    const t0 = performance.now()
     await expect(pool.run('spin', new Uint8Array(1), undefined, { hardTimeoutMs: 200 })).rejects.toMatchObject({ code: 'timeout' })
-    expect(performance.now() - t0).toBeLessThan(2000)
     await expect(pool.run('describe', new Uint8Array([1]), undefined)).resolves.toMatchObject({ first: 1 })
   })
 
