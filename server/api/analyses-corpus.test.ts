@@ -1,0 +1,93 @@
+import type { ServerBuild } from 'react-router'
+import { describe, expect, it } from 'vitest'
+import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, worksheetXml, zeroBomb } from '#app/server/xlsx/test-zip.ts'
+import { testServices } from '#tests/context.ts'
+import { setupTestDatabase } from '#tests/db.ts'
+import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'
+import { createHttpApp } from '../http.ts'
+
+// The bad-file corpus of issue #5 through both upload endpoints (absence and grades), as a
+// teacher's client would send it: each file gets the right status and message, never a 500.
+// The reader's own tests (app/server/xlsx) check the same files for speed and memory.
+
+const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
+let app: ReturnType<typeof createHttpApp>
+let services: ReturnType<typeof testServices>
+const testDb = setupTestDatabase(async (db) => {
+  services = testServices(db, { ANALYSIS_UPLOADS_PER_HOUR: '1000' })
+  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+})
+
+const INVALID = 'Invalid file format. Please download the sample file and modify it.'
+const billionLaughs =
+  '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' +
+  '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>'
+
+function millionRows(): Uint8Array {
+  const chunk = 16_384
+  const pieces = function* () {
+    yield `${worksheetXml('').split('<sheetData>')[0]}<sheetData>`
+    for (let start = 1; start <= 1_048_576; start += chunk) {
+      let s = ''
+      for (let r = start; r < start + chunk; r++) s += `<row r="${r}"><c r="A${r}"><v>${r}</v></c></row>`
+      yield s
+    }
+    yield '</sheetData></worksheet>'
+  }
+  return buildWorkbook({ sheets: [{ name: 'S', deflated: deflateStream(pieces(), 1) }] })
+}
+
+const good = buildWorkbook({ sheets: [{ name: 'S', xml: `<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>` }] })
+const bomb = zeroBomb(300)
+
+const corpus: Array<{ name: string; file: () => Uint8Array; status: number; message: string | RegExp }> = [
+  { name: 'not a zip (plain text)', file: () => new TextEncoder().encode('just some text'), status: 422, message: INVALID },
+  { name: 'a csv renamed .xlsx', file: () => new TextEncoder().encode('اسم الطالب,التاريخ,الحالة\nأحمد,2025-09-07,حاضر\n'), status: 422, message: INVALID },
+  { name: 'a pdf renamed .xlsx', file: () => new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF'), status: 422, message: INVALID },
+  { name: 'an .xls renamed .xlsx', file: () => buildOle(['Workbook']), status: 422, message: INVALID },
+  { name: 'an encrypted workbook', file: () => buildOle(['EncryptionInfo', 'EncryptedPackage']), status: 422, message: INVALID },
+  { name: 'a truncated workbook', file: () => good.subarray(0, Math.floor(good.length / 2)), status: 422, message: INVALID },
+  { name: 'an .ods renamed .xlsx', file: () => buildZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', method: 0 }, { name: 'content.xml', data: '<office:document-content/>' }]), status: 422, message: INVALID },
+  {
+    name: 'a zip bomb (honest directory)',
+    file: () => buildWorkbook({ sheets: [{ name: 'S', deflated: { bytes: bomb.bytes, size: bomb.size, crc: 0 } }] }),
+    status: 413,
+    message: /^The workbook holds more than \d+ MB of data once unpacked/,
+  },
+  {
+    name: 'a zip bomb behind a lying directory',
+    file: () => buildWorkbook({ sheets: [{ name: 'S', deflated: { bytes: bomb.bytes, size: 1000, crc: 0 } }] }),
+    status: 413,
+    message: /^The workbook holds more than \d+ MB of data once unpacked/,
+  },
+  {
+    name: 'an XML entity bomb',
+    file: () => buildWorkbook({ sheets: [{ name: 'S', xml: `${billionLaughs}<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&lol3;</t></is></c></row></sheetData></worksheet>` }] }),
+    status: 422,
+    message: INVALID,
+  },
+  { name: 'a sheet with 1,048,576 rows', file: millionRows, status: 413, message: /^The sheet has more than 500,000 rows/ },
+  { name: 'a workbook whose sheet has no header row', file: () => good, status: 422, message: /missing columns/ },
+]
+
+describe('the bad-file corpus through the upload endpoints', () => {
+  for (const kind of ['absence', 'grades'] as const) {
+    it(`${kind}: every bad file gets its message and status, none a 500, and nothing is saved`, async () => {
+      const user = await subscribedTeacher(testDb().db)
+      const headers = await apiHeaders(testDb().db, services.env.SESSION_SECRET, user.id, 'en')
+      const answers: Array<{ name: string; status: number; message: string }> = []
+      for (const item of corpus) {
+        const form = new FormData()
+        form.append('file', new Blob([new Uint8Array(item.file())]), 'report.xlsx')
+        const res = await app.request(`/api/v1/analyses/${kind}`, { method: 'POST', headers, body: form })
+        answers.push({ name: item.name, status: res.status, message: String(((await res.json()) as { message?: unknown }).message) })
+      }
+      for (const [i, item] of corpus.entries()) {
+        expect({ name: item.name, status: answers[i]?.status }).toEqual({ name: item.name, status: item.status })
+        expect(answers[i]?.message).toMatch(item.message)
+      }
+      const list = (await (await app.request('/api/v1/analyses', { headers })).json()) as { data: unknown[] }
+      expect(list.data).toEqual([])
+    })
+  }
+})
