@@ -8,6 +8,7 @@ import { analysisErrorResponse, createAnalysesApi } from './analyses.ts'
 import { createAuthApi } from './auth.ts'
 import { createBillingApi } from './billing.ts'
 import { createExamsApi } from './exams.ts'
+import { createOpenApiRoutes } from './openapi.ts'
 import { apiLang, apiTranslator, domainErrorResponse, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
 import type { ApiEnv } from './types.ts'
 
@@ -50,6 +51,7 @@ export function createApi() {
   api.route('/', createAuthApi())
   api.route('/', createBillingApi())
   api.route('/', createAnalysesApi())
+  api.route('/', createOpenApiRoutes()) // openapi.json and the docs page, no token
 
   // A mounted sub-app's notFound is ignored, so unknown API paths end here explicitly.
   api.all('*', (c) => c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404))
