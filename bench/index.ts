@@ -5,6 +5,11 @@ import { benchAbsence } from './absence.ts'
 import { benchExams } from './exams.ts'
 import { benchGrades } from './grades.ts'
 import { benchXlsx } from './xlsx.ts'
+import { availableParallelism, loadavg } from 'node:os'
+import { startAppServer, type AppServer } from './app-server.ts'
+import { benchBundle } from './bundle.ts'
+import { benchLighthouse, LIGHTHOUSE_CATEGORIES } from './lighthouse.ts'
+import { benchSsrOn, type SsrBenchResult } from './ssr.ts'
 
 const rows: Array<[string, string]> = []
 const auth = await benchAuth()
@@ -43,6 +48,65 @@ const exams = await benchExams()
 rows.push([`test PDF, 30 questions of every type, Arabic (typst, warm), median of 9 (${exams.test.pages} pages)`, ms(exams.test.medianMs)])
 rows.push([`its answer key, median of 9 (${exams.key.pages} pages)`, ms(exams.key.medianMs)])
 rows.push([`two shuffled versions with their keys in one PDF, median of 9 (${exams.versions.pages} pages)`, ms(exams.versions.medianMs)])
+
+// Speed budgets over HTTP (issue #8), on the built server (`node server.js`): each part in its
+// own try, so one failing prints its error row and the others still run.
+const failure = (error: unknown) => `error: ${(error as Error).message.split('\n')[0]}`
+const verdict = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal')
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+rows.push([`load average (1 min) before the HTTP benchmarks, on ${availableParallelism()} cores`, loadavg()[0]!.toFixed(1)])
+const ssrRows = (r: SsrBenchResult) => {
+  const load = (f: SsrBenchResult['app']) =>
+    `${f.requestsPerSecond.toFixed(0)} req/s, p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)}${f.non2xx || f.errors ? ` (${f.non2xx} non-2xx, ${f.errors} errors/timeouts)` : ''}`
+  rows.push([`SSR /ar through the app (built server, ${r.database}), 50 connections, 10 s, ${kb(r.appHtmlBytes)} HTML`, load(r.app)])
+  rows.push([`SSR the same tree through react-dom/server alone (node:http, renderToPipeableStream), ${kb(r.baselineHtmlBytes)} HTML`, load(r.baseline)])
+  const ratio = r.app.requestsPerSecond / r.baseline.requestsPerSecond
+  rows.push([`SSR /ar app req/s / react-dom/server alone (${r.database}) (goal ≥ 70%)`, `${(ratio * 100).toFixed(0)}%, ${verdict(ratio >= 0.7)}`])
+  rows.push([`SSR /ar app p99 latency (${r.database}) (goal ≤ 50 ms)`, `${ms(r.app.p99Ms)}, ${verdict(r.app.p99Ms <= 50)}`])
+}
+let shared: AppServer | undefined
+try {
+  shared = await startAppServer({ database: 'pglite' })
+} catch (error) {
+  rows.push(['built server for the HTTP benchmarks (PGlite)', failure(error)])
+}
+try {
+  if (shared) {
+    try {
+      ssrRows(await benchSsrOn({ shared }))
+    } catch (error) {
+      rows.push(['SSR /ar (PGlite)', failure(error)])
+    }
+  }
+  if (process.env.DATABASE_URL) {
+    try {
+      ssrRows(await benchSsrOn({ database: 'postgres' }))
+    } catch (error) {
+      rows.push(['SSR /ar (PostgreSQL)', failure(error)])
+    }
+  }
+  if (shared) {
+    try {
+      for (const b of await benchBundle(shared))
+        rows.push([`JS per page, brotli, modules in its HTML (goal ≤ 100 KB): ${b.page} (${b.jsFiles} files)`, `${kb(b.jsBrotliBytes)} (${kb(b.jsRawBytes)} raw; CSS ${kb(b.cssBrotliBytes)}), ${verdict(b.jsBrotliBytes <= 100 * 1024)}`])
+    } catch (error) {
+      rows.push(['JS per page, brotli', failure(error)])
+    }
+    try {
+      const pages = await benchLighthouse(shared)
+      rows.push([`Lighthouse mobile (Chromium, simulated throttling): ${LIGHTHOUSE_CATEGORIES.join(' / ')}`, ''])
+      for (const p of pages) {
+        const scores = p.scores.map((s) => (s === null ? '–' : s.toFixed(2))).join(' / ')
+        const extra = [p.misses.length ? `lost on ${p.misses.join(', ')}` : '', p.note ?? ''].filter(Boolean).join('; ')
+        rows.push([`  ${p.page}`, `${scores}${extra ? ` (${extra})` : ''}`])
+      }
+    } catch (error) {
+      rows.push(['Lighthouse mobile', `not run: ${failure(error)}`])
+    }
+  }
+} finally {
+  await shared?.stop()
+}
 
 const width = Math.max(...rows.map(([k]) => k.length))
 console.log(`\n${'measure'.padEnd(width)}  value`)
