@@ -1,0 +1,115 @@
+import type { ServerBuild } from 'react-router'
+import { describe, expect, it } from 'vitest'
+import type { RequestContext } from '#app/server/context.server.ts'
+import { seedPackages } from '#app/server/db/seed.server.ts'
+import { testContext, testServices } from '#tests/context.ts'
+import { setupTestDatabase } from '#tests/db.ts'
+import { subscribedTeacher } from '#tests/exams.ts'
+import { createHttpApp } from '../http.ts'
+import { contentSecurityPolicy } from '../security-headers.ts'
+
+// ASVS V3 (web frontend), V4 (API) and the CSRF part of V3/V7, through the HTTP app: the
+// cross-site check on cookie-authenticated posts, the headers on every kind of answer, CORS
+// and the stored-file route. See docs/security.md.
+
+// A build with no pages: a request that passes the checks reaches React Router and fails there
+// (500), which tells "refused by the CSRF check" (403) from "let through".
+const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
+
+let app: ReturnType<typeof createHttpApp>
+let ctx: RequestContext
+setupTestDatabase(async (db) => {
+  await seedPackages(db.db)
+  const services = testServices(db)
+  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })
+})
+
+const refused = async (res: Response) => res.status === 403 && (await res.text()).includes('cross-site')
+
+describe('CSRF: cookie-authenticated page posts', () => {
+  const post = (path: string, cookie: string, headers: Record<string, string>, method = 'POST') =>
+    app.request(path, { method, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: 'intent=delete&id=x' })
+
+  it('are refused from another origin, whatever the method, with the session cookie', async () => {
+    const { cookie } = await subscribedTeacher(ctx)
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+      for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'https://localhost:3000', 'http://localhost:3001'])
+        expect({ method, origin, refused: await refused(await post('/en/last-multiple', cookie, { origin }, method)) }).toEqual({ method, origin, refused: true })
+  })
+
+  it('are refused without an Origin when the browser says the request is cross-site', async () => {
+    const { cookie } = await subscribedTeacher(ctx)
+    expect(await refused(await post('/en/profile', cookie, { 'sec-fetch-site': 'cross-site' }))).toBe(true)
+    // The Origin decides when both are sent.
+    expect(await refused(await post('/en/profile', cookie, { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }))).toBe(true)
+  })
+
+  it('are let through from this origin', async () => {
+    const { cookie } = await subscribedTeacher(ctx)
+    const allowed: Array<Record<string, string>> = [{ origin: 'http://localhost:3000' }, { 'sec-fetch-site': 'same-origin' }, { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }]
+    for (const headers of allowed)
+      expect(await refused(await post('/en/profile', cookie, headers))).toBe(false)
+  })
+
+  it('do not apply to the API, which never takes a cookie (a cross-site post with the cookie is 401)', async () => {
+    const { cookie } = await subscribedTeacher(ctx)
+    const res = await app.request('/api/v1/exams', { method: 'POST', headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' })
+    expect(res.status).toBe(401)
+  })
+})
+
+describe('response headers', () => {
+  const paths = ['/healthz', '/api/v1/packages', '/api/v1/no-such-thing', '/files/avatars/nope.webp', '/robots.txt']
+
+  it('every kind of answer (JSON, 404, file route, text) carries CSP, nosniff, frame and referrer rules', async () => {
+    for (const path of paths) {
+      const res = await app.request(path)
+      const csp = res.headers.get('content-security-policy') ?? ''
+      expect({ path, csp: /default-src 'self'/.test(csp) && /object-src 'none'/.test(csp) && /base-uri 'self'/.test(csp) && /form-action 'self'/.test(csp) }).toEqual({ path, csp: true })
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('x-frame-options')).toBe('DENY')
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin')
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin')
+      expect(res.headers.get('permissions-policy')).toContain('camera=()')
+      expect(res.headers.get('x-powered-by')).toBeNull()
+    }
+  })
+
+  it('an unhandled error answers 500 with a plain message, the headers, and no stack or detail', async () => {
+    // The page handler of the build without pages fails: the catch-all's answer.
+    const res = await app.request('/en/profile')
+    expect(res.status).toBe(500)
+    expect(await res.text()).toBe('An unexpected error occurred')
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+  })
+
+  it('API answers are never cached, and there is no CORS: another origin gets no Access-Control-Allow-Origin', async () => {
+    const res = await app.request('/api/v1/packages', { headers: { origin: 'https://evil.example' } })
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+    const preflight = await app.request('/api/v1/exams', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull()
+  })
+
+  it('production CSP has no unsafe-inline or unsafe-eval for scripts; HTTPS adds HSTS and upgrade-insecure-requests', () => {
+    const csp = contentSecurityPolicy({ nonce: 'n0nce', isDev: false, isHttps: true, connectOrigins: ['https://api.moyasar.com'] })
+    const script = csp.split('; ').find((d) => d.startsWith('script-src')) ?? ''
+    expect(script).toBe("script-src 'self' 'nonce-n0nce'")
+    expect(csp).toContain('upgrade-insecure-requests')
+    expect(csp).toContain("connect-src 'self' https://api.moyasar.com")
+  })
+})
+
+describe('stored files', () => {
+  it('are served only from known folders by random names, never by a path', async () => {
+    for (const path of ['/files/avatars/..%2F..%2Fetc%2Fpasswd', '/files/..%2Fsecret/x.webp', '/files/exams/00000000-0000-0000-0000-000000000000.webp', '/files/avatars/00000000-0000-0000-0000-000000000000.png'])
+      expect({ path, status: (await app.request(path)).status }).toEqual({ path, status: 404 })
+    // A dot-segment is resolved by URL parsing before routing: it names the page /files/, not a file.
+    const dots = await app.request('/files/avatars/%2e%2e/%2e%2e/package.json')
+    expect(dots.status).not.toBe(200)
+    expect(dots.headers.get('content-type') ?? '').not.toContain('json')
+  })
+})
