@@ -109,9 +109,12 @@ export function UploadForm({
         <label htmlFor="upload-file">
           <strong>{t('analyses.upload.drop')}</strong>
         </label>
+        {/* With JavaScript the browser's own control (whose words follow the browser, not the
+            page) is replaced by a button in the page's language; without it, it stays. */}
         <input
           ref={input}
           id="upload-file"
+          className="file-input"
           name="file"
           type="file"
           accept={`.xlsx,${XLSX_TYPE}`}
@@ -119,6 +122,9 @@ export function UploadForm({
           onChange={(e) => setFileName(e.currentTarget.files?.[0]?.name ?? null)}
           required
         />
+        <label htmlFor="upload-file" className="button button-ghost file-choose" aria-hidden="true">
+          {t('analyses.upload.choose')}
+        </label>
         <p id="upload-rules" className="muted">
           {t('analyses.upload.rules', { mb: maxMb })}
         </p>
