@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { createRequestHandler, type ServerBuild } from 'react-router'
+import { sessionCookieName } from '#app/features/accounts/index.server.ts'
 import { buildSitemap, robotsTxt } from '#app/features/content/index.server.ts'
 import { isLang, langCookieMaxAge, langCookieName } from '#app/i18n/config.ts'
 import { serviceWorkerScript } from '#app/lib/pwa/service-worker.server.ts'
@@ -177,7 +178,12 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       handler = createRequestHandler(build, mode)
       handlers.set(build, handler)
     }
-    return handler(c.req.raw, c.get('ctx'))
+    const response = await handler(c.req.raw, c.get('ctx'))
+    // A page or its data (`.data`) for a signed-in teacher (a report's student names, an invoice)
+    // is kept by no cache; a route that sets its own Cache-Control keeps it.
+    const signedIn = (c.req.header('cookie') ?? '').split(';').some((part) => part.trim().startsWith(`${sessionCookieName(env)}=`))
+    if (signedIn && !response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
+    return response
   })
 
   app.onError((error, c) => {

@@ -16,12 +16,35 @@ import { contentSecurityPolicy } from '../security-headers.ts'
 // (500), which tells "refused by the CSRF check" (403) from "let through".
 const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
 
+// A build with one page whose loader returns data, as React Router serves it (document and `.data`).
+const onePageBuild = {
+  mode: 'production',
+  basename: '/',
+  publicPath: '/',
+  assetsBuildDirectory: 'build/client',
+  future: {},
+  ssr: true,
+  isSpaMode: false,
+  prerender: [],
+  routeDiscovery: { mode: 'initial' },
+  entry: { module: { default: () => new Response('<p>report</p>', { headers: { 'content-type': 'text/html' } }) } },
+  assets: {
+    version: 't',
+    url: '/m.js',
+    entry: { module: '/e.js', imports: [] },
+    routes: { root: { id: 'root', module: '/r.js', hasLoader: true, hasAction: false, hasClientLoader: false, hasClientAction: false, hasErrorBoundary: false, imports: [] } },
+  },
+  routes: { root: { id: 'root', path: '', module: { default: () => null, loader: () => ({ student: 'a name' }) } } },
+} as unknown as ServerBuild
+
 let app: ReturnType<typeof createHttpApp>
+let pages: ReturnType<typeof createHttpApp>
 let ctx: RequestContext
 setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   const services = testServices(db)
   app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  pages = createHttpApp({ services, getBuild: () => onePageBuild, mode: 'production' })
   ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })
 })
 
@@ -100,6 +123,19 @@ describe('response headers', () => {
     expect(script).toBe("script-src 'self' 'nonce-n0nce'")
     expect(csp).toContain('upgrade-insecure-requests')
     expect(csp).toContain("connect-src 'self' https://api.moyasar.com")
+  })
+})
+
+describe('pages for a signed-in teacher', () => {
+  it('and their data are kept by no cache; a guest’s public page is left to its route', async () => {
+    const { cookie } = await subscribedTeacher(ctx)
+    for (const path of ['/', '/_root.data']) {
+      const res = await pages.request(path, { headers: { cookie: `lang=en; ${cookie}` } })
+      expect({ path, status: res.status, cache: res.headers.get('cache-control') }).toEqual({ path, status: 200, cache: 'private, no-store' })
+    }
+    const guest = await pages.request('/', { headers: { cookie: 'lang=en' } })
+    expect(guest.status).toBe(200)
+    expect(guest.headers.get('cache-control')).toBeNull()
   })
 })
 
