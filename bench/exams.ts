@@ -4,7 +4,7 @@
 import { setImmediate as turn } from 'node:timers/promises'
 import { renderExamPdf, type ExamRecord } from '#app/features/exams/index.server.ts'
 import { examSchema } from '#app/features/exams/schemas.ts'
-import { sampleExam } from '#tests/exams.ts'
+import { examRecordOf, sampleExam } from '#tests/exams.ts'
 
 const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
@@ -14,25 +14,7 @@ function thirtyQuestions(title: string): ExamRecord {
     const q = base.questions[i % base.questions.length]!
     return q.type === 'essay' ? { ...q, text: `${q.text} (${i + 1})`, lines: 8 } : { ...q, text: `${q.text} (${i + 1})` }
   })
-  const input = examSchema.parse({ ...base, title, questions })
-  const now = new Date()
-  return {
-    id: '0f0e0d0c-0000-4000-8000-000000000001',
-    userId: '00000000-0000-4000-8000-000000000000',
-    title: input.title,
-    schoolName: input.school_name,
-    subject: input.subject,
-    grade: input.grade,
-    date: input.date,
-    durationMinutes: input.duration_minutes,
-    info: input.info,
-    showStudentName: input.show_student_name,
-    questions: input.questions,
-    questionCount: input.questions.length,
-    totalMarks: input.questions.reduce((sum, q) => sum + q.marks, 0),
-    createdAt: now,
-    updatedAt: now,
-  } as ExamRecord
+  return examRecordOf(examSchema.parse({ ...base, title, questions }))
 }
 
 export async function benchExams() {

@@ -3,6 +3,7 @@ import { sandboxFor, settlePayment, startCheckout } from '#app/features/billing/
 import type { RequestContext } from '#app/server/context.server.ts'
 import { users } from '#app/server/db/schema.ts'
 import { examSchema, type ExamInput } from '#app/features/exams/schemas.ts'
+import type { ExamRecord } from '#app/features/exams/index.server.ts'
 
 // Test data for the tests builder's tests: a test with every question type, and teachers with
 // and without a subscription.
@@ -67,4 +68,25 @@ export async function subscribedTeacher(ctx: RequestContext) {
   await gateway.confirm3ds(checkout.gatewayPaymentId)
   await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
   return created
+}
+
+/** A stored test as the renderer reads it, straight from a parsed input (no database). */
+export function examRecordOf(input: ExamInput, id = '0f0e0d0c-0000-4000-8000-000000000001'): ExamRecord {
+  return {
+    id,
+    userId: '00000000-0000-4000-8000-000000000000',
+    title: input.title,
+    schoolName: input.school_name,
+    subject: input.subject,
+    grade: input.grade,
+    date: input.date,
+    durationMinutes: input.duration_minutes,
+    info: input.info,
+    showStudentName: input.show_student_name,
+    questions: input.questions,
+    questionCount: input.questions.length,
+    totalMarks: input.questions.reduce((sum, q) => sum + q.marks, 0),
+    createdAt: new Date('2026-11-22T09:00:00Z'),
+    updatedAt: new Date('2026-11-22T09:00:00Z'),
+  }
 }

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import * as XLSX from '@e965/xlsx'
 import { expect, test, type Page } from './fixtures.ts'
+import { downloadFrom } from './helpers.ts'
 import { signedInTeacher, subscribedTeacher } from './teacher.ts'
 
 // The absence tool as a teacher uses it, in both languages: the sample file, the upload, the
@@ -44,12 +45,7 @@ const words = {
   },
 } as const
 
-async function download(page: Page, action: () => Promise<void>, name: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download'), action()])
-  const target = test.info().outputPath(name)
-  await file.saveAs(target)
-  return target
-}
+const download = (page: Page, action: () => Promise<void>, name: string) => downloadFrom(page, test.info(), action, name)
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import AxeBuilder from '@axe-core/playwright'
 import sharp from 'sharp'
 import { expect, test, type Page } from './fixtures.ts'
-import { signedInTeacher } from './teacher.ts'
+import { signedInTeacher, subscribedTeacher } from './teacher.ts'
 
 // The tests builder in a real browser, in both languages: a subscriber builds a test with every
 // question type and an image, edits, reorders and deletes questions, saves, previews the print,
@@ -10,14 +10,6 @@ import { signedInTeacher } from './teacher.ts'
 
 const words = {
   ar: {
-    subscribe: 'اشترك',
-    pay: 'المتابعة إلى الدفع',
-    cardNumber: 'رقم البطاقة',
-    nameOnCard: 'الاسم على البطاقة',
-    expiry: 'تاريخ الانتهاء (شهر/سنة)',
-    cvc: 'رمز التحقق (CVC)',
-    payButton: 'ادفع',
-    confirm: 'تأكيد',
     myTests: 'اختباراتي',
     newTest: 'اختبار جديد',
     title: 'عنوان الاختبار',
@@ -74,14 +66,6 @@ const words = {
     },
   },
   en: {
-    subscribe: 'Subscribe',
-    pay: 'Continue to payment',
-    cardNumber: 'Card number',
-    nameOnCard: 'Name on card',
-    expiry: 'Expiry (MM/YY)',
-    cvc: 'CVC',
-    payButton: 'Pay',
-    confirm: 'Confirm',
     myTests: 'My tests',
     newTest: 'New test',
     title: 'Test title',
@@ -140,22 +124,6 @@ const words = {
 } as const
 
 type Words = (typeof words)[keyof typeof words]
-
-/** Pays for the best-selling package with the sandbox's succeeding card (as billing.spec.ts does). */
-async function subscribe(page: Page, lang: 'ar' | 'en') {
-  const w = words[lang]
-  await page.goto(`/${lang}/packages`)
-  await page.locator('.package-card.is-best-seller').getByRole('link', { name: w.subscribe, exact: true }).click()
-  await page.getByRole('button', { name: w.pay }).click()
-  await expect(page).toHaveURL(/sandbox-pay\?id=sbx_/)
-  await page.getByLabel(w.cardNumber).fill('4111 1111 1111 1111')
-  await page.getByLabel(w.nameOnCard).fill('NOURA ALQAHTANI')
-  await page.getByLabel(w.expiry).fill('12/30')
-  await page.getByLabel(w.cvc).fill('123')
-  await page.getByRole('button', { name: w.payButton, exact: true }).click()
-  await page.getByRole('button', { name: w.confirm }).click()
-  await expect(page).toHaveURL(new RegExp(`/${lang}/payments/result/`))
-}
 
 const card = (page: Page, n: number) => page.locator('.question-card').nth(n - 1)
 
@@ -234,8 +202,7 @@ for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: build a test with every question type and an image, edit, reorder, delete, save, preview and download the test, its key and two versions`, async ({ page }) => {
     test.setTimeout(150_000)
-    await signedInTeacher(page, lang, 'exams')
-    await subscribe(page, lang)
+    await subscribedTeacher(page, lang, 'exams')
 
     await page.goto(`/${lang}/exams`)
     await expect(page.getByRole('heading', { level: 1, name: w.myTests })).toBeVisible()
@@ -364,8 +331,7 @@ for (const lang of ['ar', 'en'] as const) {
 
 test('another teacher’s test is not found, and the list starts empty', async ({ page }) => {
   test.setTimeout(90_000)
-  await signedInTeacher(page, 'en', 'exams-other')
-  await subscribe(page, 'en')
+  await subscribedTeacher(page, 'en', 'exams-other')
   const res = await page.goto('/en/exams-test?id=6f0e0d0c-0000-4000-8000-000000000001')
   expect(res?.status()).toBe(404)
   expect((await page.request.get('/en/exams/6f0e0d0c-0000-4000-8000-000000000001/pdf')).status()).toBe(404)

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import * as XLSX from '@e965/xlsx'
 import { expect, test, type Page } from './fixtures.ts'
+import { downloadFrom } from './helpers.ts'
 import { subscribedTeacher } from './teacher.ts'
 
 // The grades tool as a teacher uses it, in both languages: the sample, the upload, the figures,
@@ -13,12 +14,7 @@ const words = {
   en: { sample: 'Download the sample file', submit: 'Analyse the file', passRate: 'Pass rate', apply: 'Apply', elementary: 'Elementary bands', excel: 'Export Excel', pdf: 'Export PDF', list: 'All my analyses', kind: 'Grades' },
 } as const
 
-async function download(page: Page, action: () => Promise<void>, name: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download'), action()])
-  const target = test.info().outputPath(name)
-  await file.saveAs(target)
-  return target
-}
+const download = (page: Page, action: () => Promise<void>, name: string) => downloadFrom(page, test.info(), action, name)
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test, type Page } from './fixtures.ts'
+import { downloadFrom } from './helpers.ts'
 import { latestCodeFor } from './mail.ts'
 import { subscribedTeacher, TEACHER_PASSWORD } from './teacher.ts'
 
@@ -72,12 +73,7 @@ function stepper(page: Page, lang: string) {
   }
 }
 
-async function download(page: Page, action: () => Promise<void>, name: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download'), action()])
-  const target = test.info().outputPath(name)
-  await file.saveAs(target)
-  return target
-}
+const download = (page: Page, action: () => Promise<void>, name: string) => downloadFrom(page, test.info(), action, name)
 
 const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/[\u202A-\u202E]/g, '')
 

@@ -15,20 +15,7 @@ export function absenceReportPage(stored: { report: unknown; records: unknown },
     try {
       search = {
         q,
-        students: searchStudents(students, q).map((s) => ({
-          name: s.name,
-          grade: s.grade,
-          classroom: s.classroom,
-          section: s.section,
-          records: s.records,
-          present: s.present,
-          excused: s.excused,
-          unexcused: s.unexcused,
-          late: s.late,
-          absenceRate: s.absenceRate,
-          warningLevel: s.warningLevel,
-          absences: s.absences,
-        })),
+        students: searchStudents(students, q).map(studentView),
       }
     } catch (error) {
       if (!isDomainError(error)) throw error
@@ -53,13 +40,16 @@ export function searchAbsenceStudents(stored: { records: unknown }, q: string) {
     if (isDomainError(error) && error.messageKey === 'absence.search.tooShort') throw new DomainError(422, error.messageKey, { q: [error.messageKey] })
     throw error
   }
-  return found.map((s) => ({
+  return found.map((s) => ({ ...studentView(s), studentId: s.studentId, system: s.system }))
+}
+
+/** A found student as the page shows it (and the API adds the ID and system to). */
+function studentView(s: StudentFigures) {
+  return {
     name: s.name,
-    studentId: s.studentId,
     grade: s.grade,
     classroom: s.classroom,
     section: s.section,
-    system: s.system,
     records: s.records,
     present: s.present,
     excused: s.excused,
@@ -68,5 +58,5 @@ export function searchAbsenceStudents(stored: { records: unknown }, q: string) {
     absenceRate: s.absenceRate,
     warningLevel: s.warningLevel,
     absences: s.absences,
-  }))
+  }
 }

@@ -4,6 +4,7 @@ import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/form
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { LineChart, StackedBarChart, type ChartRow } from '#app/ui/charts.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
+import { KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
 
 export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'unexcused' | 'absenceRate' | 'warningLevel'>
@@ -201,44 +202,8 @@ export function AbsenceReportView({
         />
       </section>
 
-      <section className="report-section" aria-labelledby="skipped-title">
-        <h2 id="skipped-title">{t('analyses.report.skipped', { count: report.skipped.length })}</h2>
-        {report.skipped.length ? (
-          <>
-            <p className="muted">{t('analyses.report.skippedLead')}</p>
-            <div className="table-wrap">
-              <table className="data-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('analyses.report.row')}</th>
-                    <th scope="col">{t('analyses.report.reason')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.skipped.slice(0, 500).map((r) => (
-                    <tr key={r.row}>
-                      <td className="num">{r.row}</td>
-                      <td>{t(r.reason.key, r.reason.values)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
-        ) : (
-          <p>{t('analyses.report.noSkipped')}</p>
-        )}
-      </section>
+      <SkippedRows rows={report.skipped} />
     </>
-  )
-}
-
-function KeyFigure({ label, value, tone }: { label: string; value: string; tone?: string }) {
-  return (
-    <div className={`key-figure${tone ? ` tone-${tone}` : ''}`}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
   )
 }
 

@@ -6,9 +6,9 @@ import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { embeddedFonts } from '#app/server/pdf.server.ts'
 import { examPdfFileName, examPrintData, printedDocuments, renderExamPdf, renderExamSvg, type ExamPrintOptions } from './exam-pdf.server.ts'
-import { examSchema, type ExamInput } from './schemas.ts'
+import { examSchema } from './schemas.ts'
 import type { ExamRecord } from './store.server.ts'
-import { sampleExam } from '#tests/exams.ts'
+import { examRecordOf, sampleExam } from '#tests/exams.ts'
 
 // poppler reads the PDF from standard input; its direction marks are dropped, the words kept.
 const pdftotext = (pdf: Uint8Array, page?: number) =>
@@ -18,25 +18,7 @@ const pdftotext = (pdf: Uint8Array, page?: number) =>
 const pageCount = (pdf: Uint8Array) => Number(/Pages:\s+(\d+)/.exec(execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf }).toString('utf8'))?.[1])
 const pages = (pdf: Uint8Array) => Array.from({ length: pageCount(pdf) }, (_, i) => pdftotext(pdf, i + 1))
 
-function record(input: ExamInput, id = '0f0e0d0c-0000-4000-8000-000000000001'): ExamRecord {
-  return {
-    id,
-    userId: '00000000-0000-4000-8000-000000000000',
-    title: input.title,
-    schoolName: input.school_name,
-    subject: input.subject,
-    grade: input.grade,
-    date: input.date,
-    durationMinutes: input.duration_minutes,
-    info: input.info,
-    showStudentName: input.show_student_name,
-    questions: input.questions,
-    questionCount: input.questions.length,
-    totalMarks: input.questions.reduce((sum, q) => sum + q.marks, 0),
-    createdAt: new Date('2026-11-01T08:00:00Z'),
-    updatedAt: new Date('2026-11-01T08:00:00Z'),
-  }
-}
+const record = examRecordOf
 
 const noImages: ExamPrintOptions['images'] = new Map()
 const arabic = record(sampleExam())

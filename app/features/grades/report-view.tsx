@@ -2,6 +2,7 @@ import { Form } from 'react-router'
 import { formatNumber, formatRate } from '#app/i18n/format.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.tsx'
+import { KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { GradesReport, SubjectReport } from './analyse-grades.ts'
 import { isBandKey } from './bands.ts'
 import type { BandsChoice } from './bands-query.ts'
@@ -11,38 +12,13 @@ const tones: ChartTone[] = ['band1', 'band2', 'band3', 'band4', 'band5']
 
 /** The grades report: the bands form, then per subject its figures, charts and tables. */
 export function GradesReportView({ report, choice, analysisId, action }: { report: GradesReport; choice: BandsChoice; analysisId: string; action: string }) {
-  const { t } = useT()
   return (
     <>
       <BandsForm choice={choice} analysisId={analysisId} action={action} />
       {report.subjects.map((subject, i) => (
         <SubjectSection key={`${subject.subject}-${i}`} subject={subject} bands={report.bands} index={i} />
       ))}
-      <section className="report-section" aria-labelledby="skipped-title">
-        <h2 id="skipped-title">{t('analyses.report.skipped', { count: report.skipped.length })}</h2>
-        {report.skipped.length ? (
-          <div className="table-wrap">
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t('analyses.report.row')}</th>
-                  <th scope="col">{t('analyses.report.reason')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.skipped.slice(0, 500).map((r) => (
-                  <tr key={r.row}>
-                    <td className="num">{r.row}</td>
-                    <td>{t(r.reason.key, r.reason.values)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p>{t('analyses.report.noSkipped')}</p>
-        )}
-      </section>
+      <SkippedRows rows={report.skipped} />
     </>
   )
 }
@@ -117,14 +93,14 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
     <section className="report-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('grades-report.subject', { subject: subject.subject, max: num(subject.max) })}</h2>
       <dl className="key-figures">
-        <Figure label={t('grades-report.figures.students')} value={num(s.students)} />
-        <Figure label={t('grades-report.figures.absent')} value={num(s.absent)} />
-        <Figure label={t('grades-report.figures.average')} value={num(s.average)} />
-        <Figure label={t('grades-report.figures.highest')} value={num(s.highest)} />
-        <Figure label={t('grades-report.figures.lowest')} value={num(s.lowest)} />
-        <Figure label={t('grades-report.figures.median')} value={num(s.median)} />
-        <Figure label={t('grades-report.figures.stdDev')} value={num(s.stdDev)} />
-        <Figure label={t('grades-report.figures.passRate')} value={rate(s.passRate)} tone="present" />
+        <KeyFigure label={t('grades-report.figures.students')} value={num(s.students)} />
+        <KeyFigure label={t('grades-report.figures.absent')} value={num(s.absent)} />
+        <KeyFigure label={t('grades-report.figures.average')} value={num(s.average)} />
+        <KeyFigure label={t('grades-report.figures.highest')} value={num(s.highest)} />
+        <KeyFigure label={t('grades-report.figures.lowest')} value={num(s.lowest)} />
+        <KeyFigure label={t('grades-report.figures.median')} value={num(s.median)} />
+        <KeyFigure label={t('grades-report.figures.stdDev')} value={num(s.stdDev)} />
+        <KeyFigure label={t('grades-report.figures.passRate')} value={rate(s.passRate)} tone="present" />
       </dl>
 
       <div className="chart-grid">
@@ -248,15 +224,6 @@ function StudentList({ title, students, num }: { title: string; students: ScoreF
       ) : (
         <p>{t('grades-report.topWeak.none')}</p>
       )}
-    </div>
-  )
-}
-
-function Figure({ label, value, tone }: { label: string; value: string; tone?: string }) {
-  return (
-    <div className={`key-figure${tone ? ` tone-${tone}` : ''}`}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
     </div>
   )
 }

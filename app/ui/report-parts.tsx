@@ -1,0 +1,49 @@
+import { useT } from '#app/i18n/use-t.ts'
+
+// Pieces every analysis report shows the same way (absence, grades).
+
+export function KeyFigure({ label, value, tone }: { label: string; value: string; tone?: string }) {
+  return (
+    <div className={`key-figure${tone ? ` tone-${tone}` : ''}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  )
+}
+
+export type SkippedRowView = { row: number; reason: { key: string; values?: Readonly<Record<string, string | number>> } }
+
+/** The rows an analysis left out, by the row number Excel shows and the reason (the first 500). */
+export function SkippedRows({ rows }: { rows: readonly SkippedRowView[] }) {
+  const { t } = useT()
+  return (
+    <section className="report-section" aria-labelledby="skipped-title">
+      <h2 id="skipped-title">{t('analyses.report.skipped', { count: rows.length })}</h2>
+      {rows.length ? (
+        <>
+          <p className="muted">{t('analyses.report.skippedLead')}</p>
+          <div className="table-wrap">
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('analyses.report.row')}</th>
+                  <th scope="col">{t('analyses.report.reason')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.slice(0, 500).map((r) => (
+                  <tr key={r.row}>
+                    <td className="num">{r.row}</td>
+                    <td>{t(r.reason.key, r.reason.values)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : (
+        <p>{t('analyses.report.noSkipped')}</p>
+      )}
+    </section>
+  )
+}
