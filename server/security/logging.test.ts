@@ -131,6 +131,9 @@ describe('logs', () => {
     expect(log).toContain('"path":"/api/v1/analyses/absence"')
     expect(log).toContain('"msg":"api error"')
     expect(log).toContain('users_email_unique')
+    // Sign-in outcomes are events with the account's id (ASVS 16.3.1), the email never.
+    expect(log).toContain(`"event":"auth.login.failed","userId":"${userId}"`)
+    expect(log).toContain(`"event":"auth.login.succeeded","userId":"${userId}"`)
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(3)
       expect({ secret, logged: log.toLowerCase().includes(secret.toLowerCase()) }).toEqual({ secret, logged: false })

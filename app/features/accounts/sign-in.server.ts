@@ -14,12 +14,26 @@ export const LOGINS_PER_15_MIN_PER_IP = 50
  */
 export async function verifyCredentials(ctx: AccountContext, input: { email: string; password: string }) {
   const byIp = await hitRateLimit(ctx.db, { key: `login:ip:${ctx.clientIp}`, limit: LOGINS_PER_15_MIN_PER_IP, windowSeconds: 900 })
-  if (!byIp.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byIp.retryAfterSeconds)
+  // Each outcome is logged as an event with the account's id at most: never the email typed.
+  if (!byIp.allowed) {
+    ctx.logger.warn({ event: 'auth.login.limited', by: 'address' }, 'login refused')
+    throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byIp.retryAfterSeconds)
+  }
   const byAccount = await hitRateLimit(ctx.db, { key: `login:account:${input.email}`, limit: LOGINS_PER_15_MIN_PER_ACCOUNT, windowSeconds: 900 })
-  if (!byAccount.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byAccount.retryAfterSeconds)
+  if (!byAccount.allowed) {
+    ctx.logger.warn({ event: 'auth.login.limited', by: 'account' }, 'login refused')
+    throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byAccount.retryAfterSeconds)
+  }
   const user = await findUserByEmail(ctx, input.email)
   const ok = user ? await verifyPassword(user.passwordHash, input.password) : await dummyVerify(input.password)
-  if (!user || !ok) throw new DomainError(401, 'accounts.errors.invalidCredentials', { email: ['accounts.errors.invalidCredentials'] })
-  if (!user.emailVerifiedAt) throw new DomainError(403, 'accounts.errors.notActivated')
+  if (!user || !ok) {
+    ctx.logger.info({ event: 'auth.login.failed', userId: user?.id ?? null }, 'login failed')
+    throw new DomainError(401, 'accounts.errors.invalidCredentials', { email: ['accounts.errors.invalidCredentials'] })
+  }
+  if (!user.emailVerifiedAt) {
+    ctx.logger.info({ event: 'auth.login.inactive', userId: user.id }, 'login refused')
+    throw new DomainError(403, 'accounts.errors.notActivated')
+  }
+  ctx.logger.info({ event: 'auth.login.succeeded', userId: user.id }, 'login')
   return user
 }
