@@ -18,3 +18,4 @@ export {
   type PdfSegment,
   type PdfTones,
 } from './export-pdf-kit.server.ts'
+export { guideSheet, sampleWords, type GuideColumn, type SampleWords } from './sample-kit.server.ts'

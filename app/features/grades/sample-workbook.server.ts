@@ -1,6 +1,5 @@
-import { otherLang, type Lang } from '#app/i18n/config.ts'
-import { getMessages } from '#app/i18n/messages.server.ts'
-import { createTranslator, lookup } from '#app/i18n/translate.ts'
+import { guideSheet, sampleWords, type SampleWords } from '#app/features/analyses/index.server.ts'
+import type { Lang } from '#app/i18n/config.ts'
 import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/server/xlsx/write.server.ts'
 import { sampleMaxScore, sampleSchool, sampleStudents, sampleSubjects } from './sample-data.ts'
 
@@ -25,18 +24,9 @@ type ColumnKey = (typeof columns)[number]['key']
 /** Fixed, so the file's bytes (and its ETag) only change when its content does. */
 const createdAt = new Date(Date.UTC(2025, 8, 1))
 
-type Words = { word: (key: string) => string; list: (key: string) => string[] }
+type Words = SampleWords
 
-function wordsFor(lang: Lang): Words {
-  const messages = getMessages(lang, [namespace])
-  const { t, tm } = createTranslator(lang, messages)
-  // A missing key would print its name in the teacher's file: fail instead.
-  const check = (key: string) => {
-    if (lookup(messages, `${namespace}.${key}`) === undefined) throw new Error(`Missing ${lang} message ${namespace}.${key}`)
-    return `${namespace}.${key}`
-  }
-  return { word: (key) => t(check(key)), list: (key) => tm<string[]>(check(key)) }
-}
+const wordsFor = (lang: Lang): Words => sampleWords(namespace, lang)
 
 function dataSheet(lang: Lang, { word }: Words): XlsxSheet {
   const label = (key: string): XlsxCell => ({ value: word(`title.${key}`), style: 'bold' })
@@ -75,10 +65,10 @@ function dataSheet(lang: Lang, { word }: Words): XlsxSheet {
   }
 }
 
-/** The explanation of every column in one language, with examples from that language's sample. */
-function guideBlock(lang: Lang, { word, list }: Words): XlsxCell[][] {
+/** Each column's example value in one language, from that language's sample. */
+function examplesFor(lang: Lang, { word }: Words): Record<ColumnKey, XlsxCell> {
   const firstStudent = sampleStudents[0]
-  const examples: Record<ColumnKey, XlsxCell> = {
+  return {
     student: firstStudent?.name[lang] ?? null,
     studentId: firstStudent?.nationalId ?? null,
     grade: word('values.grades.firstSecondary'),
@@ -87,37 +77,14 @@ function guideBlock(lang: Lang, { word, list }: Words): XlsxCell[][] {
     score: 42.5,
     max: sampleMaxScore,
   }
-  const heading = (key: string) => ({ value: word(`guide.table.${key}`), style: 'header' as const })
-  return [
-    [{ value: word('guide.heading'), style: 'title' }],
-    [heading('column'), heading('required'), heading('example'), heading('aliases'), heading('accepted')],
-    ...columns.map((c): XlsxCell[] => [
-      { value: word(`headers.${c.key}`), style: 'bold' },
-      word(c.isRequired ? 'guide.yes' : 'guide.no'),
-      examples[c.key],
-      word(`guide.columns.${c.key}.aliases`),
-      word(`guide.columns.${c.key}.accepted`),
-    ]),
-    [],
-    ...list('guide.notes').map((note) => [note]),
-  ]
 }
 
-function guideSheet(lang: Lang, words: Record<Lang, Words>): XlsxSheet {
-  const other = otherLang(lang)
-  return {
-    name: words[lang].word('sheets.columns'),
-    rightToLeft: lang === 'ar',
-    columns: [{ width: 20 }, { width: 10 }, { width: 34 }, { width: 28 }, { width: 110 }],
-    rows: [...guideBlock(lang, words[lang]), [], [], ...guideBlock(other, words[other])],
-  }
-}
 
 /** The sample grades workbook (.xlsx bytes) in the page's language. */
 export function gradesSampleWorkbook(lang: Lang): Uint8Array {
   const words: Record<Lang, Words> = { ar: wordsFor('ar'), en: wordsFor('en') }
   return writeWorkbook({
     created: createdAt,
-    sheets: [dataSheet(lang, words[lang]), guideSheet(lang, words)],
+    sheets: [dataSheet(lang, words[lang]), guideSheet(lang, words, columns, examplesFor)],
   })
 }
