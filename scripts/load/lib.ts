@@ -78,7 +78,10 @@ export async function startServer(options: { name: string; port: number; env?: R
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the ${options.name} server exited with ${child.exitCode}: ${stderr.join('').slice(-2000)}`)
+    if (child.exitCode !== null) {
+      await dropDatabase(dbName).catch(() => {})
+      throw new Error(`the ${options.name} server exited with ${child.exitCode}: ${stderr.join('').slice(-2000)}`)
+    }
     try {
       if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })).ok) break
     } catch {
@@ -86,6 +89,7 @@ export async function startServer(options: { name: string; port: number; env?: R
     }
     if (Date.now() > deadline) {
       child.kill('SIGTERM')
+      await dropDatabase(dbName).catch(() => {})
       throw new Error(`the ${options.name} server did not become healthy`)
     }
     await sleep(200)
