@@ -145,6 +145,13 @@ async function send(method: string, template: string, input: Fuzzed): Promise<Re
   return app.request(`/api/v1${path}${search ? `?${search}` : ''}`, { method, headers, body: payload })
 }
 
+describe('inputs the fuzzer found', () => {
+  it('a webhook body that is JSON but not an object (null, a number, a list) is refused with 401, not a crash', async () => {
+    for (const body of ['null', '5', '[]', '"x"', 'true', '{"secret_token":null}', '{"data":null}'])
+      expect({ body, status: (await app.request('/api/v1/payments/webhook/sandbox', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status }).toEqual({ body, status: 401 })
+  })
+})
+
 describe('every /api/v1 endpoint under arbitrary input', () => {
   it('is listed from the router (the fuzz follows new endpoints)', () => {
     const list = endpoints().map((e) => `${e.method} ${e.path}`)

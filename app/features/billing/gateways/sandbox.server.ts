@@ -84,15 +84,17 @@ export function createSandboxGateway(options: { db: Db; appUrl: string; sessionS
       }
     },
     verifyWebhook(body) {
-      let parsed: { type?: string; secret_token?: string; data?: { id?: string } }
+      let parsed: { type?: unknown; secret_token?: unknown; data?: { id?: unknown } | null } | null
       try {
         parsed = JSON.parse(body) as typeof parsed
       } catch {
         throw new GatewayError('webhook is not JSON', 'invalid_webhook')
       }
+      // `null`, a number or a list is JSON too, and no event.
+      if (typeof parsed !== 'object' || parsed === null) throw new GatewayError('webhook is not an event', 'invalid_webhook')
       if (typeof parsed.secret_token !== 'string' || !constantTimeEqual(parsed.secret_token, secret))
         throw new GatewayError('webhook secret mismatch', 'invalid_webhook')
-      if (!parsed.data?.id || (parsed.type !== 'payment_paid' && parsed.type !== 'payment_failed'))
+      if (typeof parsed.data?.id !== 'string' || !parsed.data.id || (parsed.type !== 'payment_paid' && parsed.type !== 'payment_failed'))
         throw new GatewayError('webhook event not understood', 'invalid_webhook')
       return { paymentId: parsed.data.id, type: parsed.type }
     },
