@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import { findUserPayment, gatewayFor, settlePayment } from '#app/features/billing/index.server.ts'
+import { findUserPaymentByGatewayId, gatewayFor, GatewayError, settlePayment } from '#app/features/billing/index.server.ts'
 import { requireUser } from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import type { Route } from './+types/payment-callback'
@@ -13,7 +13,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, lang)
   const gatewayPaymentId = new URL(request.url).searchParams.get('id') ?? ''
   const gateway = gatewayFor(context, lang)
-  const result = gatewayPaymentId ? await settlePayment({ db: context.db, gateway, env: context.env, logger: context.logger, gatewayPaymentId }) : null
-  if (!result || !(await findUserPayment(context, user.id, result.paymentId))) throw redirect(`/${lang}/packages`)
-  throw redirect(`/${lang}/payments/result/${result.paymentId}`)
+  const mine = await findUserPaymentByGatewayId(context, user.id, gateway.name, gatewayPaymentId)
+  if (!mine) throw redirect(`/${lang}/packages`)
+  try {
+    await settlePayment({ db: context.db, gateway, env: context.env, logger: context.logger, gatewayPaymentId })
+  } catch (error) {
+    // The gateway could not be asked (down, slow, or it does not know the payment yet): the
+    // teacher sees the payment as pending; the webhook or reconciliation settles it later.
+    if (!(error instanceof GatewayError)) throw error
+    context.logger.warn({ kind: error.kind, paymentId: mine.id }, 'settlement on return deferred')
+  }
+  throw redirect(`/${lang}/payments/result/${mine.id}`)
 }

@@ -75,8 +75,14 @@ export function createBillingApi() {
       }
       throw error
     }
-    const result = await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: event.paymentId })
-    return ok(c, { status: result?.status ?? 'unknown' })
+    try {
+      const result = await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: event.paymentId })
+      return ok(c, { status: result?.status ?? 'unknown' })
+    } catch (error) {
+      // The gateway could not be asked now: 503 tells it to send the event again later.
+      if (error instanceof GatewayError) return c.json({ message: 'gateway unavailable, retry later' }, 503)
+      throw error
+    }
   })
 
   return api

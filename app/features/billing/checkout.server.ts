@@ -95,3 +95,14 @@ export async function browserCheckoutFor(ctx: CheckoutContext, gateway: PaymentG
   if (!pkg) return { payment, checkout: null }
   return { payment, pkg, checkout: gateway.browserCheckout(paymentRequest(ctx.env, pkg, payment, input.lang)) }
 }
+
+/** The payment of a teacher by the gateway's id (the payer's return carries only that). */
+export async function findUserPaymentByGatewayId(ctx: Pick<RequestContext, 'db'>, userId: string, gateway: PaymentGateway['name'], gatewayPaymentId: string) {
+  if (!gatewayPaymentId || gatewayPaymentId.length > 200) return null
+  const [row] = await ctx.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.gateway, gateway), eq(payments.gatewayPaymentId, gatewayPaymentId), eq(payments.userId, userId)))
+    .limit(1)
+  return row ?? null
+}

@@ -1,6 +1,6 @@
 export * from './index.ts'
 export { listPackages, packageToJson, type ListPackagesOptions } from './list-packages.server.ts'
-export { browserCheckoutFor, findUserPayment, startCheckout } from './checkout.server.ts'
+export { browserCheckoutFor, findUserPayment, findUserPaymentByGatewayId, startCheckout } from './checkout.server.ts'
 export { gatewayFor, sandboxFor } from './gateway.server.ts'
 export { SandboxCardRejected, sandboxWebhookSecret } from './gateways/sandbox.server.ts'
 export { GatewayError, type PaymentMethod } from './gateways/types.ts'
