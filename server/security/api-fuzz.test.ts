@@ -17,7 +17,8 @@ import { createHttpApp } from '../http.ts'
 // path ids, signed out, with a made-up token and with a subscriber's token. Whatever arrives,
 // the answer is never a 5xx (a crash or an unhandled error). See docs/security.md.
 
-const RUNS = 30
+// FUZZ_RUNS=300 for a longer hunt; the suite runs 30 per endpoint.
+const RUNS = Number(process.env.FUZZ_RUNS) || 30
 const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
 const fixtures = resolve(import.meta.dirname, '../../app/features/absence/fixtures')
 
