@@ -183,7 +183,8 @@ async function addQuestions(page: Page, w: Words) {
     .toBuffer()
   await card(page, 4).getByLabel(w.image).setInputFiles({ name: 'figure.png', mimeType: 'image/png', buffer: figure })
   await expect(card(page, 4).locator('.question-image img')).toBeVisible()
-  expect(await card(page, 4).locator('.question-image img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600)
+  // The stored, re-encoded image loads at its own size (polled: it may still be arriving).
+  await expect.poll(() => card(page, 4).locator('.question-image img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600)
 
   await page.getByRole('button', { name: w.add(w.types.matching) }).click()
   await card(page, 5).getByLabel(w.questionText).fill(q.matching[0])

@@ -36,6 +36,7 @@ export function ExamEditor({ exam }: { exam: ExamJson | null }) {
   const [dropIndex, setDropIndex] = useState<number | null>(null)
   const submitted = useRef<DraftExam | null>(null)
   const handles = useRef(new Map<string, HTMLButtonElement>())
+  const questionList = useRef<HTMLOListElement>(null)
   const form = useRef<HTMLFormElement>(null)
 
   const dirty = isDirty(draft, saved)
@@ -214,7 +215,7 @@ export function ExamEditor({ exam }: { exam: ExamJson | null }) {
             </p>
           ) : null}
           {draft.questions.length === 0 ? <p className="empty-state">{t('exams.editor.noQuestions')}</p> : null}
-          <ol className="question-list">
+          <ol className="question-list" ref={questionList}>
             {draft.questions.map((q, index) => (
               <QuestionEditor
                 key={q.key}
@@ -246,7 +247,12 @@ export function ExamEditor({ exam }: { exam: ExamJson | null }) {
                   type="button"
                   className="add-type"
                   disabled={draft.questions.length >= EXAM_LIMITS.questions}
-                  onClick={() => dispatch({ type: 'add', questionType: type })}
+                  onClick={() => {
+                    dispatch({ type: 'add', questionType: type })
+                    // The new question's first field takes the focus, so typing goes on there
+                    // (with a keyboard or a screen reader the new card would otherwise be far behind).
+                    requestAnimationFrame(() => questionList.current?.lastElementChild?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])')?.focus())
+                  }}
                   aria-label={t('exams.editor.addType', { type: t(`exams.editor.types.${type}`) })}
                 >
                   <strong>{t(`exams.editor.types.${type}`)}</strong>
