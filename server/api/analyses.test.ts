@@ -122,4 +122,24 @@ describe('/api/v1/analyses (absence)', () => {
     expect(big.status).toBe(413)
     expect(((await big.json()) as Json).message).toBe(`The file is larger than ${services.env.ANALYSIS_MAX_UPLOAD_MB} MB. Split it into smaller files and upload each.`)
   })
+
+  it('limits each teacher’s uploads per hour (429 with Retry-After), apart from other teachers', async () => {
+    const limited = testServices(testDb(), { ANALYSIS_UPLOADS_PER_HOUR: '2' })
+    const limitedApp = createHttpApp({ services: limited, getBuild: () => fakeBuild, mode: 'production' })
+    const bytes = readFileSync(`${fixtures}/small-ar.xlsx`)
+    const send = (headers: Record<string, string>) => {
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(bytes)]), 'report.xlsx')
+      return limitedApp.request('/api/v1/analyses/absence', { method: 'POST', headers, body: form })
+    }
+    const one = await subscribedTeacher(testDb().db)
+    const headersOne = await apiHeaders(testDb().db, limited.env.SESSION_SECRET, one.id, 'en')
+    expect([(await send(headersOne)).status, (await send(headersOne)).status]).toEqual([201, 201])
+    const third = await send(headersOne)
+    expect(third.status).toBe(429)
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(((await third.json()) as Json).message).toMatch(/^Too many uploads in a short time/)
+    const two = await subscribedTeacher(testDb().db)
+    expect((await send(await apiHeaders(testDb().db, limited.env.SESSION_SECRET, two.id, 'en'))).status).toBe(201)
+  })
 })
