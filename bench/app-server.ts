@@ -2,8 +2,14 @@
 // a fresh temporary DATA_DIR, PORT ≥ 3400 (3100–3250 belong to test servers), LOG_LEVEL=warn,
 // and on PostgreSQL a fresh database created beside DATABASE_URL and dropped on stop, the way
 // scripts/e2e-server.js does it. Builds first when build/server/index.js is missing.
+//
+// The checkout is shared: another `npm run build` may replace build/ while a benchmark runs, and
+// the server would then name assets that are no longer on disk. So the server runs from a
+// snapshot: server.js, package.json, build/ and drizzle/ copied to a temporary folder and the
+// rest of the checkout linked (node_modules; app/, whose data files such as the common-password
+// list the built server reads from its cwd at run time, like build/client and drizzle/).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -16,6 +22,8 @@ export interface AppServer {
   readonly url: string
   readonly port: number
   readonly dataDir: string
+  /** The snapshot's build/client, whose files this server serves. */
+  readonly clientDir: string
   readonly database: 'pglite' | 'postgres'
   stop(): Promise<void>
 }
@@ -70,10 +78,17 @@ export async function stopChild(child: ChildProcess) {
   clearTimeout(timer)
 }
 
-export async function startAppServer({ database }: { database: 'pglite' | 'postgres' }): Promise<AppServer> {
+/** `nodeArgs`: extra node flags for the server, e.g. ['--cpu-prof'] when looking into a figure. */
+export async function startAppServer({ database, nodeArgs = [] }: { database: 'pglite' | 'postgres'; nodeArgs?: string[] }): Promise<AppServer> {
   ensureBuilt()
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-http-'))
+  const snapshot = mkdtempSync(path.join(tmpdir(), 'hallil-bench-build-'))
+  const copied = new Set(['server.js', 'package.json', 'build', 'drizzle'])
+  for (const entry of readdirSync(root)) {
+    if (copied.has(entry)) cpSync(path.join(root, entry), path.join(snapshot, entry), { recursive: true })
+    else if (!entry.startsWith('.')) symlinkSync(path.join(root, entry), path.join(snapshot, entry))
+  }
   const url = `http://127.0.0.1:${port}`
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -104,7 +119,7 @@ export async function startAppServer({ database }: { database: 'pglite' | 'postg
       await dropper.end()
     }
   }
-  const child = spawn(process.execPath, ['server.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [...nodeArgs, 'server.js'], { cwd: snapshot, env, stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000)
@@ -113,6 +128,7 @@ export async function startAppServer({ database }: { database: 'pglite' | 'postg
     await stopChild(child)
     await dropDatabase().catch(() => {})
     rmSync(dataDir, { recursive: true, force: true })
+    rmSync(snapshot, { recursive: true, force: true })
   }
   try {
     await waitFor(`${url}/healthz`, 90_000, child)
@@ -120,5 +136,5 @@ export async function startAppServer({ database }: { database: 'pglite' | 'postg
     await stop()
     throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error })
   }
-  return { url, port, dataDir, database, stop }
+  return { url, port, dataDir, clientDir: path.join(snapshot, 'build/client'), database, stop }
 }

@@ -4,11 +4,12 @@
 // `import(...)` — and the sum of their brotli sizes (the .br files scripts/precompress.js writes
 // beside build/client's assets; brotli quality 11 through node:zlib where one is missing) is the
 // figure. Modules loaded later by a lazy import are not counted. Stylesheets are summed the same
-// way and shown beside it.
+// way and shown beside it. The files are the server's own: bench/app-server.ts runs it from a
+// snapshot of build/, so a rebuild in the shared checkout meanwhile does not mix two builds.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
-import { root, type AppServer } from './app-server.ts'
+import type { AppServer } from './app-server.ts'
 
 export const PUBLIC_PAGES = ['/ar', '/en', '/ar/packages', '/ar/about-us', '/ar/common-questions', '/ar/contact-us', '/ar/privacy-policy', '/ar/terms']
 
@@ -20,11 +21,9 @@ export interface BundleBenchResult {
   readonly cssBrotliBytes: number
 }
 
-const clientDir = path.join(root, 'build/client')
-
-function brotliSize(asset: string): { raw: number; br: number } {
+function brotliSize(clientDir: string, asset: string): { raw: number; br: number } {
   const file = path.join(clientDir, asset)
-  if (!existsSync(file)) throw new Error(`${asset} is not in build/client (is the build the server's?)`)
+  if (!existsSync(file)) throw new Error(`${asset} is not in the server's build/client (a build was in progress when it was copied?)`)
   const raw = statSync(file).size
   if (existsSync(`${file}.br`)) return { raw, br: statSync(`${file}.br`).size }
   return { raw, br: brotliCompressSync(readFileSync(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length }
@@ -71,11 +70,11 @@ export async function benchBundle(server: AppServer): Promise<BundleBenchResult[
     let jsBrotliBytes = 0
     let jsRawBytes = 0
     for (const s of scripts) {
-      const size = brotliSize(s)
+      const size = brotliSize(server.clientDir, s)
       jsBrotliBytes += size.br
       jsRawBytes += size.raw
     }
-    const cssBrotliBytes = styles.reduce((sum, s) => sum + brotliSize(s).br, 0)
+    const cssBrotliBytes = styles.reduce((sum, s) => sum + brotliSize(server.clientDir, s).br, 0)
     results.push({ page, jsFiles: scripts.length, jsBrotliBytes, jsRawBytes, cssBrotliBytes })
   }
   return results

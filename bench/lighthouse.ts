@@ -141,15 +141,20 @@ export async function benchLighthouse(server: AppServer): Promise<LighthouseBenc
         const pagePath = `/${lang}${page.path}`
         const url = `${server.url}${pagePath}`
         try {
-          const run = await lighthouse(url, {
-            port: chrome.port,
-            output: 'json',
-            logLevel: 'error',
-            onlyCategories: [...CATEGORIES],
-            ...(page.signedIn && { extraHeaders: { Cookie: cookie } }),
-          })
-          if (!run) throw new Error('no result')
-          const { lhr } = run
+          const once = async () => {
+            const run = await lighthouse(url, {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: [...CATEGORIES],
+              ...(page.signedIn && { extraHeaders: { Cookie: cookie } }),
+            })
+            if (!run) throw new Error('no result')
+            return run.lhr
+          }
+          // A trace lost on a loaded machine (NO_NAVSTART and the like) gets one more try.
+          let lhr = await once()
+          if (lhr.runtimeError) lhr = await once()
           const landed = new URL(lhr.finalDisplayedUrl).pathname
           const notes = [
             lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : '',
@@ -164,6 +169,12 @@ export async function benchLighthouse(server: AppServer): Promise<LighthouseBenc
               })
               .map((ref) => ref.id),
           )
+          // The console's errors, briefly: they are the app's own, not the page's markup.
+          const consoleErrors = (lhr.audits['errors-in-console']?.details as { items?: Array<{ source?: string; description?: string; sourceLocation?: { url?: string } }> } | undefined)?.items ?? []
+          for (const item of consoleErrors.slice(0, 2))
+            notes.push(`console ${item.source ?? ''}: ${(item.description ?? '').replace(/\s+/g, ' ').slice(0, 120)}${item.sourceLocation?.url ? ` at ${new URL(item.sourceLocation.url).pathname}` : ''}`)
+          const issues = (lhr.audits['inspector-issues']?.details as { items?: Array<{ issueType?: string }> } | undefined)?.items ?? []
+          if (issues.length) notes.push(`DevTools issues: ${issues.map((i) => i.issueType ?? '?').join(', ')}`)
           results.push({ page: pagePath, scores: CATEGORIES.map((c) => lhr.categories[c]?.score ?? null), misses, ...(notes.length && { note: notes.join('; ') }) })
         } catch (error) {
           results.push({ page: pagePath, scores: CATEGORIES.map(() => null), misses: [], note: (error as Error).message.split('\n')[0] })
