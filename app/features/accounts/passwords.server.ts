@@ -29,12 +29,16 @@ export async function dummyVerify(password: string): Promise<false> {
 
 let common: Set<string> | undefined
 
+const bundledList: string | undefined = import.meta.env
+  ? Object.values(import.meta.glob<string>('./common-passwords.txt', { query: '?raw', import: 'default', eager: true }))[0]
+  : undefined
+
 /** True for the 10,000 most common passwords (Mark Burnett's list, public domain), ignoring case. */
 export function isCommonPassword(password: string): boolean {
   if (!common) {
-    // Read from the project folder (the server runs there, as for the migrations), so the same
-    // code works bundled, under Vitest and in the operator's command-line tools.
-    const text = readFileSync(path.resolve(process.cwd(), 'app/features/accounts/common-passwords.txt'), 'utf8')
+    // Bundled into the server build by Vite (a deployment needs no source folder); read from
+    // the project folder where there is no bundler (the operator's command-line tools).
+    const text = bundledList ?? readFileSync(path.resolve(process.cwd(), 'app/features/accounts/common-passwords.txt'), 'utf8')
     common = new Set(text.split(/\r?\n/).map((line) => line.trim().toLowerCase()).filter(Boolean))
   }
   return common.has(password.toLowerCase())
