@@ -4,12 +4,27 @@ import { hijriLocale, intlLocale, type Lang } from './config.ts'
 
 const SAUDI_TIME_ZONE = 'Asia/Riyadh'
 
+// Intl formatters are costly to build and safe to share: kept per language and options.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+function numberFormat(locale: string, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `n|${locale}|${JSON.stringify(options ?? {})}`
+  let f = formatters.get(key) as Intl.NumberFormat | undefined
+  if (!f) formatters.set(key, (f = new Intl.NumberFormat(locale, options)))
+  return f
+}
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `d|${locale}|${JSON.stringify(options)}`
+  let f = formatters.get(key) as Intl.DateTimeFormat | undefined
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, options)))
+  return f
+}
+
 export function formatNumber(lang: Lang, value: number, options?: Intl.NumberFormatOptions): string {
-  return new Intl.NumberFormat(intlLocale[lang], options).format(value)
+  return numberFormat(intlLocale[lang], options).format(value)
 }
 
 export function formatPercent(lang: Lang, value: number, fractionDigits = 1): string {
-  return new Intl.NumberFormat(intlLocale[lang], {
+  return numberFormat(intlLocale[lang], {
     style: 'percent',
     minimumFractionDigits: fractionDigits,
     maximumFractionDigits: fractionDigits,
@@ -18,7 +33,7 @@ export function formatPercent(lang: Lang, value: number, fractionDigits = 1): st
 
 /** `115.00 ر.س` in Arabic and `SAR 115.00` in English. */
 export function formatMoney(lang: Lang, halalas: number): string {
-  const amount = new Intl.NumberFormat('en-US', {
+  const amount = numberFormat('en-US', {
     minimumFractionDigits: 2,
     maximumFractionDigits: 2,
     useGrouping: true,
@@ -38,8 +53,8 @@ export function formatDate(lang: Lang, date: Date | string | number): DualDate {
     timeZone: SAUDI_TIME_ZONE,
   }
   return {
-    gregorian: new Intl.DateTimeFormat(intlLocale[lang], options).format(value),
-    hijri: new Intl.DateTimeFormat(hijriLocale[lang], options).format(value),
+    gregorian: dateFormat(intlLocale[lang], options).format(value),
+    hijri: dateFormat(hijriLocale[lang], options).format(value),
   }
 }
 
@@ -53,13 +68,13 @@ export function formatDay(lang: Lang, isoDay: string): DualDate {
   const value = new Date(`${isoDay}T12:00:00Z`)
   const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }
   return {
-    gregorian: new Intl.DateTimeFormat(intlLocale[lang], options).format(value),
-    hijri: new Intl.DateTimeFormat(hijriLocale[lang], options).format(value),
+    gregorian: dateFormat(intlLocale[lang], options).format(value),
+    hijri: dateFormat(hijriLocale[lang], options).format(value),
   }
 }
 
 /** The name of a weekday, 0 = Sunday. */
 export function weekdayName(lang: Lang, weekday: number): string {
   // 2024-01-07 was a Sunday.
-  return new Intl.DateTimeFormat(intlLocale[lang], { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + weekday, 12)))
+  return dateFormat(intlLocale[lang], { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 7 + weekday, 12)))
 }

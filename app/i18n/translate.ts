@@ -30,9 +30,13 @@ export type Translator = {
   tm: <T>(key: string) => T
 }
 
+// Intl objects are costly to build and safe to share: one of each per language.
+const pluralRules: Partial<Record<Lang, Intl.PluralRules>> = {}
+const numberFormats: Partial<Record<Lang, Intl.NumberFormat>> = {}
+
 export function createTranslator(lang: Lang, messages: Messages): Translator {
-  const plurals = new Intl.PluralRules(lang)
-  const numbers = new Intl.NumberFormat(intlLocale[lang])
+  const plurals = (pluralRules[lang] ??= new Intl.PluralRules(lang))
+  const numbers = (numberFormats[lang] ??= new Intl.NumberFormat(intlLocale[lang]))
   const t: Translate = (key, vars) => {
     let value = lookup(messages, key)
     if (isPluralForms(value)) {
