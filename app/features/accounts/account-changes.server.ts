@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import { users } from '#app/server/db/schema.ts'
+import { examImages, users } from '#app/server/db/schema.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
@@ -77,6 +77,9 @@ export async function confirmEmailChange(ctx: AccountContext, user: User, input:
 /** Deletes the account and everything it owns (rows cascade; stored files are removed here). */
 export async function deleteAccount(ctx: AccountContext, user: User, input: { password: string }) {
   await requirePassword(user, input.password, 'password')
+  // The rows go with the account (foreign keys cascade); the files they point to go after it.
+  const images = await ctx.db.select({ key: examImages.fileKey }).from(examImages).where(eq(examImages.userId, user.id))
   await ctx.db.delete(users).where(eq(users.id, user.id))
   if (user.avatarFile) await ctx.files.remove(user.avatarFile)
+  for (const image of images) await ctx.files.remove(image.key)
 }

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { notifications, oneTimeCodes, resetFlows, reviews, sessions, users } from '#app/server/db/schema.ts'
+import { examImages, notifications, oneTimeCodes, resetFlows, reviews, sessions, users } from '#app/server/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import {
   accountContext,
@@ -220,11 +220,21 @@ describe('deleteAccount', () => {
     })
     const neighbourBefore = await rowsOf(neighbour.id)
     expect(await rowsOf(user.id)).toEqual({ sessions: 2, codes: 2, notifications: 2, reviews: 1, resetFlows: 1 })
+    // A test image of each teacher, in the file store.
+    const imageOf = async (userId: string) => {
+      const key = `exam-images/${userId}.webp`
+      await ctx.files.put(key, Buffer.from([1, 2, 3]))
+      await ctx.db.insert(examImages).values({ userId, fileKey: key, contentType: 'image/png', width: 1, height: 1, bytes: 3 })
+      return key
+    }
+    const [mine, theirs] = [await imageOf(user.id), await imageOf(neighbour.id)]
 
     await deleteAccount(ctx, user, { password })
     expect(await ctx.db.select().from(users).where(eq(users.id, user.id))).toEqual([])
     expect(await rowsOf(user.id)).toEqual({ sessions: 0, codes: 0, notifications: 0, reviews: 0, resetFlows: 0 })
     expect(await ctx.files.get(user.avatarFile!)).toBeNull()
+    expect(await ctx.files.get(mine)).toBeNull()
+    expect(await ctx.files.get(theirs)).not.toBeNull()
     expect(await rowsOf(neighbour.id)).toEqual(neighbourBefore)
   })
 })
