@@ -1,5 +1,7 @@
 import { PackageGrid } from '#app/features/billing/index.ts'
 import { listPackages } from '#app/features/billing/index.server.ts'
+import { memoize } from '#app/server/memo.server.ts'
+import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
 import { ReviewList } from '#app/features/accounts/index.ts'
 import { listApprovedReviews } from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
@@ -16,9 +18,10 @@ import type { Route } from './+types/home'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
+  // Public listings, the same for every visitor: kept for a few seconds per process.
   const [packages, reviews] = await Promise.all([
-    listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }),
-    listApprovedReviews(context.db, 6),
+    memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () => listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })),
+    memoize(context.db, 'reviews:6', PUBLIC_LIST_TTL_MS, () => listApprovedReviews(context.db, 6)),
   ])
   const messages = getMessages(lang, ['home', 'packages', 'faq', 'accounts'])
   // The home page shows the first four questions only; the rest stay on the FAQ page.

@@ -8,11 +8,13 @@ import { useLang, useT } from '#app/i18n/use-t.ts'
 import { localPath } from '#app/ui/app-link.tsx'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { PageHero } from '#app/ui/page-hero.tsx'
+import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
+import { memoize } from '#app/server/memo.server.ts'
 import type { Route } from './+types/packages'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
-  const packages = await listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })
+  const packages = await memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () => listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }))
   const session = await getCurrentSession(request, context)
   const current = session ? await currentSubscription(context.db, session.user.id) : null
   const hadOne = session && !current ? (await listSubscriptions(context.db, session.user.id, lang)).length > 0 : false
