@@ -136,7 +136,15 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
             </figure>
           ) : (
             <FormField id={id('image')} label={t('exams.editor.question.image')} hint={upload.busy ? t('exams.editor.question.uploading') : t('exams.editor.question.imageHint')} errors={[...(upload.error ? [upload.error] : []), ...(errorsOf('image') ?? [])]}>
-              {(p) => <input {...p} data-path={path('image')} type="file" accept="image/png,image/jpeg,image/webp" disabled={upload.busy} onChange={(e) => chooseImage(e.target.files?.[0])} />}
+              {(p) => (
+                <>
+                  <input {...p} className="file-input" data-path={path('image')} type="file" accept="image/png,image/jpeg,image/webp" disabled={upload.busy} onChange={(e) => chooseImage(e.target.files?.[0])} />
+                  {/* The browser's own control speaks the browser's language; this button the page's. */}
+                  <label htmlFor={p.id} className="button button-ghost button-small file-choose" aria-hidden="true">
+                    {t('exams.editor.question.chooseImage')}
+                  </label>
+                </>
+              )}
             </FormField>
           )}
         </div>
