@@ -10,6 +10,7 @@ import { createTranslator } from '#app/i18n/translate.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
+import { ConfirmDelete } from '#app/ui/confirm-delete.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/exams'
 
@@ -121,20 +122,17 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
                             <AppLink className="button button-small button-ghost" to={`exams/${exam.id}/print`}>
                               {t('exams.list.print')}
                             </AppLink>
-                            <details className="confirm-delete">
-                              <summary className="button button-small button-ghost">{t('exams.list.delete')}</summary>
-                              <div className="confirm-panel" role="alertdialog" aria-labelledby={`delete-${exam.id}`}>
-                                <p id={`delete-${exam.id}`}>
+                            <ConfirmDelete
+                              id={exam.id}
+                              small
+                              label={t('exams.list.delete')}
+                              confirmLabel={t('exams.list.deleteConfirm')}
+                              message={
+                                <>
                                   <strong>{t('exams.list.deleteTitle')}</strong> {t('exams.list.deleteText', { title: exam.title })}
-                                </p>
-                                <Form method="post">
-                                  <input type="hidden" name="id" value={exam.id} />
-                                  <button type="submit" name="intent" value="delete" className="button button-small button-danger">
-                                    {t('exams.list.deleteConfirm')}
-                                  </button>
-                                </Form>
-                              </div>
-                            </details>
+                                </>
+                              }
+                            />
                           </div>
                         </td>
                       </tr>

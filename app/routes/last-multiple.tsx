@@ -8,6 +8,7 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink } from '#app/ui/app-link.tsx'
+import { ConfirmDelete } from '#app/ui/confirm-delete.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/last-multiple'
 
@@ -113,18 +114,7 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
                                 </Form>
                               </div>
                             </details>
-                            <details className="confirm-delete">
-                              <summary className="button button-small button-ghost">{t('analyses.list.delete')}</summary>
-                              <div className="confirm-panel" role="alertdialog" aria-label={t('analyses.list.confirmDelete', { title: a.title })}>
-                                <p>{t('analyses.list.confirmDelete', { title: a.title })}</p>
-                                <Form method="post">
-                                  <input type="hidden" name="id" value={a.id} />
-                                  <button type="submit" name="intent" value="delete" className="button button-small button-danger">
-                                    {t('analyses.list.delete')}
-                                  </button>
-                                </Form>
-                              </div>
-                            </details>
+                            <ConfirmDelete id={a.id} small label={t('analyses.list.delete')} confirmLabel={t('analyses.list.delete')} message={t('analyses.list.confirmDelete', { title: a.title })} />
                           </div>
                         </td>
                       </tr>

@@ -1,4 +1,4 @@
-import { data, Form, redirect } from 'react-router'
+import { data, redirect } from 'react-router'
 import { absenceReportPage } from '#app/features/absence/index.server.ts'
 import { AbsenceReportView } from '#app/features/absence/index.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades, type GradeRecords, type GradesReport } from '#app/features/grades/index.ts'
@@ -11,6 +11,7 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink } from '#app/ui/app-link.tsx'
+import { ConfirmDelete } from '#app/ui/confirm-delete.tsx'
 import type { Route } from './+types/single-analysis'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -91,17 +92,7 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             <a className="button button-ghost" href={`/${lang}/analyses/${analysis.id}/export.xlsx${exportQuery}`}>
               {t('analyses.report.exportExcel')}
             </a>
-            <details className="confirm-delete">
-              <summary className="button button-ghost">{t('analyses.report.delete')}</summary>
-              <div className="confirm-panel" role="alertdialog" aria-label={t('analyses.report.confirmDelete')}>
-                <p>{t('analyses.report.confirmDelete')}</p>
-                <Form method="post">
-                  <button type="submit" name="intent" value="delete" className="button button-danger">
-                    {t('analyses.list.delete')}
-                  </button>
-                </Form>
-              </div>
-            </details>
+            <ConfirmDelete label={t('analyses.report.delete')} confirmLabel={t('analyses.list.delete')} message={t('analyses.report.confirmDelete')} />
           </div>
         </header>
         {absence ? (
