@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { absenceWorkbook } from './absence-workbook.ts'
+import { median } from './measure.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
 const RUNS: Record<number, number> = { 1_000: 9, 10_000: 5, 100_000: 4 }
@@ -23,7 +24,6 @@ export interface AbsenceBenchResult {
   readonly storedBytes: number
 }
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 const self = fileURLToPath(import.meta.url)
 const root = path.dirname(path.dirname(self))
 

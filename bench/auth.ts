@@ -11,8 +11,8 @@ import { createMailer } from '#app/server/mail.server.ts'
 import { createLocalFileStore } from '#app/server/files.server.ts'
 import { createHttpApp } from '#server/http.ts'
 import type { ServerBuild } from 'react-router'
+import { median } from './measure.ts'
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
 export async function benchAuth() {
   const hashes: number[] = []

@@ -11,8 +11,8 @@ import { seedPackages } from '#app/server/db/seed.server.ts'
 import { loadEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { openDatabaseFor } from '#app/server/services.server.ts'
+import { median } from './measure.ts'
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
 export async function benchBilling() {
   const env = loadEnv({ ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-bench-')), LOG_LEVEL: 'silent' })

@@ -5,8 +5,8 @@ import { setImmediate as turn } from 'node:timers/promises'
 import { renderExamPdf, type ExamRecord } from '#app/features/exams/index.server.ts'
 import { examSchema } from '#app/features/exams/schemas.ts'
 import { examRecordOf, sampleExam } from '#tests/exams.ts'
+import { median } from './measure.ts'
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 
 function thirtyQuestions(title: string): ExamRecord {
   const base = sampleExam()

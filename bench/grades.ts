@@ -2,12 +2,12 @@
 // app/server/xlsx/read.server.ts and analysing it, against SheetJS (@e965/xlsx) merely reading
 // the same file. Each measurement runs in its own process, so its peak memory (maxRSS − RSS
 // before the first run) is its own. Figures, not assertions.
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gradesWorkbook } from './grades-workbook.ts'
+import { measureInChild, timeRuns, type Timing } from './measure.ts'
 
 const SIZES = [10_000, 100_000]
 const RUNS: Record<number, number> = { 10_000: 7, 100_000: 5 }
@@ -24,19 +24,12 @@ export interface GradesBenchResult {
   readonly sheetjs: Measurement
 }
 
-interface Measurement {
-  /** Median of the runs after the first (warm). */
-  readonly medianMs: number
-  readonly firstMs: number
-  /** Peak resident memory above what the process held before the first run. */
-  readonly peakMb: number
+interface Measurement extends Timing {
   /** Of the analysis's median run: the part spent in analyseGrades. */
   readonly analyseMs?: number
 }
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 const self = fileURLToPath(import.meta.url)
-const root = path.dirname(path.dirname(self))
 
 export async function benchGrades(): Promise<GradesBenchResult[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-grades-'))
@@ -52,8 +45,8 @@ export async function benchGrades(): Promise<GradesBenchResult[]> {
         fileBytes: workbook.data.length,
         sheetBytes: workbook.sheetBytes,
         runs,
-        ours: measureInChild('analyse', file, runs),
-        sheetjs: measureInChild('sheetjs', file, runs),
+        ours: measureInChild<Measurement>(self, ['analyse', file, String(runs)], 'grades (analyse)'),
+        sheetjs: measureInChild<Measurement>(self, ['sheetjs', file, String(runs)], 'grades (sheetjs)'),
       })
     }
   } finally {
@@ -62,21 +55,11 @@ export async function benchGrades(): Promise<GradesBenchResult[]> {
   return results
 }
 
-function measureInChild(job: Job, file: string, runs: number): Measurement {
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--measure', job, file, String(runs)], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  })
-  if (child.status !== 0) throw new Error(`grades bench (${job}) failed: ${child.stderr}`)
-  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Measurement
-}
 
 /** In the child: run the job `runs` times on the file and print the figures as JSON. */
 async function measure(job: Job, file: string, runs: number) {
   const data = readFileSync(file)
-  let analyseMs = 0
-  const run: () => void =
+  const run: () => number | void =
     job === 'analyse'
       ? await (async () => {
           const { readSheet } = await import('#app/server/xlsx/read.server.ts')
@@ -86,7 +69,7 @@ async function measure(job: Job, file: string, runs: number) {
             const sheet = readSheet(data, options)
             const t0 = performance.now()
             analyseGrades(sheet.rows, { sheetName: sheet.sheetName })
-            analyseMs = performance.now() - t0
+            return performance.now() - t0
           }
         })()
       : await (async () => {
@@ -95,26 +78,8 @@ async function measure(job: Job, file: string, runs: number) {
             XLSX.read(data, { type: 'buffer' })
           }
         })()
-  const gc = (globalThis as { gc?: () => void }).gc
-  gc?.()
-  const before = process.memoryUsage().rss
-  let t0 = performance.now()
-  run()
-  const firstMs = performance.now() - t0
-  const peakMb = (process.resourceUsage().maxRSS * 1024 - before) / (1 << 20)
-  const times: { total: number; analyse: number }[] = []
-  for (let i = 1; i < runs; i++) {
-    t0 = performance.now()
-    run()
-    times.push({ total: performance.now() - t0, analyse: analyseMs })
-  }
-  const middle = times.toSorted((a, b) => a.total - b.total)[Math.floor(times.length / 2)]
-  const result: Measurement = {
-    medianMs: middle ? median(times.map((t) => t.total)) : firstMs,
-    firstMs,
-    peakMb: Math.max(0, peakMb),
-    ...(job === 'analyse' && { analyseMs: middle?.analyse ?? analyseMs }),
-  }
+  const timing = timeRuns(run, runs)
+  const result: Measurement = { medianMs: timing.medianMs, firstMs: timing.firstMs, peakMb: timing.peakMb, ...(job === 'analyse' && { analyseMs: timing.partMs }) }
   console.log(JSON.stringify(result))
 }
 

@@ -2,12 +2,12 @@
 // dev dependency used here and in tests only) on sample-layout attendance workbooks. Each
 // measurement runs in its own process, so its peak memory (maxRSS − RSS before the first read)
 // is its own. Figures, not assertions.
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { absenceWorkbook } from './absence-workbook.ts'
+import { measureInChild, timeRuns, type Timing } from './measure.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
 const RUNS: Record<number, number> = { 1_000: 15, 10_000: 7, 100_000: 5 }
@@ -22,18 +22,11 @@ export interface XlsxBenchResult {
   readonly sheetjs: Measurement
 }
 
-interface Measurement {
-  /** Median of the runs after the first (warm). */
-  readonly medianMs: number
-  readonly firstMs: number
-  /** Peak resident memory above what the process held before reading. */
-  readonly peakMb: number
+interface Measurement extends Timing {
   readonly rowsRead: number
 }
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
 const self = fileURLToPath(import.meta.url)
-const root = path.dirname(path.dirname(self))
 
 export async function benchXlsx(): Promise<XlsxBenchResult[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-xlsx-'))
@@ -49,8 +42,8 @@ export async function benchXlsx(): Promise<XlsxBenchResult[]> {
         fileBytes: workbook.data.length,
         sheetBytes: workbook.sheetBytes,
         runs,
-        ours: measureInChild('hallil', file, runs),
-        sheetjs: measureInChild('sheetjs', file, runs),
+        ours: measureInChild<Measurement>(self, ['hallil', file, String(runs)], 'xlsx (hallil)'),
+        sheetjs: measureInChild<Measurement>(self, ['sheetjs', file, String(runs)], 'xlsx (sheetjs)'),
       })
     }
   } finally {
@@ -59,15 +52,6 @@ export async function benchXlsx(): Promise<XlsxBenchResult[]> {
   return results
 }
 
-function measureInChild(library: Library, file: string, runs: number): Measurement {
-  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', self, '--measure', library, file, String(runs)], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  })
-  if (child.status !== 0) throw new Error(`xlsx bench (${library}) failed: ${child.stderr}`)
-  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as Measurement
-}
 
 /** In the child: read the file `runs` times with one library and print the figures as JSON. */
 async function measure(library: Library, file: string, runs: number) {
@@ -87,20 +71,11 @@ async function measure(library: Library, file: string, runs: number) {
             return XLSX.utils.decode_range(sheet['!ref'] ?? 'A1').e.r + 1
           }
         })()
-  const gc = (globalThis as { gc?: () => void }).gc
-  gc?.()
-  const before = process.memoryUsage().rss
-  let t0 = performance.now()
-  const rowsRead = read()
-  const firstMs = performance.now() - t0
-  const peakMb = (process.resourceUsage().maxRSS * 1024 - before) / (1 << 20)
-  const times: number[] = []
-  for (let i = 1; i < runs; i++) {
-    t0 = performance.now()
-    read()
-    times.push(performance.now() - t0)
-  }
-  const result: Measurement = { medianMs: times.length ? median(times) : firstMs, firstMs, peakMb: Math.max(0, peakMb), rowsRead }
+  let rowsRead = 0
+  const timing = timeRuns(() => {
+    rowsRead = read()
+  }, runs)
+  const result: Measurement = { ...timing, rowsRead }
   console.log(JSON.stringify(result))
 }
 

@@ -1,0 +1,50 @@
+// What the benchmarks share: the median, a measurement run in its own process (so its peak
+// memory is its own), and timing a job warm after a first, cold run.
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+
+/** Runs `script --measure ...args` under tsx with `--expose-gc` and reads the JSON it prints last. */
+export function measureInChild<T>(script: string, args: readonly string[], label: string): T {
+  const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--measure', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  })
+  if (child.status !== 0) throw new Error(`${label} bench failed: ${child.stderr}`)
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as T
+}
+
+export interface Timing {
+  /** Median of the runs after the first (warm). */
+  readonly medianMs: number
+  readonly firstMs: number
+  /** Peak resident memory above what the process held before the first run. */
+  readonly peakMb: number
+}
+
+/**
+ * Runs `job` `runs` times in this process: the first cold, the rest warm. A job may return a
+ * figure of its own (a part of its time); the one of the median run comes back as `partMs`.
+ */
+export function timeRuns(job: () => number | void, runs: number): Timing & { partMs?: number } {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const before = process.memoryUsage().rss
+  let t0 = performance.now()
+  const firstPart = job()
+  const firstMs = performance.now() - t0
+  const peakMb = Math.max(0, (process.resourceUsage().maxRSS * 1024 - before) / (1 << 20))
+  const times: { total: number; part: number | void }[] = []
+  for (let i = 1; i < runs; i++) {
+    t0 = performance.now()
+    const part = job()
+    times.push({ total: performance.now() - t0, part })
+  }
+  const middle = times.toSorted((a, b) => a.total - b.total)[Math.floor(times.length / 2)]
+  const partMs = middle ? middle.part : firstPart
+  return { medianMs: middle ? middle.total : firstMs, firstMs, peakMb, ...(typeof partMs === 'number' ? { partMs } : {}) }
+}
