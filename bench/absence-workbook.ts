@@ -2,6 +2,7 @@
 // writes them (shared strings, date cells with a date style, spans on rows), of any size: the
 // reader's benchmark and the absence analysis benchmark read the same files.
 import { buildWorkbook, worksheetXml } from '#app/server/xlsx/test-zip.ts'
+import { GRADES, random, sheetCells, studentName } from './workbook-kit.ts'
 
 export interface AbsenceWorkbookOptions {
   /** Data rows (one student on one school day). */
@@ -21,56 +22,22 @@ export interface AbsenceWorkbook {
   readonly sheetBytes: number
 }
 
-const FIRST_NAMES = [
-  'محمد', 'أحمد', 'عبدالله', 'عبدالرحمن', 'فهد', 'خالد', 'سعود', 'فيصل', 'عمر', 'علي', 'يوسف', 'إبراهيم', 'سلطان', 'ماجد',
-  'نايف', 'تركي', 'بندر', 'مشاري', 'راكان', 'زياد', 'حمد', 'ناصر', 'سلمان', 'عبدالعزيز', 'مُحمّد', 'أنس', 'ريان', 'هشام',
-  'وليد', 'طلال', 'بدر', 'ياسر',
-]
-const FAMILY_NAMES = [
-  'الغامدي', 'الزهراني', 'القحطاني', 'العتيبي', 'الحربي', 'الشهري', 'الدوسري', 'المطيري', 'السبيعي', 'الجهني', 'البلوي',
-  'العمري', 'الشمري', 'العنزي', 'المالكي', 'الرشيدي', 'السهلي', 'اليامي', 'الخالدي', 'التميمي',
-]
-const GRADES = ['الأول المتوسط', 'الثاني المتوسط', 'الثالث المتوسط']
 const WEEKDAYS = ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس']
 const HEADERS = ['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'القسم', 'النظام الدراسي', 'التاريخ', 'اليوم', 'الحالة']
 /** Sunday 24 August 2025 (1 Rabi al-Awwal 1447), the first school day. */
 const FIRST_DAY_SERIAL = 45_893
 
-/** A small deterministic generator (mulberry32), so every run reads the same workbook. */
-function random(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
 const COLUMNS = 'ABCDEFGHI'
 
 export function absenceWorkbook(options: AbsenceWorkbookOptions): AbsenceWorkbook {
   const rand = random(options.seed ?? 2025)
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
   const days = options.days ?? (options.rows >= 100_000 ? 100 : options.rows >= 10_000 ? 50 : 20)
   const studentCount = Math.ceil(options.rows / days)
 
-  // Shared strings in order of first use, as Excel numbers them.
-  const strings: string[] = []
-  const indexOf = new Map<string, number>()
-  const sst = (s: string) => {
-    let i = indexOf.get(s)
-    if (i === undefined) {
-      i = strings.length
-      strings.push(s)
-      indexOf.set(s, i)
-    }
-    return i
-  }
+  const { strings, textCell, rowOpen } = sheetCells()
 
   const students = Array.from({ length: studentCount }, (_v, i) => ({
-    name: `${pick(FIRST_NAMES)} ${pick(FIRST_NAMES)} ${pick(FIRST_NAMES)} ${pick(FAMILY_NAMES)}`,
+    name: studentName(rand),
     id: String(1_100_000_000 + i * 7 + Math.floor(rand() * 7)),
     grade: GRADES[i % GRADES.length]!,
     classroom: String(1 + (Math.floor(i / GRADES.length) % 4)),
@@ -80,8 +47,6 @@ export function absenceWorkbook(options: AbsenceWorkbookOptions): AbsenceWorkboo
   // School days: Sunday to Thursday.
   const schoolDays = Array.from({ length: days }, (_v, d) => ({ serial: FIRST_DAY_SERIAL + Math.floor(d / 5) * 7 + (d % 5), weekday: WEEKDAYS[d % 5]! }))
 
-  const textCell = (ref: string, s: string) => `<c r="${ref}" t="s"><v>${sst(s)}</v></c>`
-  const rowOpen = (r: number, span: number) => `<row r="${r}" spans="1:${span}" x14ac:dyDescent="0.25">`
   const parts: string[] = [
     `${rowOpen(1, 1)}${textCell('A1', 'تقرير الغياب')}</row>`,
     `${rowOpen(2, 2)}${textCell('A2', 'اسم المدرسة')}${textCell('B2', 'متوسطة النور')}</row>`,

@@ -2,6 +2,7 @@
 // them (shared strings, numbers as numbers, spans on rows), of any size: one row per student per
 // subject, scores in quarter marks, a few absent students and a few rows to skip.
 import { buildWorkbook, worksheetXml } from '#app/server/xlsx/test-zip.ts'
+import { GRADES, random, sheetCells, studentName } from './workbook-kit.ts'
 
 export interface GradesWorkbookOptions {
   /** Data rows (one student's score in one subject). */
@@ -19,12 +20,6 @@ export interface GradesWorkbook {
   readonly sheetBytes: number
 }
 
-const FIRST_NAMES = [
-  'محمد', 'أحمد', 'عبدالله', 'عبدالرحمن', 'فهد', 'خالد', 'سعود', 'فيصل', 'عمر', 'علي', 'يوسف', 'إبراهيم', 'سلطان', 'ماجد',
-  'نايف', 'تركي', 'بندر', 'مشاري', 'راكان', 'زياد', 'حمد', 'ناصر', 'سلمان', 'عبدالعزيز', 'مُحمّد', 'أنس', 'ريان', 'هشام',
-]
-const FAMILY_NAMES = ['الغامدي', 'الزهراني', 'القحطاني', 'العتيبي', 'الحربي', 'الشهري', 'الدوسري', 'المطيري', 'السبيعي', 'الجهني', 'البلوي', 'العمري']
-const GRADES = ['الأول المتوسط', 'الثاني المتوسط', 'الثالث المتوسط']
 /** Subject and its max score. */
 const SUBJECTS: ReadonlyArray<readonly [string, number]> = [
   ['الرياضيات', 100],
@@ -36,37 +31,14 @@ const SUBJECTS: ReadonlyArray<readonly [string, number]> = [
 const HEADERS = ['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'المادة', 'الدرجة', 'الدرجة العظمى']
 const COLUMNS = 'ABCDEFG'
 
-/** A small deterministic generator (mulberry32), so every run reads the same workbook. */
-function random(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
-
 export function gradesWorkbook(options: GradesWorkbookOptions): GradesWorkbook {
   const rand = random(options.seed ?? 2025)
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!
   const studentCount = Math.ceil(options.rows / SUBJECTS.length)
 
-  const strings: string[] = []
-  const indexOf = new Map<string, number>()
-  const sst = (s: string) => {
-    let i = indexOf.get(s)
-    if (i === undefined) {
-      i = strings.length
-      strings.push(s)
-      indexOf.set(s, i)
-    }
-    return i
-  }
+  const { strings, textCell, numberCell, rowOpen } = sheetCells()
 
   const students = Array.from({ length: studentCount }, (_v, i) => ({
-    name: `${pick(FIRST_NAMES)} ${pick(FIRST_NAMES)} ${pick(FIRST_NAMES)} ${pick(FAMILY_NAMES)}`,
+    name: studentName(rand),
     id: String(1_100_000_000 + i * 7 + Math.floor(rand() * 7)),
     grade: GRADES[i % GRADES.length]!,
     classroom: String(1 + (Math.floor(i / GRADES.length) % 8)),
@@ -74,9 +46,6 @@ export function gradesWorkbook(options: GradesWorkbookOptions): GradesWorkbook {
     level: 0.35 + 0.6 * rand(),
   }))
 
-  const textCell = (ref: string, s: string) => `<c r="${ref}" t="s"><v>${sst(s)}</v></c>`
-  const numberCell = (ref: string, n: number) => `<c r="${ref}"><v>${n}</v></c>`
-  const rowOpen = (r: number, span: number) => `<row r="${r}" spans="1:${span}" x14ac:dyDescent="0.25">`
   const parts: string[] = [
     `${rowOpen(1, 1)}${textCell('A1', 'كشف الدرجات')}</row>`,
     `${rowOpen(2, 2)}${textCell('A2', 'اسم المدرسة')}${textCell('B2', 'متوسطة النور')}</row>`,
