@@ -47,3 +47,39 @@ export function SkippedRows({ rows }: { rows: readonly SkippedRowView[] }) {
     </section>
   )
 }
+
+/**
+ * A table of figures per group (classroom, section, date…): the group's name heads each row,
+ * then one cell per column, numbers aligned at the end.
+ */
+export function GroupTable<G>({ caption, groupHeader, columns, rows }: { caption: string; groupHeader: string; columns: readonly { header: string; cell: (group: G) => string }[]; rows: readonly { label: string; group: G }[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="data-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{groupHeader}</th>
+            {columns.map((c) => (
+              <th key={c.header} scope="col">
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ label, group }) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              {columns.map((c) => (
+                <td key={c.header} className="num">
+                  {c.cell(group)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

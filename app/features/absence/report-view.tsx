@@ -4,7 +4,7 @@ import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/form
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { LineChart, StackedBarChart, type ChartRow } from '#app/ui/charts.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
-import { KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
+import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
 
 export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'unexcused' | 'absenceRate' | 'warningLevel'>
@@ -43,6 +43,10 @@ export function AbsenceReportView({
     { key: 'unexcused', label: t('absence-report.series.unexcused'), value: g.unexcusedRate, tone: 'unexcused' as const },
   ]
   const classroomLabel = (g: { grade: string; classroom: string }) => `${g.grade} / ${g.classroom}`
+  const groupColumns = [
+    ...(['records', 'present', 'excused', 'unexcused', 'late'] as const).map((key) => ({ header: t(`absence-report.tables.${key}`), cell: (g: GroupFigures) => count(g[key]) })),
+    ...(['attendanceRate', 'excusedRate', 'unexcusedRate'] as const).map((key) => ({ header: t(`absence-report.tables.${key}`), cell: (g: GroupFigures) => rate(g[key]) })),
+  ]
   const rows = {
     classroom: report.byClassroom.map((g): ChartRow => ({ key: classroomLabel(g), label: classroomLabel(g), segments: segments(g) })),
     section: report.bySection.map((g): ChartRow => ({ key: g.section, label: g.section, segments: segments(g) })),
@@ -188,63 +192,25 @@ export function AbsenceReportView({
 
       <section className="report-section" aria-labelledby="tables-title">
         <h2 id="tables-title">{t('absence-report.tables.title')}</h2>
-        <GroupTable caption={t('absence-report.tables.byClassroom')} head={t('absence-report.tables.classroom')} rows={report.byClassroom.map((g) => ({ label: classroomLabel(g), g }))} />
-        <GroupTable caption={t('absence-report.tables.bySection')} head={t('absence-report.tables.section')} rows={report.bySection.map((g) => ({ label: g.section, g }))} />
-        <GroupTable caption={t('absence-report.tables.bySystem')} head={t('absence-report.tables.system')} rows={report.bySystem.map((g) => ({ label: g.system, g }))} />
-        <GroupTable caption={t('absence-report.tables.byWeekday')} head={t('absence-report.tables.weekday')} rows={report.byWeekday.map((g) => ({ label: weekdayName(lang, g.weekday), g }))} />
-        <GroupTable
-          caption={t('absence-report.tables.byDate')}
-          head={t('absence-report.tables.date')}
-          rows={report.byDate.map((g) => {
-            const day = formatDay(lang, g.date)
-            return { label: `${day.gregorian} — ${day.hijri}`, g }
-          })}
-        />
+        {[
+          { caption: 'byClassroom', head: 'classroom', rows: report.byClassroom.map((g) => ({ label: classroomLabel(g), group: g as GroupFigures })) },
+          { caption: 'bySection', head: 'section', rows: report.bySection.map((g) => ({ label: g.section, group: g as GroupFigures })) },
+          { caption: 'bySystem', head: 'system', rows: report.bySystem.map((g) => ({ label: g.system, group: g as GroupFigures })) },
+          { caption: 'byWeekday', head: 'weekday', rows: report.byWeekday.map((g) => ({ label: weekdayName(lang, g.weekday), group: g as GroupFigures })) },
+          {
+            caption: 'byDate',
+            head: 'date',
+            rows: report.byDate.map((g) => {
+              const day = formatDay(lang, g.date)
+              return { label: `${day.gregorian} — ${day.hijri}`, group: g as GroupFigures }
+            }),
+          },
+        ].map((table) => (
+          <GroupTable key={table.caption} caption={t(`absence-report.tables.${table.caption}`)} groupHeader={t(`absence-report.tables.${table.head}`)} rows={table.rows} columns={groupColumns} />
+        ))}
       </section>
 
       <SkippedRows rows={report.skipped} />
     </>
-  )
-}
-
-function GroupTable({ caption, head, rows }: { caption: string; head: string; rows: { label: string; g: GroupFigures }[] }) {
-  const { t } = useT()
-  const lang = useLang()
-  const rate = (v: number) => formatRate(lang, v)
-  const count = (v: number) => formatNumber(lang, v)
-  return (
-    <div className="table-wrap">
-      <table className="data-table">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{head}</th>
-            <th scope="col">{t('absence-report.tables.records')}</th>
-            <th scope="col">{t('absence-report.tables.present')}</th>
-            <th scope="col">{t('absence-report.tables.excused')}</th>
-            <th scope="col">{t('absence-report.tables.unexcused')}</th>
-            <th scope="col">{t('absence-report.tables.late')}</th>
-            <th scope="col">{t('absence-report.tables.attendanceRate')}</th>
-            <th scope="col">{t('absence-report.tables.excusedRate')}</th>
-            <th scope="col">{t('absence-report.tables.unexcusedRate')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ label, g }) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td className="num">{count(g.records)}</td>
-              <td className="num">{count(g.present)}</td>
-              <td className="num">{count(g.excused)}</td>
-              <td className="num">{count(g.unexcused)}</td>
-              <td className="num">{count(g.late)}</td>
-              <td className="num">{rate(g.attendanceRate)}</td>
-              <td className="num">{rate(g.excusedRate)}</td>
-              <td className="num">{rate(g.unexcusedRate)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   )
 }

@@ -2,7 +2,7 @@ import { Form } from 'react-router'
 import { formatNumber, formatRate } from '#app/i18n/format.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.tsx'
-import { KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
+import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { GradesReport, SubjectReport } from './analyse-grades.ts'
 import { isBandKey } from './bands.ts'
 import type { BandsChoice } from './bands-query.ts'
@@ -87,7 +87,7 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
     segments: [{ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
     note: `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`,
   }))
-  const groups: { label: string; f: ScoreFigures }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), f: c as ScoreFigures })), { label: t('grades-report.tables.overall'), f: s }]
+  const rows: { label: string; group: ScoreFigures }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c as ScoreFigures })), { label: t('grades-report.tables.overall'), group: s }]
 
   return (
     <section className="report-section" aria-labelledby={`${id}-title`}>
@@ -108,97 +108,43 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
         <StackedBarChart id={`${id}-distribution`} title={t('grades-report.charts.distribution')} rows={distribution} formatValue={rate} />
       </div>
 
-      <div className="table-wrap">
-        <table className="data-table">
-          <caption>{t('grades-report.tables.results')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('grades-report.tables.classroom')}</th>
-              <th scope="col">{t('grades-report.figures.students')}</th>
-              <th scope="col">{t('grades-report.figures.absent')}</th>
-              <th scope="col">{t('grades-report.figures.total')}</th>
-              <th scope="col">{t('grades-report.figures.average')}</th>
-              <th scope="col">{t('grades-report.figures.highest')}</th>
-              <th scope="col">{t('grades-report.figures.lowest')}</th>
-              <th scope="col">{t('grades-report.figures.median')}</th>
-              <th scope="col">{t('grades-report.figures.stdDev')}</th>
-              <th scope="col">{t('grades-report.figures.passRate')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map(({ label, f }) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td className="num">{num(f.students)}</td>
-                <td className="num">{num(f.absent)}</td>
-                <td className="num">{num(f.total)}</td>
-                <td className="num">{num(f.average)}</td>
-                <td className="num">{num(f.highest)}</td>
-                <td className="num">{num(f.lowest)}</td>
-                <td className="num">{num(f.median)}</td>
-                <td className="num">{num(f.stdDev)}</td>
-                <td className="num">{rate(f.passRate)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-
-      <div className="table-wrap">
-        <table className="data-table">
-          <caption>{t('grades-report.tables.bands')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('grades-report.tables.classroom')}</th>
-              {bands.map((b) => (
-                <th key={b.key} scope="col">
-                  {t('grades-report.tables.bandHeader', { band: bandName(b.key), min: b.min })}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map(({ label, f }) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                {f.bands.map((b) => (
-                  <td key={b.key} className="num">
-                    {formatNumber(lang, b.count)} ({rate(b.percentage)})
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-
-      <div className="table-wrap">
-        <table className="data-table">
-          <caption>{t('grades-report.topWeak.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('grades-report.tables.classroom')}</th>
-              <th scope="col">{t('grades-report.topWeak.topCount')}</th>
-              <th scope="col">{t('grades-report.topWeak.topAverage')}</th>
-              <th scope="col">{t('grades-report.topWeak.weakCount')}</th>
-              <th scope="col">{t('grades-report.topWeak.weakAverage')}</th>
-              <th scope="col">{t('grades-report.topWeak.gap')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {groups.map(({ label, f }) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td className="num">{num(f.top.count)}</td>
-                <td className="num">{rate(f.top.average)}</td>
-                <td className="num">{num(f.weak.count)}</td>
-                <td className="num">{rate(f.weak.average)}</td>
-                <td className="num">{f.gap === null ? '—' : t('grades-report.topWeak.points', { value: num(f.gap) })}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <GroupTable
+        caption={t('grades-report.tables.results')}
+        groupHeader={t('grades-report.tables.classroom')}
+        rows={rows}
+        columns={[
+          { header: t('grades-report.figures.students'), cell: (f: ScoreFigures) => num(f.students) },
+          { header: t('grades-report.figures.absent'), cell: (f: ScoreFigures) => num(f.absent) },
+          { header: t('grades-report.figures.total'), cell: (f: ScoreFigures) => num(f.total) },
+          { header: t('grades-report.figures.average'), cell: (f: ScoreFigures) => num(f.average) },
+          { header: t('grades-report.figures.highest'), cell: (f: ScoreFigures) => num(f.highest) },
+          { header: t('grades-report.figures.lowest'), cell: (f: ScoreFigures) => num(f.lowest) },
+          { header: t('grades-report.figures.median'), cell: (f: ScoreFigures) => num(f.median) },
+          { header: t('grades-report.figures.stdDev'), cell: (f: ScoreFigures) => num(f.stdDev) },
+          { header: t('grades-report.figures.passRate'), cell: (f: ScoreFigures) => rate(f.passRate) },
+        ]}
+      />
+      <GroupTable
+        caption={t('grades-report.tables.bands')}
+        groupHeader={t('grades-report.tables.classroom')}
+        rows={rows}
+        columns={bands.map((b, i) => ({
+          header: t('grades-report.tables.bandHeader', { band: bandName(b.key), min: b.min }),
+          cell: (f: ScoreFigures) => `${formatNumber(lang, f.bands[i]?.count ?? 0)} (${rate(f.bands[i]?.percentage ?? null)})`,
+        }))}
+      />
+      <GroupTable
+        caption={t('grades-report.topWeak.title')}
+        groupHeader={t('grades-report.tables.classroom')}
+        rows={rows}
+        columns={[
+          { header: t('grades-report.topWeak.topCount'), cell: (f: ScoreFigures) => num(f.top.count) },
+          { header: t('grades-report.topWeak.topAverage'), cell: (f: ScoreFigures) => rate(f.top.average) },
+          { header: t('grades-report.topWeak.weakCount'), cell: (f: ScoreFigures) => num(f.weak.count) },
+          { header: t('grades-report.topWeak.weakAverage'), cell: (f: ScoreFigures) => rate(f.weak.average) },
+          { header: t('grades-report.topWeak.gap'), cell: (f: ScoreFigures) => (f.gap === null ? '—' : t('grades-report.topWeak.points', { value: num(f.gap) })) },
+        ]}
+      />
 
       <div className="card-grid card-grid-2">
         <StudentList title={t('grades-report.topWeak.highest5')} students={s.highest5} num={num} />
