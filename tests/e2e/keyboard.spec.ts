@@ -37,9 +37,13 @@ async function focused(page: Page): Promise<Focused> {
 /** Presses Tab until `target` has the focus, checking that every stop shows its focus. */
 async function tabTo(page: Page, target: Locator, maxPresses = 60): Promise<Focused[]> {
   const stops: Focused[] = []
+  // After a navigation the page must be there before the keys are pressed.
+  await expect(target).toBeVisible()
   for (let i = 0; i < maxPresses; i++) {
     await page.keyboard.press('Tab')
     const now = await focused(page)
+    // The document itself (between the last control and the address bar) is not a control.
+    if (now.tag === 'body') continue
     stops.push(now)
     expect({ stop: now.text || now.name || `${now.tag}[type=${now.type}]`, visible: now.visible }).toEqual({ stop: now.text || now.name || `${now.tag}[type=${now.type}]`, visible: true })
     if (await target.evaluate((el) => el === document.activeElement)) return stops
