@@ -40,13 +40,31 @@ export function buildCatalogue(entries: Record<string, Record<string, unknown>>)
 
 export const catalogue = buildCatalogue(files)
 
-/** The namespaces a page needs, in its language, ready to be sent with the loader data. */
+/**
+ * The messages a page needs, in its language, ready to be sent with the loader data: whole
+ * namespaces (`'home'`) or one part of a namespace (`'accounts.rates'`), so a page that shows a
+ * few texts of a large namespace does not carry all of it.
+ */
 export function getMessages(lang: Lang, namespaces: string[]): Messages {
   const out: Messages = {}
-  for (const ns of namespaces) {
+  const whole = new Set<string>()
+  for (const entry of namespaces) {
+    const [ns, ...keys] = entry.split('.') as [string, ...string[]]
     const content = catalogue[lang][ns]
     if (!content) throw new Error(`Unknown locale namespace "${ns}"`)
-    out[ns] = content
+    if (keys.length === 0) {
+      out[ns] = content
+      whole.add(ns)
+      continue
+    }
+    if (whole.has(ns)) continue
+    let source: unknown = content
+    for (const key of keys) source = (source as Record<string, unknown> | undefined)?.[key]
+    if (source === undefined) throw new Error(`Unknown locale messages "${entry}"`)
+    // Copy the branch into the page's own tree, leaving the catalogue untouched.
+    let target = (out[ns] ??= {}) as Record<string, unknown>
+    for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>
+    target[keys.at(-1)!] = source
   }
   return out
 }

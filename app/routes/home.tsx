@@ -23,9 +23,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () => listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })),
     memoize(context.db, 'reviews:6', PUBLIC_LIST_TTL_MS, () => listApprovedReviews(context.db, 6)),
   ])
-  const messages = getMessages(lang, ['home', 'packages', 'faq', 'accounts'])
+  // Of the accounts texts, only the reviews' are shown here.
+  const messages = getMessages(lang, ['home', 'packages', 'accounts.rates'])
   // The home page shows the first four questions only; the rest stay on the FAQ page.
-  const faq = messages.faq as { items: FaqItem[] }
+  const faq = getMessages(lang, ['faq.items']).faq as { items: FaqItem[] }
   messages.faq = { items: faq.items.slice(0, 4) }
   return { messages, packages, reviews: reviews.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) }
 }
