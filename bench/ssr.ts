@@ -3,8 +3,11 @@
 //
 // The app: the built server (`node server.js`, production React) on a fresh DATA_DIR — PGlite,
 // or a fresh PostgreSQL database when DATABASE_URL is set — loaded by autocannon with 50
-// connections for 10 s after a 3 s warm-up, as a guest, without Accept-Encoding (no compression
-// on either side).
+// connections for 10 s after a 3 s warm-up, without Accept-Encoding (no compression on either
+// side), twice: as a guest, whom the guest page cache serves (server/page-cache.ts: the page is
+// rendered at most every 15 s, each answer with its own CSP nonce), and as a visitor carrying a
+// cookie the cache does not accept, so that every request goes through the router, the loaders
+// and React — what every signed-in page costs.
 //
 // The baseline: the route modules cannot be imported without Vite (CSS and asset imports,
 // `+types`, the virtual server build), so the baseline renders a React tree of the same size and
@@ -43,13 +46,16 @@ export interface SsrBenchResult {
   readonly database: string
   readonly appHtmlBytes: number
   readonly baselineHtmlBytes: number
+  /** A guest: served by the guest page cache. */
   readonly app: LoadFigures
+  /** Every request rendered (a cookie the cache does not accept). */
+  readonly rendered: LoadFigures
   readonly baseline: LoadFigures
 }
 
-async function load(url: string): Promise<LoadFigures> {
-  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_S })
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S })
+async function load(url: string, headers: Record<string, string> = {}): Promise<LoadFigures> {
+  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_S, headers })
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers })
   return {
     requestsPerSecond: r.requests.average,
     p50Ms: r.latency.p50,
@@ -94,12 +100,14 @@ export async function benchSsrOn(options: { shared?: AppServer; database?: 'pgli
       }
       const baselineHtml = await (await fetch(baselineUrl)).text()
       const app = await load(pageUrl)
+      const rendered = await load(pageUrl, { cookie: 'bench-render=1' })
       const bare = await load(baselineUrl)
       return {
         database: server.database === 'postgres' ? 'PostgreSQL' : 'PGlite',
         appHtmlBytes: Buffer.byteLength(html),
         baselineHtmlBytes: Buffer.byteLength(baselineHtml),
         app,
+        rendered,
         baseline: bare,
       }
     } finally {

@@ -7,11 +7,14 @@ import { requestId } from 'hono/request-id'
 import { createRequestHandler, type ServerBuild } from 'react-router'
 import { sessionCookieName } from '#app/features/accounts/index.server.ts'
 import { buildSitemap, robotsTxt } from '#app/features/content/index.server.ts'
-import { isLang, langCookieMaxAge, langCookieName } from '#app/i18n/config.ts'
+import { publicPages } from '#app/features/content/index.ts'
+import { isLang, langCookieMaxAge, langCookieName, languages } from '#app/i18n/config.ts'
+import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
 import { serviceWorkerScript } from '#app/lib/pwa/service-worker.server.ts'
 import { safeRedirect } from '#app/lib/safe-redirect.ts'
 import type { AppServices, RequestContext } from '#app/server/context.server.ts'
 import { createApi } from './api/index.ts'
+import { createGuestPageCache } from './page-cache.ts'
 import { newNonce, securityHeaders } from './security-headers.ts'
 
 type Vars = { Variables: { ctx: RequestContext; requestId: string } }
@@ -167,8 +170,19 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     const fromClientDir = (cacheControl: string) =>
       serveStatic({ root: clientDir, precompressed: true, onFound: (_path, c) => c.header('Cache-Control', cacheControl) })
     app.use('/assets/*', fromClientDir('public, max-age=31536000, immutable'))
-    app.use('*', fromClientDir('public, max-age=3600'))
+    // The other public files (icons, manifest, offline page) all have an extension: a page's path
+    // does not cost a look at the disk.
+    const publicFiles = fromClientDir('public, max-age=3600')
+    app.use('*', (c, next) => (/\.[\w-]+$/.test(c.req.path) ? publicFiles(c, next) : next()))
   }
+
+  // Public pages for visitors who are not signed in (server/page-cache.ts); development renders
+  // every request, so edits show at once.
+  const guestPages = createGuestPageCache({
+    ttlMs: isDev ? 0 : PUBLIC_LIST_TTL_MS,
+    paths: new Set(languages.flatMap((lang) => publicPages.map((page) => (page ? `/${lang}/${page}` : `/${lang}`)))),
+    harmlessCookies: new Set([langCookieName]),
+  })
 
   const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRequestHandler>>()
   app.all('*', async (c) => {
@@ -178,7 +192,9 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       handler = createRequestHandler(build, mode)
       handlers.set(build, handler)
     }
-    const response = await handler(c.req.raw, c.get('ctx'))
+    const render = () => handler(c.req.raw, c.get('ctx'))
+    if (guestPages.accepts(c.req.raw)) return guestPages.serve(c.req.raw, c.get('ctx').cspNonce, render)
+    const response = await render()
     // A page or its data (`.data`) for a signed-in teacher (a report's student names, an invoice)
     // is kept by no cache; a route that sets its own Cache-Control keeps it.
     const signedIn = (c.req.header('cookie') ?? '').split(';').some((part) => part.trim().startsWith(`${sessionCookieName(env)}=`))

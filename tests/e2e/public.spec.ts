@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts'
 import { langs, pagePath, publicPaths, queryE2eDatabase } from './helpers.ts'
+import { signedInTeacher } from './teacher.ts'
 
 test.describe('language routing', () => {
   test('/ redirects to Arabic by default, to the browser language, then to the cookie', async ({ request }) => {
@@ -194,6 +195,49 @@ test.describe('app shell', () => {
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
     expect(scripts.length).toBeGreaterThan(1)
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
+  })
+
+  test('a guest page kept by the server still gets its own nonce, and its scripts run', async ({ request, page }) => {
+    const answers = [await request.get('/en/about-us'), await request.get('/en/about-us')]
+    // The second is served from the guest page cache (the first may be too, if another test rendered it).
+    expect(answers[1]!.headers()['x-page-cache']).toBe('hit')
+    const nonces: string[] = []
+    for (const res of answers) {
+      const nonce = /'nonce-([^']+)'/.exec(res.headers()['content-security-policy'] ?? '')?.[1] ?? ''
+      const html = await res.text()
+      const tags = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
+      expect(tags.length).toBeGreaterThan(1)
+      for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`)
+      nonces.push(nonce)
+    }
+    expect(nonces[0]).not.toBe(nonces[1])
+
+    const blocked: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) blocked.push(m.text())
+    })
+    await page.goto('/en/about-us')
+    await page.goto('/en/about-us')
+    // The page hydrated: a client-side navigation happens without a document request.
+    let documents = 0
+    page.on('request', (r) => {
+      if (r.resourceType() === 'document') documents++
+    })
+    await page.locator('header a[href="/en/packages"]').first().click()
+    await expect(page).toHaveURL(/\/en\/packages$/)
+    await expect(page.locator('h1')).toBeVisible()
+    expect(documents).toBe(0)
+    expect(blocked).toEqual([])
+  })
+
+  test('a signed-in teacher never gets the guest page', async ({ page, request }) => {
+    await request.get('/en')
+    expect((await request.get('/en')).headers()['x-page-cache']).toBe('hit')
+    await signedInTeacher(page, 'en', 'cache')
+    const res = await page.request.get('/en')
+    expect(res.headers()['x-page-cache']).toBeUndefined()
+    expect(res.headers()['cache-control']).toBe('private, no-store')
+    expect(await res.text()).toContain('href="/en/profile"')
   })
 
   test('built assets are cached for a year and served compressed', async ({ request, page }) => {
