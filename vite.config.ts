@@ -24,6 +24,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     assetsInlineLimit: 0,
     rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
   },
+  worker: { format: 'es' },
   server: { hmr: { port: 24678 } },
   plugins: [reactRouter(), xlsxWorker()],
 }))

@@ -10,6 +10,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from 'react-router'
@@ -20,16 +21,20 @@ import { createTranslator } from '#app/i18n/translate.ts'
 import { avatarUrl } from '#app/features/accounts/index.ts'
 import { clearFlashCookie, getCurrentSession, readFlash, unreadNotificationCount } from '#app/features/accounts/index.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
+import { isStaticForGuests } from '#app/lib/static-pages.ts'
 import { useAppUpdates } from '#app/lib/pwa/use-app-updates.ts'
 import { NonceProvider, useNonce } from '#app/ui/nonce.tsx'
 import { ProgressBar } from '#app/ui/progress-bar.tsx'
 import { Brand } from '#app/ui/site-header.tsx'
 import { LangSwitch } from '#app/ui/lang-switch.tsx'
-import { themeBootScript } from '#app/ui/theme-toggle.tsx'
+import { themeBootScript } from '#app/ui/theme.ts'
 import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import { ToastProvider, useToast, type ToastItem } from '#app/ui/toaster.tsx'
 import type { Route } from './+types/root'
 import appStylesHref from './styles/app.css?url'
+// Built as its own small module (no React): the script of the pages a guest gets without React.
+// oxlint-disable-next-line import/default -- Vite's `?worker&url` gives the built module's URL as the default export
+import enhanceScriptUrl from './ui/enhance.client.ts?worker&url'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: appStylesHref },
@@ -92,6 +97,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const pathLang = location.pathname.split('/')[1]
   const lang: Lang = rootData?.lang ?? (isLang(pathLang) ? pathLang : 'ar')
   const nonce = useNonce()
+  const matches = useMatches()
+  const withoutReact = Boolean(rootData) && !rootData?.user && isStaticForGuests(matches)
   return (
     <html lang={lang} dir={dirOf(lang)} suppressHydrationWarning>
       <head>
@@ -105,8 +112,14 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <NonceProvider value={nonce}>{children}</NonceProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {withoutReact ? (
+          <script type="module" src={enhanceScriptUrl} nonce={nonce} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   )

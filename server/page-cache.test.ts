@@ -98,7 +98,8 @@ describe('the guest page cache', () => {
   })
 
   it('does not keep an error page, a page that sets a cookie or one marked private', async () => {
-    for (const overrides of [{ status: 500 }, { headers: { 'Set-Cookie': 'a=b' } }, { headers: { 'Cache-Control': 'private, no-store' } }, { headers: { 'Content-Type': 'application/json' } }]) {
+    const cases: Array<{ status?: number; headers?: Record<string, string> }> = [{ status: 500 }, { headers: { 'Set-Cookie': 'a=b' } }, { headers: { 'Cache-Control': 'private, no-store' } }, { headers: { 'Content-Type': 'application/json' } }]
+    for (const overrides of cases) {
       const c = cache()
       const p = pages(overrides)
       const first = await c.serve(get('/ar'), 'n1', p.render('n1'))

@@ -12,9 +12,10 @@ import { AppLink } from '#app/ui/app-link.tsx'
 import { FaqList, type FaqItem } from '#app/features/content/index.ts'
 import { ArrowIcon } from '#app/ui/icons.tsx'
 import { CardGrid, PageSection, type TitledText } from '#app/ui/page-hero.tsx'
-import { useRevealOnScroll } from '#app/ui/reveal.ts'
+import { useRevealOnScroll } from '#app/ui/use-reveal.ts'
 import { useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
+import { staticForGuests } from '#app/lib/static-pages.ts'
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
@@ -30,6 +31,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   messages.faq = { items: faq.items.slice(0, 4) }
   return { messages, packages, reviews: reviews.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) }
 }
+
+// Sent to guests without React in the browser (app/lib/static-pages.ts).
+export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'home', '')
 

@@ -11,6 +11,7 @@ import { PageHero } from '#app/ui/page-hero.tsx'
 import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
 import { memoize } from '#app/server/memo.server.ts'
 import type { Route } from './+types/packages'
+import { staticForGuests } from '#app/lib/static-pages.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
@@ -26,6 +27,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canRenew: hadOne,
   }
 }
+
+// Sent to guests without React in the browser (app/lib/static-pages.ts).
+export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'packages', 'packages')
 

@@ -1,12 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
+import { TOAST_DRAG_DISMISS_RATIO, TOAST_LIMIT, TOAST_TIMEOUT_MS } from './toast-rules.ts'
 
 export type ToastKind = 'success' | 'error' | 'info'
 export type ToastItem = { id: string; kind: ToastKind; message: string }
 
-export const TOAST_TIMEOUT_MS = 5000
-export const TOAST_LIMIT = 20
-export const TOAST_DRAG_DISMISS_RATIO = 0.6
+export { TOAST_DRAG_DISMISS_RATIO, TOAST_LIMIT, TOAST_TIMEOUT_MS }
 
 type ToastApi = { push: (kind: ToastKind, message: string, id?: string) => void; dismiss: (id: string) => void }
 const ToastContext = createContext<ToastApi>({ push: () => {}, dismiss: () => {} })

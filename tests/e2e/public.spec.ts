@@ -218,16 +218,53 @@ test.describe('app shell', () => {
     })
     await page.goto('/en/about-us')
     await page.goto('/en/about-us')
-    // The page hydrated: a client-side navigation happens without a document request.
-    let documents = 0
-    page.on('request', (r) => {
-      if (r.resourceType() === 'document') documents++
-    })
-    await page.locator('header a[href="/en/packages"]').first().click()
-    await expect(page).toHaveURL(/\/en\/packages$/)
-    await expect(page.locator('h1')).toBeVisible()
-    expect(documents).toBe(0)
+    await expect(page.locator('html')).toHaveAttribute('data-enhanced', 'true')
     expect(blocked).toEqual([])
+  })
+
+  test('content pages reach a guest without React, with the small enhancement script', async ({ page, request }) => {
+    for (const path of ['/ar', '/en/packages', '/ar/common-questions', '/en/terms']) {
+      const html = await (await request.get(path)).text()
+      expect(html, path).not.toContain('modulepreload')
+      expect(html, path).not.toContain('__reactRouterContext')
+      const modules = [...html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1])
+      expect(modules, path).toHaveLength(1)
+      const script = await request.get(modules[0]!)
+      expect(script.status()).toBe(200)
+      expect(script.headers()['content-type']).toContain('javascript')
+    }
+    // The contact form stays a React page (instant validation).
+    expect(await (await request.get('/en/contact-us')).text()).toContain('__reactRouterContext')
+
+    // Links work as plain links; the FAQ's answers open without script.
+    await page.goto('/ar')
+    await expect(page.locator('html')).toHaveAttribute('data-enhanced', 'true')
+    await page.locator('header nav.main-nav a[href="/ar/common-questions"]').click()
+    await expect(page).toHaveURL(/\/ar\/common-questions$/)
+    const first = page.locator('details.faq-item').first()
+    await first.locator('summary').click()
+    await expect(first).toHaveAttribute('open', '')
+  })
+
+  test('on a content page without React, a toast can be closed and the colour mode changed', async ({ page }) => {
+    await signedInTeacher(page, 'en', 'toast')
+    // Logging out by a plain form post: the next page is a document load with the flash cookie.
+    // No app page stays open meanwhile (a request of its own would take the one-time message).
+    await page.goto('about:blank')
+    const out = await page.request.post('/en/logout', { form: {}, maxRedirects: 0 })
+    expect(out.status()).toBe(302)
+    await page.goto('/en')
+    expect(await page.locator('script[type="module"]').count()).toBe(1)
+    const toast = page.locator('.toast')
+    await expect(toast).toContainText('Logout successful')
+    await expect(page.locator('html')).toHaveAttribute('data-enhanced', 'true')
+    await toast.getByRole('button').click()
+    await expect(toast).toHaveCount(0)
+    // The colour-mode button works here too, and names the mode it shows.
+    const button = page.getByRole('button', { name: /Colour mode/ })
+    await button.click()
+    await expect(button).toHaveAttribute('aria-label', /Light/)
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
   })
 
   test('a signed-in teacher never gets the guest page', async ({ page, request }) => {
@@ -237,11 +274,14 @@ test.describe('app shell', () => {
     const res = await page.request.get('/en')
     expect(res.headers()['x-page-cache']).toBeUndefined()
     expect(res.headers()['cache-control']).toBe('private, no-store')
-    expect(await res.text()).toContain('href="/en/profile"')
+    const html = await res.text()
+    expect(html).toContain('href="/en/profile"')
+    expect(html).toContain('__reactRouterContext')
   })
 
   test('built assets are cached for a year and served compressed', async ({ request, page }) => {
-    await page.goto('/ar')
+    // A React page (the content pages send guests one small module instead).
+    await page.goto('/ar/contact-us')
     const src = await page.locator('link[rel="modulepreload"]').first().getAttribute('href')
     expect(src).toMatch(/^\/assets\//)
     const res = await request.get(src!, { headers: { 'accept-encoding': 'br, gzip' } })

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useLocation } from 'react-router'
+import { registerServiceWorker } from './register-sw.ts'
 
 export const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000
 
@@ -13,17 +14,7 @@ export function useAppUpdates(currentVersion: string, enabled: boolean) {
   const lastLocationKey = useRef<string | null>(null)
 
   useEffect(() => {
-    if (!enabled || !('serviceWorker' in navigator)) return
-    const hadController = Boolean(navigator.serviceWorker.controller)
-    let reloaded = false
-    const onControllerChange = () => {
-      if (!hadController || reloaded) return
-      reloaded = true
-      window.location.reload()
-    }
-    navigator.serviceWorker.addEventListener('controllerchange', onControllerChange)
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {})
-    return () => navigator.serviceWorker.removeEventListener('controllerchange', onControllerChange)
+    if (enabled) return registerServiceWorker()
   }, [enabled])
 
   useEffect(() => {

@@ -1,0 +1,77 @@
+// The script of the pages a guest gets without React in the browser (the home page, packages,
+// about, questions, privacy, terms: see `staticForGuests` in app/root.tsx). Their links and
+// forms work as plain HTML; this adds what HTML alone cannot do, with the same rules as the
+// React shell: the colour-mode button, toasts that leave by themselves or when dismissed or
+// dragged away, sections fading in on scroll, and the service worker. Plain DOM, no React: the
+// whole file is a few kilobytes.
+import { registerServiceWorker } from '#app/lib/pwa/register-sw.ts'
+import { revealOnScroll } from './reveal.ts'
+import { applyTheme, currentThemeMode, nextThemeMode, showThemeMode, type ThemeTexts } from './theme.ts'
+import { TOAST_DRAG_DISMISS_RATIO, TOAST_TIMEOUT_MS } from './toast-rules.ts'
+
+function themeButtons() {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('button.theme-toggle')) {
+    let texts: ThemeTexts
+    try {
+      texts = JSON.parse(button.dataset.texts ?? '') as ThemeTexts
+    } catch {
+      continue
+    }
+    let mode = currentThemeMode()
+    showThemeMode(button, texts, mode)
+    button.addEventListener('click', () => {
+      mode = nextThemeMode(mode)
+      applyTheme(mode)
+      showThemeMode(button, texts, mode)
+    })
+  }
+}
+
+function toast(item: HTMLElement) {
+  let timer = 0
+  let drag: { startX: number; width: number; offset: number } | null = null
+  const dismiss = () => {
+    window.clearTimeout(timer)
+    item.remove()
+  }
+  const wait = () => {
+    window.clearTimeout(timer)
+    timer = window.setTimeout(dismiss, TOAST_TIMEOUT_MS)
+  }
+  const move = (offset: number) => {
+    item.style.transform = offset ? `translateX(${offset}px)` : ''
+    item.style.opacity = offset ? String(Math.max(0.2, 1 - Math.abs(offset) / 400)) : ''
+  }
+  item.querySelector('button.toast-close')?.addEventListener('click', dismiss)
+  item.addEventListener('mouseenter', () => window.clearTimeout(timer))
+  item.addEventListener('mouseleave', () => {
+    if (!drag) wait()
+  })
+  item.addEventListener('pointerdown', (event) => {
+    if ((event.target as HTMLElement).closest('button')) return
+    drag = { startX: event.clientX, width: item.offsetWidth, offset: 0 }
+    item.setPointerCapture(event.pointerId)
+    window.clearTimeout(timer)
+  })
+  item.addEventListener('pointermove', (event) => {
+    if (!drag) return
+    drag.offset = event.clientX - drag.startX
+    move(drag.offset)
+  })
+  const release = () => {
+    const ended = drag
+    drag = null
+    if (ended && Math.abs(ended.offset) >= ended.width * TOAST_DRAG_DISMISS_RATIO) return dismiss()
+    move(0)
+    wait()
+  }
+  item.addEventListener('pointerup', release)
+  item.addEventListener('pointercancel', release)
+  wait()
+}
+
+themeButtons()
+for (const item of document.querySelectorAll<HTMLElement>('.toasts .toast')) toast(item)
+revealOnScroll()
+registerServiceWorker()
+document.documentElement.dataset.enhanced = 'true'
