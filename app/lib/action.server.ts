@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import type { z } from 'zod'
+import { safeParse, type core, type infer as Infer } from 'zod/mini'
 import { isDomainError } from './errors.ts'
 import { fieldErrorsOf, formValues, type FieldErrors } from './forms.ts'
 
@@ -12,11 +12,11 @@ export function formFailure(status: number, errors: FieldErrors, values: Record<
 }
 
 /** Parses a form with its schema, or answers 422 with the errors. */
-export function parseForm<S extends z.ZodType>(schema: S, form: FormData, fields: readonly string[]):
-  | { ok: true; data: z.infer<S>; values: Record<string, string> }
+export function parseForm<S extends core.$ZodType>(schema: S, form: FormData, fields: readonly string[]):
+  | { ok: true; data: Infer<S>; values: Record<string, string> }
   | { ok: false; response: ReturnType<typeof formFailure> } {
   const values = formValues(form, fields)
-  const parsed = schema.safeParse(values)
+  const parsed = safeParse(schema, values)
   if (!parsed.success) return { ok: false, response: formFailure(422, fieldErrorsOf(parsed.error), values) }
   return { ok: true, data: parsed.data, values }
 }

@@ -1,9 +1,9 @@
-import type { z } from 'zod'
+import type { core } from 'zod/mini'
 
 /** Field → translation keys of its errors (the first path segment names the field). */
 export type FieldErrors = Record<string, string[]>
 
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+export function fieldErrorsOf(error: core.$ZodError): FieldErrors {
   const out: FieldErrors = {}
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? '_form')

@@ -1,6 +1,6 @@
 import { Form, redirect, useNavigation } from 'react-router'
-import { z } from 'zod'
-import { newPasswordField } from '#app/features/accounts/schemas.ts'
+import * as z from 'zod/mini'
+import { confirmationField, newPasswordField, passwordsMatch } from '#app/features/accounts/schemas.ts'
 import {
   clearResetFlowCookie,
   flashCookie,
@@ -22,9 +22,7 @@ import type { Route } from './+types/reset-password'
 
 const fields = ['password', 'password_confirmation'] as const
 // The page form: the temporary token is in its cookie, not in the form.
-const schema = z
-  .object({ password: newPasswordField, password_confirmation: z.string().min(1, 'accounts.errors.confirmRequired') })
-  .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], message: 'accounts.errors.confirmMatch' })
+const schema = z.object({ password: newPasswordField, password_confirmation: confirmationField }).check(passwordsMatch)
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)

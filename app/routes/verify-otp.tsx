@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { codeField, emailField } from '#app/features/accounts/schemas.ts'
 import {
   activateAccount,

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import type { z } from 'zod'
+import { safeParse, type core } from 'zod/mini'
 import { fieldErrorsOf, formValues, type FieldErrors } from '#app/lib/forms.ts'
 
 /**
@@ -7,7 +7,7 @@ import { fieldErrorsOf, formValues, type FieldErrors } from '#app/lib/forms.ts'
  * errors show beside the fields and the first invalid field gets the focus. The server's
  * answer (which may add errors only it can know) replaces them when it arrives.
  */
-export function useSchemaForm(schema: z.ZodType, fields: readonly string[], serverErrors: FieldErrors | undefined) {
+export function useSchemaForm(schema: core.$ZodType, fields: readonly string[], serverErrors: FieldErrors | undefined) {
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null)
   // A new answer from the server replaces what the browser found (React's reset-on-prop-change pattern).
   const [lastServerErrors, setLastServerErrors] = useState(serverErrors)
@@ -16,7 +16,7 @@ export function useSchemaForm(schema: z.ZodType, fields: readonly string[], serv
     setClientErrors(null)
   }
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const parsed = schema.safeParse(formValues(new FormData(event.currentTarget), fields))
+    const parsed = safeParse(schema, formValues(new FormData(event.currentTarget), fields))
     if (parsed.success) {
       setClientErrors(null)
       return

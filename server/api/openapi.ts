@@ -63,7 +63,7 @@ const dateTime = str('ISO-8601, UTC', { format: 'date-time' })
 const halalas = (description: string): JsonSchema => ({ type: 'integer', description: `${description}, in halalas` })
 
 /** What a client sends: the zod schema's input side, as JSON Schema 2020-12 (OpenAPI 3.1's dialect). */
-export function fromZod(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+export function fromZod(schema: z.core.$ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema
   return json
 }

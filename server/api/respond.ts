@@ -26,7 +26,7 @@ export function ok<T>(c: Context<ApiEnv>, data: T, message = '', status: 200 | 2
   return c.json({ message, data }, status)
 }
 
-export function validationFailed(c: Context<ApiEnv>, error: z.ZodError, t: Translate) {
+export function validationFailed(c: Context<ApiEnv>, error: z.core.$ZodError, t: Translate) {
   const errors: Record<string, string[]> = {}
   for (const [field, keys] of Object.entries(fieldErrorsOf(error))) errors[field] = keys.map((k) => t(k))
   return c.json({ message: t('common.errors.validation'), errors }, 422)

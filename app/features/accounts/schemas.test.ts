@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import { safeParse, type core } from 'zod/mini'
 import { activateSchema, codeField, latinDigits, registerSchema, toSaudiE164 } from './schemas.ts'
 
 const valid = {
@@ -12,8 +12,8 @@ const valid = {
 }
 
 /** Each failing field with its messages, e.g. { password: ['accounts.errors.passwordMin'] }. */
-function issuesOf(schema: z.ZodType, value: unknown): Record<string, string[]> {
-  const result = schema.safeParse(value)
+function issuesOf(schema: core.$ZodType, value: unknown): Record<string, string[]> {
+  const result = safeParse(schema, value)
   if (result.success) return {}
   const byField: Record<string, string[]> = {}
   for (const issue of result.error.issues) (byField[issue.path.join('.')] ??= []).push(issue.message)
