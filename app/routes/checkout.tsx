@@ -52,7 +52,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <PageHero title={t('billing.checkout.title')} lead={t('billing.checkout.lead')} />
       <section className="section">
         <div className="container checkout-grid">
-          <PackageCard pkg={loaderData.pkg} />
+          <PackageCard pkg={loaderData.pkg} headingLevel={2} />
           <div className="card">
             {refused ? (
               <div className="notice notice-error" role="alert">
