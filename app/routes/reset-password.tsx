@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from 'react-router'
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 import { newPasswordField } from '#app/features/accounts/schemas.ts'
 import {
   clearResetFlowCookie,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 import { codeField, emailField } from '#app/features/accounts/schemas.ts'
 import {
   activateAccount,

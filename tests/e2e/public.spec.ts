@@ -196,6 +196,21 @@ test.describe('app shell', () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
   })
 
+  test('no page breaks its own Content-Security-Policy, forms and their schemas included', async ({ page }) => {
+    // A refused eval or inline script is reported even when the page's code catches it (zod's
+    // probe for `new Function` did so before it ran jitless in the browser).
+    await page.addInitScript(() => {
+      const seen: string[] = []
+      Object.assign(window, { cspViolations: seen })
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`), true)
+    })
+    for (const path of ['/ar', '/en/packages', '/en/contact-us', '/ar/login', '/en/SignIn', '/ar/forget-password']) {
+      await page.goto(path)
+      await page.waitForLoadState('networkidle')
+      expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual([])
+    }
+  })
+
   test('built assets are cached for a year and served compressed', async ({ request, page }) => {
     await page.goto('/ar')
     const src = await page.locator('link[rel="modulepreload"]').first().getAttribute('href')

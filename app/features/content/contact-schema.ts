@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 import { contactMessageTypes } from '#app/lib/constants.ts'
 
 // Shared by the contact page (instant feedback), its action and POST /api/v1/contact.
