@@ -40,7 +40,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   })
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.checkout', 'checkout', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.checkout', 'checkout')
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT()

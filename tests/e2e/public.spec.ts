@@ -53,6 +53,8 @@ for (const lang of langs) {
         await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`${pagePath(lang, p)}$`))
         await expect(page.locator('link[rel="alternate"][hreflang="ar"]')).toHaveCount(1)
         await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveCount(1)
+        // Indexable: no robots tag (docs/decisions/009).
+        await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
         const text = await page.locator('main').innerText()
         expect(text.length).toBeGreaterThan(300)
         expect(text).not.toMatch(/lorem ipsum|\b(common|home|faq|about|privacy|terms|contact|packages)\.[a-z]+\.[a-zA-Z.]+/i)
