@@ -1,5 +1,6 @@
 import { data } from 'react-router'
-import { safeParse, type core, type infer as Infer } from 'zod/mini'
+import type { core, infer as Infer } from 'zod/mini'
+import { z } from './zod-mini.ts'
 import { isDomainError } from './errors.ts'
 import { fieldErrorsOf, formValues, type FieldErrors } from './forms.ts'
 
@@ -16,7 +17,7 @@ export function parseForm<S extends core.$ZodType>(schema: S, form: FormData, fi
   | { ok: true; data: Infer<S>; values: Record<string, string> }
   | { ok: false; response: ReturnType<typeof formFailure> } {
   const values = formValues(form, fields)
-  const parsed = safeParse(schema, values)
+  const parsed = z.safeParse(schema, values)
   if (!parsed.success) return { ok: false, response: formFailure(422, fieldErrorsOf(parsed.error), values) }
   return { ok: true, data: parsed.data, values }
 }

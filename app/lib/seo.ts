@@ -38,7 +38,9 @@ type TitleAndDescription = { title: string; description: string }
 /**
  * The meta tags of a page from its messages: `ns` names a namespace with a `meta` block
  * (`about`), or the dotted path of a `{title, description}` block (`accounts.meta.login`).
- * Account pages are kept out of search results with `noindex`.
+ * `noindex` is for pages a guest can reach that search should not list (login, registration,
+ * password reset, code verification, the sandbox gateway). Pages behind sign-in pass none: a
+ * crawler is redirected to login before it could read one (docs/decisions/009).
  */
 export function metaFromMessages(args: MetaArgsLike, ns: string, path: string, options: { noindex?: boolean } = {}): MetaDescriptor[] {
   const root = args.matches.find((m) => m?.id === 'root')?.loaderData as RootMeta | undefined

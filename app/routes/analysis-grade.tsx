@@ -28,7 +28,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'grades-report.meta.tool', 'analysis-grade', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'grades-report.meta.tool', 'analysis-grade')
 
 export default function GradesTool({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT()

@@ -28,7 +28,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'absence-report.meta.tool', 'analysis', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'absence-report.meta.tool', 'analysis')
 
 export default function AbsenceTool({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT()

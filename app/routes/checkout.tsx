@@ -40,7 +40,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   })
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.checkout', 'checkout', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.checkout', 'checkout')
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT()
@@ -52,7 +52,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <PageHero title={t('billing.checkout.title')} lead={t('billing.checkout.lead')} />
       <section className="section">
         <div className="container checkout-grid">
-          <PackageCard pkg={loaderData.pkg} />
+          <PackageCard pkg={loaderData.pkg} headingLevel={2} />
           <div className="card">
             {refused ? (
               <div className="notice notice-error" role="alert">

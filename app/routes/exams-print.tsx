@@ -47,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.print', `exams/${args.params.examId}/print`, { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.print', `exams/${args.params.examId}/print`)
 
 export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

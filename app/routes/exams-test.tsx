@@ -42,7 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.editor', 'exams-test', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.editor', 'exams-test')
 
 export default function ExamsTest({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

@@ -45,7 +45,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.list', 'exams', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.list', 'exams')
 
 export default function Exams({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

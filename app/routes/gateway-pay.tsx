@@ -41,7 +41,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.pay', 'payments/pay', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.pay', 'payments/pay')
 
 type ApplePayPaymentToken = { paymentData: unknown }
 type ApplePaySessionLike = {

@@ -91,7 +91,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </PageSection>
 
       <PageSection id="packages" title={t('home.packages.title')} lead={t('home.packages.lead')} alt>
-        <PackageGrid packages={loaderData.packages} />
+        <PackageGrid packages={loaderData.packages} headingLevel={3} />
         <p className="section-more">
           <AppLink to="packages">{t('home.packages.all')} <ArrowIcon className="icon icon-inline" /></AppLink>
         </p>

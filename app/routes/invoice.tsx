@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.invoice', 'invoices', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.invoice', 'invoices')
 
 export default function Invoice({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

@@ -41,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw data(null, { status: 400 })
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analyses.meta.list', 'last-multiple', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analyses.meta.list', 'last-multiple')
 
 export default function LastMultiple({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT()

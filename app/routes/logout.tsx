@@ -29,7 +29,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return redirect(localPath(lang), { headers })
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.logout', 'logout', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.logout', 'logout')
 
 export default function Logout() {
   const { t } = useT()

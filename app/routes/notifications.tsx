@@ -36,7 +36,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return redirect(localPath(lang, 'notifications'))
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.notifications', 'notifications', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.notifications', 'notifications')
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

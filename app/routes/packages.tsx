@@ -55,7 +55,7 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
       <section className="section">
         <div className="container">
           {/* oxlint-disable-next-line react/no-unstable-nested-components -- a render function, not a component type */}
-          <PackageGrid packages={loaderData.packages} action={(pkg) => <SubscribeAction packageId={pkg.id} data={loaderData} />} />
+          <PackageGrid packages={loaderData.packages} headingLevel={2} action={(pkg) => <SubscribeAction packageId={pkg.id} data={loaderData} />} />
           <aside className="callout">
             <h2>{t('packages.notes.title')}</h2>
             <ul className="check-list">

@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.result', 'payments/result', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.result', 'payments/result')
 
 export default function PaymentResult({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

@@ -95,7 +95,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.profile', 'profile', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.profile', 'profile')
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useT()

@@ -1,5 +1,5 @@
 import { Form, redirect, useNavigation } from 'react-router'
-import * as z from 'zod/mini'
+import { z } from '#app/lib/zod-mini.ts'
 import { confirmationField, newPasswordField, passwordsMatch } from '#app/features/accounts/schemas.ts'
 import {
   clearResetFlowCookie,

@@ -45,7 +45,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.deleted') } })
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analyses.meta.report', 'single-analysis', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analyses.meta.report', 'single-analysis')
 
 export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

@@ -15,7 +15,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { messages: getMessages(lang, ['billing']), subscriptions: await listSubscriptions(context.db, user.id, lang) }
 }
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.subscriptions', 'subscriptions', { noindex: true })
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.subscriptions', 'subscriptions')
 
 export default function Subscriptions({ loaderData }: Route.ComponentProps) {
   const { t } = useT()

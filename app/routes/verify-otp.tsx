@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { data, Form, redirect, useNavigation } from 'react-router'
-import * as z from 'zod/mini'
+import { z } from '#app/lib/zod-mini.ts'
 import { codeField, emailField } from '#app/features/accounts/schemas.ts'
 import {
   activateAccount,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 
 // The one place that reads process.env. Everything else receives an `Env`.
 

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { safeParse, type core } from 'zod/mini'
+import type { core } from 'zod/mini'
+import { z } from '#app/lib/zod-mini.ts'
 import { fieldErrorsOf, formValues, type FieldErrors } from '#app/lib/forms.ts'
 
 /**
@@ -16,7 +17,7 @@ export function useSchemaForm(schema: core.$ZodType, fields: readonly string[], 
     setClientErrors(null)
   }
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const parsed = safeParse(schema, formValues(new FormData(event.currentTarget), fields))
+    const parsed = z.safeParse(schema, formValues(new FormData(event.currentTarget), fields))
     if (parsed.success) {
       setClientErrors(null)
       return

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 import {
   activateSchema,
   changeEmailSchema,

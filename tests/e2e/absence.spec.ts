@@ -54,6 +54,8 @@ for (const lang of ['ar', 'en'] as const) {
     await subscribedTeacher(page, lang, `absence-${lang}`)
     await page.goto(`/${lang}/analysis`)
     await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr')
+    // Behind sign-in, so no robots tag: a crawler only ever sees the redirect (docs/decisions/009).
+    await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
 
     // The sample file: a real workbook in the page's language, whose first student we will look for.
     const samplePath = await download(page, () => page.getByRole('link', { name: w.sample }).click(), 'sample.xlsx')

@@ -206,4 +206,8 @@ test('Arabic: a guest asking for an account page is sent to login with the messa
   await page.goto('/ar/notifications')
   await expect(page).toHaveURL(/\/ar\/login\?redirectTo=%2Far%2Fnotifications/)
   await expect(page.getByText('تسجيل الدخول مطلوب').first()).toBeVisible()
+  // The redirect keeps the account page out of search; the login page itself asks not to be listed.
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
+  await page.goto('/ar/SignIn')
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
 })

@@ -207,6 +207,7 @@ for (const lang of ['ar', 'en'] as const) {
 
     await page.goto(`/${lang}/exams`)
     await expect(page.getByRole('heading', { level: 1, name: w.myTests })).toBeVisible()
+    await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
     await page.getByRole('link', { name: w.newTest }).first().click()
     await expect(page).toHaveURL(new RegExp(`/${lang}/exams-test$`))
 

@@ -54,6 +54,8 @@ for (const lang of langs) {
         await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', new RegExp(`${pagePath(lang, p)}$`))
         await expect(page.locator('link[rel="alternate"][hreflang="ar"]')).toHaveCount(1)
         await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveCount(1)
+        // Indexable: no robots tag (docs/decisions/009).
+        await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
         const text = await page.locator('main').innerText()
         expect(text.length).toBeGreaterThan(300)
         expect(text).not.toMatch(/lorem ipsum|\b(common|home|faq|about|privacy|terms|contact|packages)\.[a-z]+\.[a-zA-Z.]+/i)
@@ -195,6 +197,21 @@ test.describe('app shell', () => {
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
     expect(scripts.length).toBeGreaterThan(1)
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
+  })
+
+  test('no page breaks its own Content-Security-Policy, forms and their schemas included', async ({ page }) => {
+    // A refused eval or inline script is reported even when the page's code catches it (zod's
+    // probe for `new Function` did so before it ran jitless in the browser).
+    await page.addInitScript(() => {
+      const seen: string[] = []
+      Object.assign(window, { cspViolations: seen })
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`), true)
+    })
+    for (const path of ['/ar', '/en/packages', '/en/contact-us', '/ar/login', '/en/SignIn', '/ar/forget-password']) {
+      await page.goto(path)
+      await page.waitForLoadState('networkidle')
+      expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual([])
+    }
   })
 
   test('a guest page kept by the server still gets its own nonce, and its scripts run', async ({ request, page }) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { safeParse, type core } from 'zod/mini'
+import type { core } from 'zod/mini'
+import { z } from '#app/lib/zod-mini.ts'
 import { activateSchema, codeField, latinDigits, registerSchema, toSaudiE164 } from './schemas.ts'
 
 const valid = {
@@ -13,7 +14,7 @@ const valid = {
 
 /** Each failing field with its messages, e.g. { password: ['accounts.errors.passwordMin'] }. */
 function issuesOf(schema: core.$ZodType, value: unknown): Record<string, string[]> {
-  const result = safeParse(schema, value)
+  const result = z.safeParse(schema, value)
   if (result.success) return {}
   const byField: Record<string, string[]> = {}
   for (const issue of result.error.issues) (byField[issue.path.join('.')] ??= []).push(issue.message)

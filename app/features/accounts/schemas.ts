@@ -1,4 +1,4 @@
-import * as z from 'zod/mini'
+import { z } from '#app/lib/zod-mini.ts'
 
 // The account forms, shared by the pages (instant feedback), their actions and /api/v1/auth.
 // Messages are translation keys of the `accounts` namespace (the English texts are the product's).

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
 import type { PackageView } from './list-packages.server.ts'
-import { PackageGrid } from './package-card.tsx'
+import { PackageGrid, type PackageHeadingLevel } from './package-card.tsx'
 
-function render(lang: Lang, packages: PackageView[]) {
-  const Stub = createRoutesStub([{ id: 'root', path: '/', Component: () => <PackageGrid packages={packages} /> }])
+function render(lang: Lang, packages: PackageView[], headingLevel: PackageHeadingLevel = 3) {
+  const Stub = createRoutesStub([{ id: 'root', path: '/', Component: () => <PackageGrid packages={packages} headingLevel={headingLevel} /> }])
   return renderToString(
     <Stub initialEntries={['/']} hydrationData={{ loaderData: { root: { lang, messages: getMessages(lang, ['common', 'packages']) } } }} />,
   )
@@ -32,5 +32,10 @@ describe('PackageGrid', () => {
     const ar = render('ar', [yearly])
     expect(ar).toContain('286.35 ر.س')
     expect(ar).toContain('12 شهراً')
+  })
+
+  it('names each package at the heading level its page gives it, so the outline has no gap', () => {
+    expect(render('en', [yearly], 2)).toContain('<h2 id="package-3" class="package-name">Yearly</h2>')
+    expect(render('en', [yearly], 3)).toContain('<h3 id="package-3" class="package-name">Yearly</h3>')
   })
 })

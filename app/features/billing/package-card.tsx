@@ -3,15 +3,24 @@ import { useLang, useT } from '#app/i18n/use-t.ts'
 import { CheckIcon } from '#app/ui/icons.tsx'
 import type { PackageView } from './list-packages.server.ts'
 
+/**
+ * The level of a package's name in the page's outline: 2 where the cards are the page's own
+ * content under its h1 (packages, checkout), 3 where they sit in a section with its own h2 (home).
+ */
+export type PackageHeadingLevel = 2 | 3
+
 /** A package with its price excluding VAT, the VAT and the total on separate lines. */
-export function PackageCard({ pkg, action }: { pkg: PackageView; action?: React.ReactNode }) {
+export function PackageCard({ pkg, action, headingLevel }: { pkg: PackageView; action?: React.ReactNode; headingLevel: PackageHeadingLevel }) {
   const { t } = useT()
   const lang = useLang()
   const headingId = `package-${pkg.id}`
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
     <article className={`package-card${pkg.isBestSeller ? ' is-best-seller' : ''}`} aria-labelledby={headingId}>
       {pkg.isBestSeller ? <p className="badge">{t('packages.bestSeller')}</p> : null}
-      <h3 id={headingId}>{pkg.name}</h3>
+      <Heading id={headingId} className="package-name">
+        {pkg.name}
+      </Heading>
       <p className="package-duration">{t('packages.duration', { count: pkg.months })}</p>
       <p className="package-total">{formatMoney(lang, pkg.total)}</p>
       <dl className="price-lines">
@@ -38,13 +47,13 @@ export function PackageCard({ pkg, action }: { pkg: PackageView; action?: React.
   )
 }
 
-export function PackageGrid({ packages, action }: { packages: PackageView[]; action?: (pkg: PackageView) => React.ReactNode }) {
+export function PackageGrid({ packages, action, headingLevel }: { packages: PackageView[]; action?: (pkg: PackageView) => React.ReactNode; headingLevel: PackageHeadingLevel }) {
   const { t } = useT()
   if (packages.length === 0) return <p className="empty-state">{t('packages.empty')}</p>
   return (
     <div className="package-grid">
       {packages.map((pkg) => (
-        <PackageCard key={pkg.id} pkg={pkg} action={action?.(pkg)} />
+        <PackageCard key={pkg.id} pkg={pkg} action={action?.(pkg)} headingLevel={headingLevel} />
       ))}
     </div>
   )

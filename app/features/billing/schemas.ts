@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 
 export const paymentMethodField = z.enum(['mada', 'creditcard', 'applepay', 'stcpay'], { error: 'billing.errors.method' })
 

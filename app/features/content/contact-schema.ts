@@ -1,4 +1,4 @@
-import * as z from 'zod/mini'
+import { z } from '#app/lib/zod-mini.ts'
 import { contactMessageTypes } from '#app/lib/constants.ts'
 
 // Shared by the contact page (instant feedback), its action and POST /api/v1/contact.

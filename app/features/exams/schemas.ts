@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 
 // A test and its questions: one schema for the editor (instant feedback), the page's action and
 // /api/v1/exams. Messages are translation keys of the `exams` namespace. The shapes are api.md's.

@@ -3,7 +3,7 @@
 // 3DS in a Payment, Idempotency, Webhook Reference). It never logs and never puts card data
 // in an error: the card travels in the request body to Moyasar and nowhere else.
 import { timingSafeEqual } from 'node:crypto'
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 import {
   GatewayError,
   type CreatePaymentInput,
