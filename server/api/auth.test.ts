@@ -3,27 +3,24 @@ import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { simpleParser } from 'mailparser'
 import sharp from 'sharp'
-import type { ServerBuild } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSession, decideReview, sessionCookieName } from '#app/features/accounts/index.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
 import { users } from '#app/server/db/schema.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 
 // /api/v1 accounts endpoints through the whole HTTP app, on a fresh database, with the real
 // mailer writing to its outbox: codes are read from the emails, as a teacher would.
 
-const fakeBuild = { assets: { version: 'test', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: AppServices
 const testDb = setupTestDatabase(async (database) => {
   // Behind a trusted proxy, so each test can come from its own address and the per-address
   // limits (10 registrations an hour, 50 logins, 30 code checks) stay per test.
   services = testServices(database, { TRUST_PROXY: 'true' })
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 let clientIp = ''

@@ -1,4 +1,3 @@
-import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { createSession, hashPassword } from '#app/features/accounts/index.server.ts'
 import { sandboxFor, sandboxWebhookSecret } from '#app/features/billing/index.server.ts'
@@ -6,15 +5,14 @@ import { users } from '#app/server/db/schema.ts'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 
-const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   services = testServices(db)
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 async function teacherToken() {
