@@ -1,5 +1,6 @@
 // How much of the OpenAPI document the API tests checked: run the tests with
-// API_CONFORMANCE_LOG=<file> (tests/api-conformance.ts appends one line per checked answer), then
+// API_CONFORMANCE_LOG=<file> (tests/api-conformance.ts appends one line per conforming answer; a
+// non-conforming one fails its test), then
 //
 //   npx tsx scripts/api-conformance-summary.ts <file>
 //
@@ -13,12 +14,11 @@ if (!file) {
   console.error('usage: tsx scripts/api-conformance-summary.ts <API_CONFORMANCE_LOG file>')
   process.exit(2)
 }
-type Line = { operation: string; status: number; ok: boolean }
+type Line = { operation: string; status: number }
 const lines = readFileSync(file, 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Line)
-const failed = lines.filter((l) => !l.ok)
 const operations = new Set(lines.map((l) => l.operation))
 const pairs = new Set(lines.map((l) => `${l.operation} ${l.status}`))
 
@@ -29,7 +29,7 @@ const documentedPairs = Object.entries(doc.paths).flatMap(([path, item]) =>
 )
 const unreached = documented.filter((op) => !operations.has(op))
 
-console.log(`answers checked: ${lines.length} (${failed.length} did not conform)`)
+console.log(`answers checked and conforming: ${lines.length}`)
 console.log(`operations covered: ${documented.filter((op) => operations.has(op)).length} of ${documented.length} documented`)
 console.log(`(operation, status) pairs covered: ${documentedPairs.filter((p) => pairs.has(p)).length} of ${documentedPairs.length} documented`)
 console.log(`statuses seen: ${[...new Set(lines.map((l) => l.status))].sort().join(', ')}`)

@@ -110,7 +110,9 @@ describe('/api/v1/analyses (absence)', () => {
     const { headers } = await teacher('en')
     const csv = await upload(headers, new TextEncoder().encode('name,date,status\nA,2025-09-01,present\n'), 'report.xlsx')
     expect(csv.status).toBe(422)
-    expect(((await csv.json()) as Json).message).toBe('Invalid file format. Please download the sample file and modify it.')
+    // api.md: a 422 names the field at fault, here the upload's `file`.
+    const invalid = 'Invalid file format. Please download the sample file and modify it.'
+    expect(await csv.json()).toEqual({ message: invalid, errors: { file: [invalid] } })
     const xls = await upload(headers, new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), 'report.xls')
     expect(xls.status).toBe(422)
     const none = await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: new FormData() })

@@ -146,7 +146,7 @@ export const operations: Operation[] = [
     body: { kind: 'json-or-multipart', json: ref('RegisterRequest'), multipart: withAvatar(fromZod(registerSchema)) },
     status: 201,
     data: z.object({ user: R.user }),
-    errors: [409, 413, 422, 429],
+    errors: [413, 422, 429],
   },
   { method: 'post', path: '/auth/logout', tag: 'Auth', summary: 'Revoke this token', auth: 'bearer' },
   { method: 'get', path: '/auth/profile', tag: 'Auth', summary: 'The signed-in user', auth: 'bearer', data: z.object({ user: R.user }) },
@@ -160,7 +160,7 @@ export const operations: Operation[] = [
     data: z.object({ user: R.user }),
     errors: [413, 422],
   },
-  { method: 'post', path: '/auth/activate', tag: 'Auth', summary: 'Activate an account with the emailed code', auth: 'none', body: json('ActivateRequest'), data: z.object({ token: z.string(), user: R.user }), errors: [404, 409, 422, 429] },
+  { method: 'post', path: '/auth/activate', tag: 'Auth', summary: 'Activate an account with the emailed code', auth: 'none', body: json('ActivateRequest'), data: z.object({ token: z.string(), user: R.user }), errors: [409, 422, 429] },
   {
     method: 'post',
     path: '/auth/resend-code',
@@ -204,7 +204,7 @@ export const operations: Operation[] = [
     auth: 'bearer',
     body: { kind: 'json', schema: { oneOf: [ref('ChangeEmailRequest'), ref('ConfirmCodeRequest')] } },
     data: z.object({ user: R.user }).nullable(),
-    errors: [409, 422, 429],
+    errors: [422, 429],
   },
   // account
   { method: 'get', path: '/notifications', tag: 'Notifications and reviews', summary: 'The user’s notifications', auth: 'bearer', data: z.array(R.notification) },
@@ -220,7 +220,7 @@ export const operations: Operation[] = [
     body: json('ReviewRequest'),
     status: 201,
     data: R.reviewReceived,
-    errors: [422, 429],
+    errors: [422],
   },
   // content
   { method: 'get', path: '/packages', tag: 'Packages and contact', summary: 'The subscription packages', auth: 'none', data: z.array(R.packageJson) },
@@ -235,7 +235,7 @@ export const operations: Operation[] = [
     body: json('SubscribeRequest'),
     status: 201,
     data: R.checkout,
-    errors: [403, 409, 422],
+    errors: [404, 409, 422, 503],
   },
   {
     method: 'get',
@@ -258,7 +258,7 @@ export const operations: Operation[] = [
     auth: 'webhook',
     body: { kind: 'json', schema: { type: 'object', description: 'The gateway’s own event' } },
     data: z.object({ status: z.string() }),
-    errors: [401, 404],
+    errors: [401, 404, 503],
   },
   // analyses
   {
@@ -270,7 +270,7 @@ export const operations: Operation[] = [
     body: { kind: 'multipart', schema: object({ file: workbook }) },
     status: 201,
     data: R.analysis,
-    errors: [413, 422, 429],
+    errors: [413, 422, 429, 503],
   },
   {
     method: 'post',
@@ -284,7 +284,7 @@ export const operations: Operation[] = [
     },
     status: 201,
     data: R.analysis,
-    errors: [413, 422, 429],
+    errors: [413, 422, 429, 503],
   },
   { method: 'get', path: '/analyses', tag: 'Analyses', summary: 'The user’s analyses', auth: 'subscriber', data: z.array(R.analysisSummary) },
   { method: 'get', path: '/analyses/{id}', tag: 'Analyses', summary: 'One analysis', auth: 'subscriber', data: R.analysis, errors: [404] },
@@ -317,7 +317,7 @@ export const operations: Operation[] = [
     body: { kind: 'multipart', schema: object({ file: binary('PNG, JPEG or WebP, up to 5 MB') }) },
     status: 201,
     data: R.image,
-    errors: [413, 422],
+    errors: [413, 422, 429],
   },
   { method: 'get', path: '/uploads/images/{id}', tag: 'Tests', summary: 'A question’s image', auth: 'subscriber', file: ['image/png', 'image/jpeg', 'image/webp'], errors: [404] },
   // this document

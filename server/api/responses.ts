@@ -23,15 +23,15 @@ const fieldErrors = z.record(z.string(), z.array(z.string())).describe('The mess
 /** 4xx other than 422: the message, and per-field messages when the failure belongs to a field (wrong password: `email`). */
 export const errorBody = z.object({ message: z.string().describe('In the language of Accept-Language'), errors: fieldErrors.optional() })
 
-/** 422 (api.md): the message and every field's messages. */
+/** 422 (api.md): the message and every field's messages (none when no one field is at fault). */
 export const validationErrorBody = z.object({ message: z.string(), errors: fieldErrors })
 
 const skippedRow = z.object({ row: z.int().min(1).describe('As Excel numbers it'), reason: z.string() })
 
-/** A refused workbook: 422 with the `file` field's message, 413 for a limit; the missing columns and the first skipped rows when those are why. */
+/** A refused workbook (422): the message, also as the `file` field's, and the missing columns or the first skipped rows when those are why. */
 export const analysisErrorBody = z.object({
   message: z.string(),
-  errors: fieldErrors.optional().describe('Always on 422: `file`'),
+  errors: fieldErrors,
   missingColumns: z.array(z.string()).optional(),
   skipped: z.array(skippedRow).optional(),
 })
