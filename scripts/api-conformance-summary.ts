@@ -1,5 +1,5 @@
 // How much of the OpenAPI document the API tests checked: run the tests with
-// API_CONFORMANCE_LOG=<file> (tests/api-conformance.ts appends one line per conforming answer; a
+// API_CONFORMANCE_LOG=<a new file> (tests/api-conformance.ts appends one line per conforming answer; a
 // non-conforming one fails its test), then
 //
 //   npx tsx scripts/api-conformance-summary.ts <file>

@@ -1,4 +1,5 @@
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { buildOpenApiDocument } from '#server/api/openapi.ts'
@@ -164,7 +165,10 @@ export function assertConforms(answer: Answer, checker = apiConformance()): void
   // A failure fails its test; the log counts what passed (the check's own tests fail answers on purpose).
   if (verdict.problems.length) throw new ConformanceError(`${answer.method} ${answer.url} → ${answer.status}: the answer is not what the OpenAPI document says:\n${verdict.problems.join('\n')}`)
   const log = process.env.API_CONFORMANCE_LOG
-  if (log) appendFileSync(log, `${JSON.stringify({ operation: verdict.operation, status: verdict.status })}\n`)
+  if (log) {
+    mkdirSync(dirname(log), { recursive: true })
+    appendFileSync(log, `${JSON.stringify({ operation: verdict.operation, status: verdict.status })}\n`)
+  }
 }
 
 type RequestFn = (input: string | Request | URL, init?: RequestInit, ...rest: never[]) => Response | Promise<Response>
