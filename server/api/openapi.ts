@@ -574,7 +574,7 @@ export function renderDocsHtml(doc: OpenApiDocument = buildOpenApiDocument()): s
           if (typeof r.$ref === 'string') {
             const name = r.$ref.split('/').pop() ?? ''
             const shared = (doc.components.responses as Record<string, JsonSchema>)[name]
-            return `<li><strong>${status}</strong> ${escapeHtml(String(shared?.description ?? name))}</li>`
+            return `<li><strong>${status}</strong> ${prose(String(shared?.description ?? name))}</li>`
           }
           const content = (r.content ?? {}) as Record<string, { schema?: JsonSchema }>
           const shape = Object.entries(content)
