@@ -1,21 +1,19 @@
-import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, worksheetXml, zeroBomb } from '#app/server/xlsx/test-zip.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 
 // The bad-file corpus of issue #5 through both upload endpoints (absence and grades), as a
 // teacher's client would send it: each file gets the right status and message, never a 500.
 // The reader's own tests (app/server/xlsx) check the same files for speed and memory.
 
-const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
   services = testServices(db, { ANALYSIS_UPLOADS_PER_HOUR: '1000' })
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 const INVALID = 'Invalid file format. Please download the sample file and modify it.'

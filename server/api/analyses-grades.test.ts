@@ -1,19 +1,17 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { byJson, project, shapeOf, type Json } from '#tests/expected-json.ts'
 import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 
-const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
   services = testServices(db)
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 const fixtures = resolve(import.meta.dirname, '../../app/features/grades/fixtures')

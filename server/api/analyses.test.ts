@@ -1,20 +1,18 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 
-const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   services = testServices(db)
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 // The shared fixtures, kept beside the absence feature's tests.
@@ -112,7 +110,9 @@ describe('/api/v1/analyses (absence)', () => {
     const { headers } = await teacher('en')
     const csv = await upload(headers, new TextEncoder().encode('name,date,status\nA,2025-09-01,present\n'), 'report.xlsx')
     expect(csv.status).toBe(422)
-    expect(((await csv.json()) as Json).message).toBe('Invalid file format. Please download the sample file and modify it.')
+    // api.md: a 422 names the field at fault, here the upload's `file`.
+    const invalid = 'Invalid file format. Please download the sample file and modify it.'
+    expect(await csv.json()).toEqual({ message: invalid, errors: { file: [invalid] } })
     const xls = await upload(headers, new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), 'report.xls')
     expect(xls.status).toBe(422)
     const none = await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: new FormData() })
@@ -125,7 +125,7 @@ describe('/api/v1/analyses (absence)', () => {
 
   it('limits each teacher’s uploads per hour (429 with Retry-After), apart from other teachers', async () => {
     const limited = testServices(testDb(), { ANALYSIS_UPLOADS_PER_HOUR: '2' })
-    const limitedApp = createHttpApp({ services: limited, getBuild: () => fakeBuild, mode: 'production' })
+    const limitedApp = apiTestApp(limited)
     const bytes = readFileSync(`${fixtures}/small-ar.xlsx`)
     const send = (headers: Record<string, string>) => {
       const form = new FormData()

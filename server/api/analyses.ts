@@ -130,14 +130,16 @@ function analysisJson(c: Context<ApiEnv>, stored: Stored) {
 
 /**
  * A refused workbook: the message with its values (the limit, the counts), the missing columns
- * by name and the first skipped rows with their reasons, in the request's language.
+ * by name and the first skipped rows with their reasons, in the request's language. A 422 says
+ * it of the `file` field too, as every 422 of api.md names its fields.
  */
 export function analysisErrorResponse(c: Context<ApiEnv>, error: AnalysisError) {
   const namespace = error.messageKey.split('.')[0] ?? 'analyses'
   const t = apiTranslator(c, [...new Set(['analyses', 'absence', namespace])].filter((ns) => ns !== 'common'))
   const columns = (error.details.missingColumns ?? []).map((key) => t(`${namespace}.columns.${key}`))
-  const body: Record<string, unknown> = { message: t(error.messageKey, { ...error.details.values, columns: columns.join(', ') }) }
-  if (columns.length) body.errors = { file: [t(error.messageKey, { columns: columns.join(', ') })] }
+  const message = t(error.messageKey, { ...error.details.values, columns: columns.join(', ') })
+  const body: Record<string, unknown> = { message }
+  if (error.status === 422) body.errors = { file: [message] }
   if (error.details.missingColumns) body.missingColumns = columns
   if (error.details.skipped) body.skipped = error.details.skipped.map((s) => ({ row: s.row, reason: t(s.reason.key, s.reason.values) }))
   return c.json(body, error.status)

@@ -3,27 +3,26 @@ import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { simpleParser } from 'mailparser'
 import sharp from 'sharp'
-import type { ServerBuild } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSession, decideReview, sessionCookieName } from '#app/features/accounts/index.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
-import { users } from '#app/server/db/schema.ts'
+import { eq } from 'drizzle-orm'
+import { packages, subscriptions, users } from '#app/server/db/schema.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
+import { subscribedTeacher } from '#tests/subscriber.ts'
 
 // /api/v1 accounts endpoints through the whole HTTP app, on a fresh database, with the real
 // mailer writing to its outbox: codes are read from the emails, as a teacher would.
 
-const fakeBuild = { assets: { version: 'test', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: AppServices
 const testDb = setupTestDatabase(async (database) => {
   // Behind a trusted proxy, so each test can come from its own address and the per-address
   // limits (10 registrations an hour, 50 logins, 30 code checks) stay per test.
   services = testServices(database, { TRUST_PROXY: 'true' })
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 let clientIp = ''
@@ -109,7 +108,7 @@ function newTeacher() {
   }
 }
 
-type UserJson = { id: string; username: string; email: string; phone: string; avatar_url: string | null; email_verified_at: string | null; created_at: string; subscription: null }
+type UserJson = { id: string; username: string; email: string; phone: string; avatar_url: string | null; email_verified_at: string | null; created_at: string; subscription: { package: { id: number; name: string }; starts_at: string; ends_at: string } | null }
 
 /** A registered, activated teacher and an API token, made through the API itself. */
 async function activatedTeacher() {
@@ -149,6 +148,19 @@ describe('registration and activation', () => {
     const again = await call('POST', 'auth/activate', { json: { email: teacher.email, code }, lang: 'en' })
     expect(again.status).toBe(409)
     expect(again.body.message).toBe('This account is already activated')
+  })
+
+  it('shows the subscription in force in the user object, its package named in the request’s language, and null once it ended', async () => {
+    const db = testDb().db
+    const teacher = await subscribedTeacher(db)
+    const { token } = await createSession({ db, secret: services.env.SESSION_SECRET, userId: teacher.id, kind: 'api' })
+    const [subscription] = await db.select().from(subscriptions).where(eq(subscriptions.userId, teacher.id))
+    const [pkg] = await db.select().from(packages).where(eq(packages.id, subscription!.packageId))
+    const profile = async (lang: 'ar' | 'en') => dataOf<{ user: UserJson }>(await call('GET', 'auth/profile', { token, lang })).user.subscription
+    expect(await profile('en')).toEqual({ package: { id: pkg!.id, name: pkg!.nameEn }, starts_at: subscription!.startsAt.toISOString(), ends_at: subscription!.endsAt.toISOString() })
+    expect((await profile('ar'))?.package.name).toBe(pkg!.nameAr)
+    await db.update(subscriptions).set({ endsAt: new Date(Date.now() - 60_000) }).where(eq(subscriptions.id, subscription!.id))
+    expect(await profile('en')).toBeNull()
   })
 
   it('answers in Arabic by default and keeps the request language as the account language', async () => {

@@ -38,6 +38,7 @@ import {
   reviewSchema,
   verifyResetCodeSchema,
 } from '#app/features/accounts/schemas.ts'
+import { listSubscriptions } from '#app/features/billing/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { apiLang, apiTranslator, jsonBody, ok, validationFailed } from './respond.ts'
 import type { ApiEnv } from './types.ts'
@@ -81,6 +82,12 @@ async function newApiToken(c: C, userId: string): Promise<string> {
   return token
 }
 
+/** api.md's user object, with the subscription in force now (its package named in the request's language). */
+async function userJson(c: C, user: Parameters<typeof userToJson>[0]) {
+  const current = (await listSubscriptions(c.get('ctx').db, user.id, apiLang(c))).find((s) => s.status === 'current')
+  return userToJson(user, current ? { package: { id: current.packageId, name: current.packageName }, starts_at: current.startsAt, ends_at: current.endsAt } : null)
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
@@ -116,7 +123,7 @@ export function createAuthApi() {
     const parsed = registerSchema.safeParse(fields)
     if (!parsed.success) return validationFailed(c, parsed.error, t)
     const user = await registerUser(c.get('ctx'), { ...parsed.data, lang: apiLang(c), avatar })
-    return ok(c, { user: userToJson(user) }, t('accounts.messages.registered'), 201)
+    return ok(c, { user: await userJson(c, user) }, t('accounts.messages.registered'), 201)
   })
 
   auth.post('/auth/activate', async (c) => {
@@ -124,7 +131,7 @@ export function createAuthApi() {
     const parsed = activateSchema.safeParse(await jsonBody(c))
     if (!parsed.success) return validationFailed(c, parsed.error, t)
     const user = await activateAccount(c.get('ctx'), parsed.data)
-    return ok(c, { token: await newApiToken(c, user.id), user: userToJson(user) }, t('accounts.messages.activated'))
+    return ok(c, { token: await newApiToken(c, user.id), user: await userJson(c, user) }, t('accounts.messages.activated'))
   })
 
   auth.post('/auth/login', async (c) => {
@@ -132,7 +139,7 @@ export function createAuthApi() {
     const parsed = loginSchema.safeParse(await jsonBody(c))
     if (!parsed.success) return validationFailed(c, parsed.error, t)
     const user = await verifyCredentials(c.get('ctx'), parsed.data)
-    return ok(c, { token: await newApiToken(c, user.id), user: userToJson(user) }, t('accounts.messages.loggedIn'))
+    return ok(c, { token: await newApiToken(c, user.id), user: await userJson(c, user) }, t('accounts.messages.loggedIn'))
   })
 
   auth.post('/auth/logout', async (c) => {
@@ -143,7 +150,7 @@ export function createAuthApi() {
 
   auth.get('/auth/profile', async (c) => {
     const { user } = await requireApiUser(c)
-    return ok(c, { user: userToJson(user) })
+    return ok(c, { user: await userJson(c, user) })
   })
 
   auth.patch('/auth/profile', async (c) => {
@@ -153,7 +160,7 @@ export function createAuthApi() {
     const parsed = profileSchema.safeParse(fields)
     if (!parsed.success) return validationFailed(c, parsed.error, t)
     const updated = await updateProfile(c.get('ctx'), user, { ...parsed.data, avatar })
-    return ok(c, { user: userToJson(updated) }, t('accounts.messages.saved'))
+    return ok(c, { user: await userJson(c, updated) }, t('accounts.messages.saved'))
   })
 
   auth.post('/auth/resend-code', async (c) => {
@@ -219,7 +226,7 @@ export function createAuthApi() {
       const parsed = confirmCodeSchema.safeParse(body)
       if (!parsed.success) return validationFailed(c, parsed.error, t)
       const updated = await confirmEmailChange(c.get('ctx'), user, parsed.data)
-      return ok(c, { user: userToJson(updated) }, t('accounts.profile.emailChanged'))
+      return ok(c, { user: await userJson(c, updated) }, t('accounts.profile.emailChanged'))
     }
     const parsed = changeEmailSchema.safeParse(body)
     if (!parsed.success) return validationFailed(c, parsed.error, t)

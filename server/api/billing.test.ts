@@ -1,20 +1,18 @@
-import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { createSession, hashPassword } from '#app/features/accounts/index.server.ts'
 import { sandboxFor, sandboxWebhookSecret } from '#app/features/billing/index.server.ts'
 import { users } from '#app/server/db/schema.ts'
-import { seedPackages } from '#app/server/db/seed.server.ts'
+import { defaultPackages, seedPackages } from '#app/server/db/seed.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 
-const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   services = testServices(db)
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 async function teacherToken() {
@@ -34,6 +32,22 @@ async function payInSandbox(paymentUrl: string) {
 }
 
 describe('/api/v1 billing', () => {
+  it('lists the packages without a token, in display order, with VAT at 15 % and names in the request’s language', async () => {
+    const list = async (lang: string) =>
+      ((await (await app.request('/api/v1/packages', { headers: { 'accept-language': lang } })).json()) as { data: Array<{ name: string; months: number; price: number; vat_rate: number; vat: number; total: number; is_best_seller: boolean }> }).data
+    const en = await list('en')
+    const ar = await list('ar')
+    expect(en.map((p) => [p.name, p.months, p.price, p.is_best_seller])).toEqual(
+      defaultPackages.map((p) => [p.nameEn, p.months, p.priceHalalas, p.isBestSeller ?? false]),
+    )
+    expect(ar.map((p) => p.name)).toEqual(defaultPackages.map((p) => p.nameAr))
+    for (const p of en) {
+      expect(p.vat_rate).toBe(15)
+      expect(p.vat).toBe(Math.round(p.price * 0.15))
+      expect(p.total).toBe(p.price + p.vat)
+    }
+  })
+
   it('needs a token', async () => {
     for (const [method, path] of [['POST', '/api/v1/subscriptions'], ['GET', '/api/v1/subscriptions'], ['GET', '/api/v1/invoices']] as const)
       expect((await app.request(path, { method })).status).toBe(401)
@@ -45,6 +59,9 @@ describe('/api/v1 billing', () => {
     expect(res.status).toBe(422)
     const body = (await res.json()) as { errors: Record<string, string[]> }
     expect(body.errors.method).toEqual(['Choose a payment method'])
+    // A package that is not offered is a record that does not exist (api.md: 404).
+    const unknown = await app.request('/api/v1/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify({ package_id: 999, method: 'mada' }) })
+    expect(unknown.status).toBe(404)
   })
 
   it('subscribes through the webhook, lists the subscription and the invoice, refuses a second subscription', async () => {

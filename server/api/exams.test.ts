@@ -1,19 +1,17 @@
-import type { ServerBuild } from 'react-router'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { sampleExamBody, subscribedTeacher, teacher } from '#tests/exams.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 
-const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-let app: ReturnType<typeof createHttpApp>
+let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   services = testServices(db)
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = apiTestApp(services)
 })
 
 const ctx = () => testContext(testDb(), { env: services.env, files: services.files })

@@ -1,12 +1,12 @@
-import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
-import { createHttpApp } from '../http.ts'
+import { apiTestApp } from '#tests/api-app.ts'
 import { loginSchema } from '#app/features/accounts/schemas.ts'
 import { examSchema } from '#app/features/exams/schemas.ts'
 import { createApi } from './index.ts'
 import { buildOpenApiDocument, fromZod, renderDocsHtml, type JsonSchema } from './openapi.ts'
+import { responseComponents } from './responses.ts'
 
 // The document against the real router: every route documented, every documented route real,
 // and the document itself well-formed (references resolve, path parameters declared).
@@ -165,6 +165,33 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(upload.requestBody?.content ?? {})).toEqual(['multipart/form-data'])
   })
 
+  it('takes its response schemas from responses.ts: each named one with the zod schema’s fields, strict', () => {
+    for (const [name, schema] of Object.entries(responseComponents)) {
+      const component = doc.components.schemas[name] as JsonSchema
+      if (!('shape' in schema)) continue // the unions (Question, Analysis): checked through their members
+      expect([name, Object.keys(component.properties as object).sort()]).toEqual([name, Object.keys(schema.shape).sort()])
+      expect([name, component.additionalProperties]).toEqual([name, false])
+    }
+    expect((doc.components.schemas.Analysis as JsonSchema).oneOf).toEqual([{ $ref: '#/components/schemas/AbsenceAnalysis' }, { $ref: '#/components/schemas/GradesAnalysis' }])
+  })
+
+  it('answers JSON as {message, data} on success and documents a body for every status', () => {
+    const problems: string[] = []
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(item as Record<string, Op>))
+        for (const [status, raw] of Object.entries(op.responses)) {
+          const content = (deref(raw as JsonSchema) as { content?: Record<string, { schema?: JsonSchema }> }).content ?? {}
+          const schema = content['application/json']?.schema
+          const where = `${method} ${path} ${status}`
+          // Files and pages only on success; everything else is JSON with a schema.
+          if (!content['application/json']) {
+            if (!status.startsWith('2') || Object.keys(content).length === 0) problems.push(`${where}: no body`)
+          } else if (!schema) problems.push(`${where}: no schema`)
+          else if (status.startsWith('2') && path !== '/openapi.json' && String(schema.required) !== 'message,data') problems.push(`${where}: not {message, data}`)
+        }
+    expect(problems).toEqual([])
+  })
+
   it('is plain JSON (survives a round trip unchanged)', () => {
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc)
   })
@@ -207,10 +234,10 @@ describe('GET /api/v1/openapi.json and /api/v1/docs', () => {
 })
 
 describe('through the whole HTTP app', () => {
-  const fakeBuild = { assets: { version: 't', url: '', entry: { module: '', imports: [] }, routes: {} } } as unknown as ServerBuild
-  let app: ReturnType<typeof createHttpApp>
+  // Checked against the document like every API answer: openapi.json and docs are operations too.
+  let app: ReturnType<typeof apiTestApp>
   setupTestDatabase(async (database) => {
-    app = createHttpApp({ services: testServices(database), getBuild: () => fakeBuild, mode: 'production' })
+    app = apiTestApp(testServices(database))
   })
 
   it('answers /api/v1/openapi.json as JSON and /api/v1/docs as HTML the CSP allows (no script at all)', async () => {

@@ -16,16 +16,19 @@ import {
 } from '#app/features/accounts/schemas.ts'
 import { subscribeSchema } from '#app/features/billing/schemas.ts'
 import { contactSchema } from '#app/features/content/schemas.ts'
-import { examSchema, pdfOptionsSchema, questionSchema } from '#app/features/exams/schemas.ts'
+import { examSchema, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
+import * as R from './responses.ts'
 import type { ApiEnv } from './types.ts'
 
-// The OpenAPI 3.1 document of /api/v1 (api.md), its request bodies generated from the zod schemas
-// the handlers parse with, and a server-rendered reference page of it (no scripts: the CSP).
-// openapi.test.ts checks that every route of createApi() is here and every entry here is a route.
+// The OpenAPI 3.1 document of /api/v1 (api.md) and a server-rendered reference page of it (no
+// scripts: the CSP). Request bodies are generated from the zod schemas the handlers parse with,
+// responses from the zod schemas of responses.ts. openapi.test.ts checks that every route of
+// createApi() is here and every entry here is a route; the API tests check every answer they get
+// against this document (tests/api-conformance.ts).
 
 export type JsonSchema = { [key: string]: unknown }
 type Auth = 'none' | 'optional' | 'bearer' | 'subscriber' | 'webhook'
-type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 422 | 429
+type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503
 type Body = { kind: 'json'; schema: JsonSchema } | { kind: 'multipart'; schema: JsonSchema } | { kind: 'json-or-multipart'; json: JsonSchema; multipart: JsonSchema }
 type Query = { name: string; description: string; schema: JsonSchema; required?: boolean }
 
@@ -40,8 +43,8 @@ interface Operation {
   body?: Body
   query?: Query[]
   status?: 200 | 201
-  /** The JSON `data` of the envelope (a schema or a $ref); undefined for `null`. */
-  data?: JsonSchema
+  /** The JSON `data` of the envelope; undefined for `null`. */
+  data?: z.ZodType
   /** A file answer instead of the JSON envelope. */
   file?: string[]
   /** A raw JSON answer (the document itself). */
@@ -50,17 +53,13 @@ interface Operation {
 }
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
-const arrayOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items })
 const str = (description?: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...(description ? { description } : {}), ...extra })
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] })
 const object = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties), extra: JsonSchema = {}): JsonSchema => ({
   type: 'object',
   properties,
   required,
   ...extra,
 })
-const dateTime = str('ISO-8601, UTC', { format: 'date-time' })
-const halalas = (description: string): JsonSchema => ({ type: 'integer', description: `${description}, in halalas` })
 
 /** What a client sends: the zod schema's input side, as JSON Schema 2020-12 (OpenAPI 3.1's dialect). */
 export function fromZod(schema: z.core.$ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
@@ -74,115 +73,9 @@ const withAvatar = (schema: JsonSchema): JsonSchema => ({
   properties: { ...(schema.properties as Record<string, JsonSchema>), avatar: binary('A profile picture (PNG, JPEG or WebP, up to 2 MB)') },
 })
 
-function buildSchemas(): Record<string, JsonSchema> {
-  const question = fromZod(questionSchema)
-  const examInput = fromZod(examSchema)
-  const examOut = fromZod(examSchema, 'output') as { properties: Record<string, JsonSchema> }
-  const rates = { records: { type: 'integer' }, present: { type: 'integer' }, excused: { type: 'integer' }, unexcused: { type: 'integer' }, late: { type: 'integer' } }
+/** The request bodies, straight from the handlers' zod schemas. */
+function requestSchemas(): Record<string, JsonSchema> {
   return {
-    Message: object({ message: str('In the language of Accept-Language') }),
-    ValidationError: object({
-      message: str(),
-      errors: { type: 'object', description: 'The messages of each field, by its name in the request', additionalProperties: arrayOf(str()) },
-    }),
-    User: object({
-      id: str(),
-      username: str(),
-      email: str(undefined, { format: 'email' }),
-      phone: str('+9665xxxxxxxx'),
-      avatar_url: nullable(str()),
-      email_verified_at: nullable(dateTime),
-      created_at: dateTime,
-      subscription: nullable(object({ package: ref('PackageRef'), starts_at: dateTime, ends_at: dateTime })),
-    }),
-    PackageRef: object({ id: { type: 'integer' }, name: str() }),
-    Package: object({
-      id: { type: 'integer' },
-      name: str(),
-      description: str(),
-      months: { type: 'integer' },
-      price: halalas('Before VAT'),
-      vat_rate: { type: 'number', description: 'A percentage (15)' },
-      vat: halalas('The VAT'),
-      total: halalas('With VAT'),
-      is_best_seller: { type: 'boolean' },
-    }),
-    Subscription: object({
-      id: str(),
-      package: ref('PackageRef'),
-      status: { type: 'string', enum: ['current', 'expired'] },
-      starts_at: dateTime,
-      ends_at: dateTime,
-      payment: nullable(object({ id: str(), method: str(), amount: halalas('Paid'), status: str() })),
-    }),
-    Invoice: object({
-      id: str(),
-      serial: str(),
-      issued_at: dateTime,
-      seller: object({ name: str(), vat_number: str(), address: str() }),
-      customer_name: str(),
-      package_name: str(),
-      months: { type: 'integer' },
-      price: halalas('Before VAT'),
-      vat_rate: { type: 'number' },
-      vat: halalas('The VAT'),
-      total: halalas('With VAT'),
-      payment_method: str(),
-      qr: str('The ZATCA TLV, Base64'),
-    }),
-    Question: question,
-    ExamInput: examInput,
-    Exam: object({
-      id: str(),
-      ...examOut.properties,
-      total_marks: { type: 'number' },
-      questions: arrayOf({ allOf: [ref('Question'), object({ image_url: nullable(str()) }, [])] }),
-      created_at: dateTime,
-      updated_at: dateTime,
-    }),
-    ExamSummary: object({
-      id: str(),
-      title: str(),
-      subject: str(),
-      grade: str(),
-      date: nullable(str('YYYY-MM-DD')),
-      question_count: { type: 'integer' },
-      total_marks: { type: 'number' },
-      created_at: dateTime,
-      updated_at: dateTime,
-    }),
-    Image: object({ id: str(), url: str(), width: { type: 'integer' }, height: { type: 'integer' } }),
-    Notification: object({ id: str(), kind: str(), title: str(), body: str(), read_at: nullable(dateTime), created_at: dateTime }),
-    Review: object({ id: str(), rating: { type: 'integer', minimum: 1, maximum: 5 }, comment: str(), username: str(), created_at: dateTime }),
-    AnalysisSummary: object({
-      id: str(),
-      kind: { type: 'string', enum: ['absence', 'grades'] },
-      title: str(),
-      createdAt: dateTime,
-      meta: { type: 'object' },
-      headline: {},
-    }),
-    Analysis: object(
-      {
-        id: str(),
-        kind: { type: 'string', enum: ['absence', 'grades'] },
-        title: str(),
-        createdAt: dateTime,
-        meta: { type: 'object' },
-        skipped: arrayOf(object({ row: { type: 'integer' }, reason: str() })),
-      },
-      ['id', 'kind', 'title', 'createdAt', 'skipped'],
-      { description: 'The report (absence.md, grades.md): summary, bySection, byClassroom, … beside these fields', additionalProperties: true },
-    ),
-    AnalysisError: object(
-      { message: str(), errors: { type: 'object', additionalProperties: arrayOf(str()) }, missingColumns: arrayOf(str()), skipped: arrayOf(object({ row: { type: 'integer' }, reason: str() })) },
-      ['message'],
-    ),
-    Student: object(
-      { name: str(), studentId: str(), grade: str(), classroom: str(), section: str(), system: str(), ...rates, absenceRate: { type: 'number' }, warningLevel: {}, absences: arrayOf({ type: 'object' }) },
-      ['name', 'studentId'],
-    ),
-    // The request bodies, straight from the handlers' zod schemas.
     LoginRequest: fromZod(loginSchema),
     RegisterRequest: fromZod(registerSchema),
     ActivateRequest: fromZod(activateSchema),
@@ -197,6 +90,33 @@ function buildSchemas(): Record<string, JsonSchema> {
     ReviewRequest: fromZod(reviewSchema),
     SubscribeRequest: fromZod(subscribeSchema),
     ContactRequest: fromZod(contactSchema),
+    ExamInput: fromZod(examSchema),
+  }
+}
+
+const componentUri = (name: string) => `#/components/schemas/${name}`
+
+/**
+ * The response schemas, from responses.ts: its named schemas for components/schemas and each
+ * operation's success body, converted together so that a named schema inside a body becomes a
+ * $ref to its component. (z.toJSONSchema of a registry converts every schema in it.)
+ */
+function responseSchemas(bodies: z.ZodType[]): { components: Record<string, JsonSchema>; bodies: JsonSchema[] } {
+  const registry = z.registry<{ id: string }>()
+  for (const [name, schema] of Object.entries(R.responseComponents)) registry.add(schema, { id: name })
+  const bodyIds = bodies.map((schema, i) => {
+    registry.add(schema, { id: `body-${i}` })
+    return `body-${i}`
+  })
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'output', uri: componentUri })
+  // Each comes with its own $schema and an $id of its URI: the document's dialect says the first, the place the second.
+  const bare = (name: string): JsonSchema => {
+    const { $schema: _dialect, $id: _id, ...schema } = (schemas[name] ?? {}) as JsonSchema
+    return schema
+  }
+  return {
+    components: Object.fromEntries(Object.keys(R.responseComponents).map((name) => [name, bare(name)])),
+    bodies: bodyIds.map(bare),
   }
 }
 
@@ -215,7 +135,7 @@ const pdfQuery: Query[] = Object.entries((fromZod(pdfOptionsSchema).properties ?
 
 export const operations: Operation[] = [
   // auth
-  { method: 'post', path: '/auth/login', tag: 'Auth', summary: 'Sign in', auth: 'none', body: json('LoginRequest'), data: object({ token: str('The bearer token'), user: ref('User') }), errors: [403, 422, 429] },
+  { method: 'post', path: '/auth/login', tag: 'Auth', summary: 'Sign in', auth: 'none', body: json('LoginRequest'), data: z.object({ token: z.string().describe('The bearer token'), user: R.user }), errors: [401, 403, 422, 429] },
   {
     method: 'post',
     path: '/auth/register',
@@ -225,11 +145,11 @@ export const operations: Operation[] = [
     auth: 'none',
     body: { kind: 'json-or-multipart', json: ref('RegisterRequest'), multipart: withAvatar(fromZod(registerSchema)) },
     status: 201,
-    data: object({ user: ref('User') }),
-    errors: [409, 413, 422, 429],
+    data: z.object({ user: R.user }),
+    errors: [413, 422, 429],
   },
   { method: 'post', path: '/auth/logout', tag: 'Auth', summary: 'Revoke this token', auth: 'bearer' },
-  { method: 'get', path: '/auth/profile', tag: 'Auth', summary: 'The signed-in user', auth: 'bearer', data: object({ user: ref('User') }) },
+  { method: 'get', path: '/auth/profile', tag: 'Auth', summary: 'The signed-in user', auth: 'bearer', data: z.object({ user: R.user }) },
   {
     method: 'patch',
     path: '/auth/profile',
@@ -237,10 +157,10 @@ export const operations: Operation[] = [
     summary: 'Change the username, phone or picture',
     auth: 'bearer',
     body: { kind: 'json-or-multipart', json: ref('ProfileRequest'), multipart: withAvatar(fromZod(profileSchema)) },
-    data: object({ user: ref('User') }),
+    data: z.object({ user: R.user }),
     errors: [413, 422],
   },
-  { method: 'post', path: '/auth/activate', tag: 'Auth', summary: 'Activate an account with the emailed code', auth: 'none', body: json('ActivateRequest'), data: object({ token: str(), user: ref('User') }), errors: [404, 409, 422, 429] },
+  { method: 'post', path: '/auth/activate', tag: 'Auth', summary: 'Activate an account with the emailed code', auth: 'none', body: json('ActivateRequest'), data: z.object({ token: z.string(), user: R.user }), errors: [409, 422, 429] },
   {
     method: 'post',
     path: '/auth/resend-code',
@@ -259,10 +179,10 @@ export const operations: Operation[] = [
     description: 'The same answer whether or not the email exists.',
     auth: 'none',
     body: json('ForgotPasswordRequest'),
-    data: object({ temporary_token: str('Lives one hour') }),
+    data: z.object({ temporary_token: z.string().describe('Lives one hour') }),
     errors: [422, 429],
   },
-  { method: 'post', path: '/auth/verify-code', tag: 'Auth', summary: 'Check the reset code', auth: 'none', body: json('VerifyCodeRequest'), data: object({ temporary_token: str() }), errors: [422, 429] },
+  { method: 'post', path: '/auth/verify-code', tag: 'Auth', summary: 'Check the reset code', auth: 'none', body: json('VerifyCodeRequest'), data: z.object({ temporary_token: z.string() }), errors: [422, 429] },
   { method: 'post', path: '/auth/reset-password', tag: 'Auth', summary: 'Set a new password', auth: 'none', body: json('ResetPasswordRequest'), errors: [422, 429] },
   {
     method: 'post',
@@ -272,7 +192,7 @@ export const operations: Operation[] = [
     description: 'Step 1 emails a code; step 2 (`{code}`) applies it, ends every session and answers a new token.',
     auth: 'bearer',
     body: { kind: 'json', schema: { oneOf: [ref('ChangePasswordRequest'), ref('ConfirmCodeRequest')] } },
-    data: nullable(object({ token: str() })),
+    data: z.object({ token: z.string().describe('Step 2: a new token (every other session ends)') }).nullable(),
     errors: [422, 429],
   },
   {
@@ -283,14 +203,14 @@ export const operations: Operation[] = [
     description: 'Step 1 emails a code to the new address; step 2 (`{code}`) applies it.',
     auth: 'bearer',
     body: { kind: 'json', schema: { oneOf: [ref('ChangeEmailRequest'), ref('ConfirmCodeRequest')] } },
-    data: nullable(object({ user: ref('User') })),
-    errors: [409, 422, 429],
+    data: z.object({ user: R.user }).nullable(),
+    errors: [422, 429],
   },
   // account
-  { method: 'get', path: '/notifications', tag: 'Notifications and reviews', summary: 'The user’s notifications', auth: 'bearer', data: arrayOf(ref('Notification')) },
+  { method: 'get', path: '/notifications', tag: 'Notifications and reviews', summary: 'The user’s notifications', auth: 'bearer', data: z.array(R.notification) },
   { method: 'post', path: '/notifications/read-all', tag: 'Notifications and reviews', summary: 'Mark every notification read', auth: 'bearer' },
   { method: 'post', path: '/notifications/{id}/read', tag: 'Notifications and reviews', summary: 'Mark one notification read', auth: 'bearer', errors: [404] },
-  { method: 'get', path: '/reviews', tag: 'Notifications and reviews', summary: 'Approved reviews', auth: 'none', data: arrayOf(ref('Review')) },
+  { method: 'get', path: '/reviews', tag: 'Notifications and reviews', summary: 'Approved reviews', auth: 'none', data: z.array(R.review) },
   {
     method: 'post',
     path: '/reviews',
@@ -299,11 +219,11 @@ export const operations: Operation[] = [
     auth: 'bearer',
     body: json('ReviewRequest'),
     status: 201,
-    data: object({ id: str(), rating: { type: 'integer' }, comment: str(), status: str() }),
-    errors: [422, 429],
+    data: R.reviewReceived,
+    errors: [422],
   },
   // content
-  { method: 'get', path: '/packages', tag: 'Packages and contact', summary: 'The subscription packages', auth: 'none', data: arrayOf(ref('Package')) },
+  { method: 'get', path: '/packages', tag: 'Packages and contact', summary: 'The subscription packages', auth: 'none', data: z.array(R.packageJson) },
   { method: 'post', path: '/contact', tag: 'Packages and contact', summary: 'Send a message to the team', auth: 'none', body: json('ContactRequest'), status: 201, errors: [413, 422, 429] },
   // billing
   {
@@ -314,8 +234,8 @@ export const operations: Operation[] = [
     auth: 'bearer',
     body: json('SubscribeRequest'),
     status: 201,
-    data: object({ payment_url: nullable(str('Where the payer goes next')), payment_id: str() }),
-    errors: [403, 409, 422],
+    data: R.checkout,
+    errors: [404, 409, 422, 503],
   },
   {
     method: 'get',
@@ -324,10 +244,10 @@ export const operations: Operation[] = [
     summary: 'The user’s subscriptions',
     auth: 'bearer',
     query: [{ name: 'status', description: 'Only current or only expired ones', schema: { type: 'string', enum: ['current', 'expired'] } }],
-    data: arrayOf(ref('Subscription')),
+    data: z.array(R.subscription),
   },
-  { method: 'get', path: '/invoices', tag: 'Billing', summary: 'The user’s tax invoices', auth: 'bearer', data: arrayOf(ref('Invoice')) },
-  { method: 'get', path: '/invoices/{id}', tag: 'Billing', summary: 'One tax invoice', auth: 'bearer', data: ref('Invoice'), errors: [404] },
+  { method: 'get', path: '/invoices', tag: 'Billing', summary: 'The user’s tax invoices', auth: 'bearer', data: z.array(R.invoice) },
+  { method: 'get', path: '/invoices/{id}', tag: 'Billing', summary: 'One tax invoice', auth: 'bearer', data: R.invoice, errors: [404] },
   { method: 'get', path: '/invoices/{id}/pdf', tag: 'Billing', summary: 'A tax invoice as PDF', auth: 'bearer', file: PDF, errors: [404] },
   {
     method: 'post',
@@ -337,8 +257,8 @@ export const operations: Operation[] = [
     description: 'For the gateway only: verified by its signature, not a bearer token.',
     auth: 'webhook',
     body: { kind: 'json', schema: { type: 'object', description: 'The gateway’s own event' } },
-    data: object({ status: str() }),
-    errors: [401, 404],
+    data: z.object({ status: z.string() }),
+    errors: [401, 404, 503],
   },
   // analyses
   {
@@ -349,8 +269,8 @@ export const operations: Operation[] = [
     auth: 'subscriber',
     body: { kind: 'multipart', schema: object({ file: workbook }) },
     status: 201,
-    data: ref('Analysis'),
-    errors: [413, 422, 429],
+    data: R.analysis,
+    errors: [413, 422, 429, 503],
   },
   {
     method: 'post',
@@ -363,29 +283,29 @@ export const operations: Operation[] = [
       schema: object({ file: workbook, bands: str('A preset (`default`, `elementary`) or a JSON list of `{key, min}`') }, ['file']),
     },
     status: 201,
-    data: ref('Analysis'),
-    errors: [413, 422, 429],
+    data: R.analysis,
+    errors: [413, 422, 429, 503],
   },
-  { method: 'get', path: '/analyses', tag: 'Analyses', summary: 'The user’s analyses', auth: 'subscriber', data: arrayOf(ref('AnalysisSummary')) },
-  { method: 'get', path: '/analyses/{id}', tag: 'Analyses', summary: 'One analysis', auth: 'subscriber', data: ref('Analysis'), errors: [404] },
+  { method: 'get', path: '/analyses', tag: 'Analyses', summary: 'The user’s analyses', auth: 'subscriber', data: z.array(R.analysisSummary) },
+  { method: 'get', path: '/analyses/{id}', tag: 'Analyses', summary: 'One analysis', auth: 'subscriber', data: R.analysis, errors: [404] },
   {
     method: 'get',
     path: '/analyses/{id}/students',
     tag: 'Analyses',
     summary: 'Search an absence analysis’s students',
     auth: 'subscriber',
-    query: [{ name: 'q', description: 'A name or student id, or part of one', schema: { type: 'string' } }],
-    data: arrayOf(ref('Student')),
-    errors: [404],
+    query: [{ name: 'q', description: 'The first three or more words of a name', schema: { type: 'string' } }],
+    data: z.array(R.student),
+    errors: [404, 422],
   },
   { method: 'get', path: '/analyses/{id}/export.xlsx', tag: 'Analyses', summary: 'An analysis as a workbook', auth: 'subscriber', file: XLSX, errors: [404] },
   { method: 'get', path: '/analyses/{id}/export.pdf', tag: 'Analyses', summary: 'An analysis as PDF', auth: 'subscriber', file: PDF, errors: [404] },
   { method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] },
   // exams
-  { method: 'get', path: '/exams', tag: 'Tests', summary: 'The user’s tests', auth: 'subscriber', data: arrayOf(ref('ExamSummary')) },
-  { method: 'post', path: '/exams', tag: 'Tests', summary: 'Create a test', auth: 'subscriber', body: json('ExamInput'), status: 201, data: ref('Exam'), errors: [413, 422] },
-  { method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: ref('Exam'), errors: [404] },
-  { method: 'put', path: '/exams/{id}', tag: 'Tests', summary: 'Replace a test', auth: 'subscriber', body: json('ExamInput'), data: ref('Exam'), errors: [404, 413, 422] },
+  { method: 'get', path: '/exams', tag: 'Tests', summary: 'The user’s tests', auth: 'subscriber', data: z.array(R.examSummary) },
+  { method: 'post', path: '/exams', tag: 'Tests', summary: 'Create a test', auth: 'subscriber', body: json('ExamInput'), status: 201, data: R.exam, errors: [413, 422] },
+  { method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: R.exam, errors: [404] },
+  { method: 'put', path: '/exams/{id}', tag: 'Tests', summary: 'Replace a test', auth: 'subscriber', body: json('ExamInput'), data: R.exam, errors: [404, 413, 422] },
   { method: 'delete', path: '/exams/{id}', tag: 'Tests', summary: 'Delete a test', auth: 'subscriber', errors: [404] },
   { method: 'get', path: '/exams/{id}/pdf', tag: 'Tests', summary: 'A test, its answer key or its versions as PDF', auth: 'subscriber', query: pdfQuery, file: PDF, errors: [404] },
   {
@@ -396,8 +316,8 @@ export const operations: Operation[] = [
     auth: 'subscriber',
     body: { kind: 'multipart', schema: object({ file: binary('PNG, JPEG or WebP, up to 5 MB') }) },
     status: 201,
-    data: ref('Image'),
-    errors: [413, 422],
+    data: R.image,
+    errors: [413, 422, 429],
   },
   { method: 'get', path: '/uploads/images/{id}', tag: 'Tests', summary: 'A question’s image', auth: 'subscriber', file: ['image/png', 'image/jpeg', 'image/webp'], errors: [404] },
   // this document
@@ -405,14 +325,15 @@ export const operations: Operation[] = [
   { method: 'get', path: '/docs', tag: 'Reference', summary: 'This reference as an HTML page', auth: 'none', raw: { type: 'text/html' } },
 ]
 
-const errorResponses: Record<ErrorStatus, { name: string; description: string; schema: string; retryAfter?: boolean }> = {
-  401: { name: 'Unauthorized', description: 'No token, or a bad or expired one', schema: 'Message' },
-  403: { name: 'Forbidden', description: 'Not allowed: not activated, or no subscription (the message says which)', schema: 'Message' },
-  404: { name: 'NotFound', description: 'No such record, or another user’s', schema: 'Message' },
-  409: { name: 'Conflict', description: 'A state conflict (already subscribed, already taken)', schema: 'Message' },
-  413: { name: 'TooLarge', description: 'The body or file is over the limit', schema: 'Message' },
+const errorResponses: Record<ErrorStatus, { name: string; description: string; schema: keyof typeof R.responseComponents; retryAfter?: boolean }> = {
+  401: { name: 'Unauthorized', description: 'No token, or a bad or expired one (or a wrong password)', schema: 'Error' },
+  403: { name: 'Forbidden', description: 'Not allowed: not activated, or no subscription (the message says which)', schema: 'Error' },
+  404: { name: 'NotFound', description: 'No such record, or another user’s', schema: 'Error' },
+  409: { name: 'Conflict', description: 'A state conflict (already subscribed, already taken)', schema: 'Error' },
+  413: { name: 'TooLarge', description: 'The body or file is over the limit', schema: 'Error' },
   422: { name: 'ValidationFailed', description: 'The request did not validate', schema: 'ValidationError' },
-  429: { name: 'TooManyRequests', description: 'Rate-limited; retry after `Retry-After` seconds', schema: 'Message', retryAfter: true },
+  429: { name: 'TooManyRequests', description: 'Rate-limited; retry after `Retry-After` seconds', schema: 'Error', retryAfter: true },
+  503: { name: 'Unavailable', description: 'A service behind this one is busy or down; try again later', schema: 'Error' },
 }
 
 const authErrors: Record<Auth, ErrorStatus[]> = { none: [], optional: [], webhook: [], bearer: [401], subscriber: [401, 403] }
@@ -424,9 +345,7 @@ const authSecurity: Record<Auth, unknown[] | undefined> = {
   subscriber: [{ bearer: [] }],
 }
 
-const envelope = (data: JsonSchema | undefined): JsonSchema => object({ message: str(), data: data ?? { type: 'null' } })
-
-function operationObject(op: Operation): JsonSchema {
+function operationObject(op: Operation, successBody: JsonSchema | undefined): JsonSchema {
   const params: JsonSchema[] = [...op.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -441,13 +360,15 @@ function operationObject(op: Operation): JsonSchema {
   let success: JsonSchema
   if (op.raw) success = { description: op.summary, content: { [op.raw.type]: op.raw.schema ? { schema: op.raw.schema } : {} } }
   else if (op.file) success = { description: 'The file', content: Object.fromEntries(op.file.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
-  else success = { description: 'Done', content: { 'application/json': { schema: envelope(op.data) } } }
+  else success = { description: 'Done', content: { 'application/json': { schema: successBody } } }
 
   const responses: Record<string, JsonSchema> = { [ok]: success }
-  const statuses = [...new Set([...authErrors[op.auth], ...(op.errors ?? [])])].sort((a, b) => a - b)
+  // Every body is read under a size limit (64 KB for JSON, more for uploads): 413 above it.
+  const bodyErrors: ErrorStatus[] = op.body ? [413] : []
+  const statuses = [...new Set([...authErrors[op.auth], ...bodyErrors, ...(op.errors ?? [])])].sort((a, b) => a - b)
   for (const status of statuses) {
-    const special = status === 422 && op.tag === 'Analyses' && op.method === 'post'
-    responses[status] = special
+    const isRefusedWorkbook = status === 422 && op.tag === 'Analyses' && op.method === 'post'
+    responses[status] = isRefusedWorkbook
       ? { description: 'The workbook was refused (no file, missing columns, no rows)', content: { 'application/json': { schema: ref('AnalysisError') } } }
       : { $ref: `#/components/responses/${errorResponses[status].name}` }
   }
@@ -476,13 +397,17 @@ function operationObject(op: Operation): JsonSchema {
 }
 
 export function buildOpenApiDocument() {
+  // The `{message, data}` of each operation that answers JSON, converted with the named schemas.
+  const enveloped = operations.filter((op) => !op.raw && !op.file)
+  const converted = responseSchemas(enveloped.map((op) => R.envelope(op.data)))
+  const bodyOf = new Map(enveloped.map((op, i) => [op, converted.bodies[i]]))
   const paths: Record<string, Record<string, JsonSchema>> = {}
-  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op)
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, bodyOf.get(op))
   const responses: Record<string, JsonSchema> = {}
   for (const e of Object.values(errorResponses)) {
     responses[e.name] = {
       description: e.description,
-      ...(e.retryAfter ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+      ...(e.retryAfter ? { headers: { 'Retry-After': { description: 'Seconds to wait', required: true, schema: { type: 'integer', minimum: 1 } } } } : {}),
       content: { 'application/json': { schema: ref(e.schema) } },
     }
   }
@@ -503,7 +428,7 @@ export function buildOpenApiDocument() {
       parameters: {
         AcceptLanguage: { name: 'Accept-Language', in: 'header', required: false, description: 'The language of the messages', schema: { type: 'string', enum: ['ar', 'en'], default: 'ar' } },
       },
-      schemas: buildSchemas(),
+      schemas: { ...converted.components, ...requestSchemas() },
       responses,
     },
   }
@@ -532,7 +457,10 @@ function typeOf(schema: JsonSchema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(' | ')
   if (schema.type === 'array') return `array of ${typeOf((schema.items as JsonSchema | undefined) ?? {})}`
   if (schema.type === 'string' && schema.format === 'binary') return 'file'
-  if (typeof schema.type === 'string') return escapeHtml(schema.type + (typeof schema.format === 'string' ? ` (${schema.format})` : ''))
+  const format = typeof schema.format === 'string' ? ` (${schema.format})` : ''
+  if (typeof schema.type === 'string') return escapeHtml(schema.type + format)
+  // A nullable scalar: ["string", "null"].
+  if (Array.isArray(schema.type)) return schema.type.map((t) => escapeHtml(String(t) + (t === 'string' ? format : ''))).join(' | ')
   return 'any'
 }
 
@@ -551,7 +479,10 @@ function constraints(schema: JsonSchema): string {
   }
   for (const [key, label] of Object.entries(labels)) {
     const value = schema[key]
-    if (value === undefined || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue
+    // z.int()'s safe-integer bounds say nothing a reader needs.
+    if (value === undefined || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue
+    // A format (uuid, email, date-time) says in a word what its generated pattern spells out.
+    if (key === 'pattern' && typeof schema.format === 'string') continue
     parts.push(`${label} <code>${escapeHtml(typeof value === 'string' ? value : JSON.stringify(value))}</code>`)
   }
   for (const part of (schema.allOf as JsonSchema[] | undefined) ?? [])
@@ -570,7 +501,9 @@ function schemaHtml(schema: JsonSchema, depth = 0): string {
   }
   const required = new Set((schema.required as string[] | undefined) ?? [])
   const rows = Object.entries(props).map(([name, p]) => {
-    const nested = p.properties ? schemaHtml(p, depth + 1) : p.type === 'array' && (p.items as JsonSchema | undefined)?.properties ? schemaHtml(p.items as JsonSchema, depth + 1) : ''
+    // An object's own fields below it, also when it may be null (anyOf object | null) or is an array's item.
+    const inner = ((p.anyOf ?? p.oneOf) as JsonSchema[] | undefined)?.find((v) => v.properties) ?? (p.type === 'array' ? (p.items as JsonSchema | undefined) : undefined)
+    const nested = p.properties ? schemaHtml(p, depth + 1) : inner?.properties ? schemaHtml(inner, depth + 1) : ''
     return `<tr><th scope="row"><code>${escapeHtml(name)}</code></th><td>${typeOf(p)}${nested}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${constraints(p)}</td></tr>`
   })
   return `<table><thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Notes</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
@@ -641,7 +574,7 @@ export function renderDocsHtml(doc: OpenApiDocument = buildOpenApiDocument()): s
           if (typeof r.$ref === 'string') {
             const name = r.$ref.split('/').pop() ?? ''
             const shared = (doc.components.responses as Record<string, JsonSchema>)[name]
-            return `<li><strong>${status}</strong> ${escapeHtml(String(shared?.description ?? name))}</li>`
+            return `<li><strong>${status}</strong> ${prose(String(shared?.description ?? name))}</li>`
           }
           const content = (r.content ?? {}) as Record<string, { schema?: JsonSchema }>
           const shape = Object.entries(content)

@@ -54,6 +54,7 @@ export function domainErrorResponse(c: Context<ApiEnv>, error: DomainError) {
   const t = apiTranslator(c, namespaces)
   if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds))
   const body: { message: string; errors?: Record<string, string[]> } = { message: t(error.messageKey) }
-  if (error.fields) body.errors = Object.fromEntries(Object.entries(error.fields).map(([field, keys]) => [field, keys.map((k) => t(k))]))
+  // A 422 always carries `errors` (api.md), empty when no one field is at fault (a gateway's refusal).
+  if (error.fields || error.status === 422) body.errors = Object.fromEntries(Object.entries(error.fields ?? {}).map(([field, keys]) => [field, keys.map((k) => t(k))]))
   return c.json(body, error.status)
 }

@@ -1,3 +1,6 @@
+/** The subscription in force now, as the user object of api.md shows it. */
+export type UserSubscriptionJson = { package: { id: number; name: string }; starts_at: string; ends_at: string }
+
 /** The user object of api.md; never the password hash. */
 export type UserJson = {
   id: string
@@ -7,7 +10,7 @@ export type UserJson = {
   avatar_url: string | null
   email_verified_at: string | null
   created_at: string
-  subscription: null
+  subscription: UserSubscriptionJson | null
 }
 
 type UserRow = {
@@ -24,7 +27,8 @@ export function avatarUrl(avatarFile: string | null): string | null {
   return avatarFile ? `/files/${avatarFile}` : null
 }
 
-export function userToJson(user: UserRow): UserJson {
+/** `subscription`: the one in force now (billing knows it; the caller asks), or null. */
+export function userToJson(user: UserRow, subscription: UserSubscriptionJson | null): UserJson {
   return {
     id: user.id,
     username: user.username,
@@ -33,6 +37,6 @@ export function userToJson(user: UserRow): UserJson {
     avatar_url: avatarUrl(user.avatarFile),
     email_verified_at: user.emailVerifiedAt?.toISOString() ?? null,
     created_at: user.createdAt.toISOString(),
-    subscription: null,
+    subscription,
   }
 }
