@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '#app/lib/zod.ts'
 import { EXAM_LIMITS } from '#app/features/exams/schemas.ts'
 
 // What /api/v1 answers (api.md "Shapes", absence.md and grades.md "API shape"), as zod schemas.
