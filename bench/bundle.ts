@@ -11,7 +11,9 @@ import path from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
 import type { AppServer } from './app-server.ts'
 
-export const PUBLIC_PAGES = ['/ar', '/en', '/ar/packages', '/ar/about-us', '/ar/common-questions', '/ar/contact-us', '/ar/privacy-policy', '/ar/terms']
+// The content pages (sent to guests without React, docs/decisions/010) and the public pages with
+// forms (React pages: instant validation with the server's schemas).
+export const PUBLIC_PAGES = ['/ar', '/en', '/ar/packages', '/ar/about-us', '/ar/common-questions', '/ar/privacy-policy', '/ar/terms', '/ar/contact-us', '/ar/login', '/ar/SignIn', '/ar/forget-password']
 
 export interface BundleBenchResult {
   readonly page: string
