@@ -13,7 +13,7 @@ import type { AppServer } from './app-server.ts'
 
 // The content pages (sent to guests without React, docs/decisions/010) and the public pages with
 // forms (React pages: instant validation with the server's schemas).
-export const PUBLIC_PAGES = ['/ar', '/en', '/ar/packages', '/ar/about-us', '/ar/common-questions', '/ar/privacy-policy', '/ar/terms', '/ar/contact-us', '/ar/login', '/ar/SignIn', '/ar/forget-password']
+export const PUBLIC_PAGES = ['/ar', '/en', '/ar/packages', '/ar/about-us', '/ar/common-questions', '/ar/privacy-policy', '/ar/terms', '/ar/rates', '/ar/contact-us', '/ar/login', '/ar/SignIn', '/ar/forget-password']
 
 export interface BundleBenchResult {
   readonly page: string

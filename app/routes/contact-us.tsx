@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react'
-import { data, Form, useNavigation, useRouteLoaderData } from 'react-router'
+import { useEffect } from 'react'
+import { data, Form, redirect, useLocation, useNavigation, useRouteLoaderData, useSearchParams } from 'react-router'
 import { contactSchema } from '#app/features/content/schemas.ts'
+import { flashCookie } from '#app/features/accounts/index.server.ts'
 import { sendContactMessage } from '#app/features/content/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -14,6 +15,8 @@ import { SupportList, type SupportContacts } from '#app/ui/site-footer.tsx'
 import { useToast } from '#app/ui/toaster.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/contact-us'
+import { staticForGuests } from '#app/lib/static-pages.ts'
+import { localPath } from '#app/ui/app-link.tsx'
 
 // In the order of the form, so the first invalid one gets the focus.
 const fields = ['name', 'email', 'type', 'message'] as const
@@ -41,8 +44,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 429, headers: { 'Retry-After': String(result.retryAfterSeconds) } },
     )
   }
-  return { ok: true as const, errors: {} as FieldErrors, values: {} as Record<string, string> }
+  // Post, redirect, get: the message shows as a toast on the next page (also without React in
+  // the browser), the form comes back empty and a reload does not send it twice.
+  throw redirect(`${localPath(langParam(params), 'contact-us')}?sent=1`, { headers: { 'Set-Cookie': flashCookie('success', 'contact.sent') } })
 }
+
+// Sent to guests without React in the browser (app/lib/static-pages.ts): the form is checked on
+// the server with the same schema; a signed-in teacher gets the React page and instant feedback.
+export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'contact', 'contact-us')
 
@@ -51,18 +60,15 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
   const toast = useToast()
   const root = useRouteLoaderData('root') as { support?: SupportContacts } | undefined
   const navigation = useNavigation()
-  const formRef = useRef<HTMLFormElement>(null)
+  const location = useLocation()
+  const [search] = useSearchParams()
   const { errors, onSubmit } = useSchemaForm(contactSchema, fields, actionData?.errors)
   const values = actionData?.ok === false ? actionData.values : {}
   const sending = navigation.state === 'submitting'
+  const sent = search.get('sent') === '1' && !actionData
 
   useEffect(() => {
-    if (actionData?.ok) {
-      toast.push('success', t('contact.sent'))
-      formRef.current?.reset()
-    } else if (actionData?.errors._form) {
-      toast.push('error', t(actionData.errors._form[0] ?? 'common.errors.unexpected'))
-    }
+    if (actionData?.errors._form) toast.push('error', t(actionData.errors._form[0] ?? 'common.errors.unexpected'))
     // Only when a new answer arrives.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [actionData])
@@ -74,7 +80,7 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
         <div className="container contact-grid">
           <div className="card">
             <h2>{t('contact.form.title')}</h2>
-            {actionData?.ok ? (
+            {sent ? (
               <div className="notice notice-success" role="status">
                 <p><strong>{t('contact.sent')}</strong></p>
                 <p>{t('contact.sentHint')}</p>
@@ -85,8 +91,9 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
                 <p>{errors._form.map((key) => t(key)).join(' ')}</p>
               </div>
             ) : null}
+            {/* A new key after each navigation: the fields come back empty after a message was sent. */}
             <Form
-              ref={formRef}
+              key={location.key}
               method="post"
               noValidate
               className="form"

@@ -13,6 +13,7 @@ import { FormField } from '#app/ui/form-field.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/rates'
+import { staticForGuests } from '#app/lib/static-pages.ts'
 
 const fields = ['rating', 'comment'] as const
 
@@ -37,6 +38,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     throw redirect(localPath(lang, 'rates'), { headers: { 'Set-Cookie': flashCookie('success', 'accounts.messages.reviewThanks') } })
   })
 }
+
+// Sent to guests without React in the browser (app/lib/static-pages.ts): they read the reviews;
+// a signed-in teacher gets the React page with the review form.
+export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'accounts.meta.rates', 'rates')
 

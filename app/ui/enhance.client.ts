@@ -1,9 +1,10 @@
-// The script of the pages a guest gets without React in the browser (the home page, packages,
-// about, questions, privacy, terms: see `staticForGuests` in app/root.tsx). Their links and
-// forms work as plain HTML; this adds what HTML alone cannot do, with the same rules as the
-// React shell: the colour-mode button, toasts that leave by themselves or when dismissed or
-// dragged away, sections fading in on scroll, and the service worker. Plain DOM, no React: the
-// whole file is a few kilobytes.
+// The script of the pages a guest gets without React in the browser (the content pages, the
+// contact form, log in, registration, forgotten password: `staticForGuests`, app/lib/static-pages.ts).
+// Their links and forms work as plain HTML and their forms are checked on the server; this adds
+// what HTML alone cannot do, with the same rules as the React shell: the colour-mode button,
+// toasts that leave by themselves or when dismissed or dragged away, sections fading in on
+// scroll, the focus on a form's first field in error, one submission per click, and the service
+// worker. Plain DOM, no React: the whole file is a few kilobytes.
 import { registerServiceWorker } from '#app/lib/pwa/register-sw.ts'
 import { revealOnScroll } from './reveal.ts'
 import { applyTheme, currentThemeMode, nextThemeMode, showThemeMode, type ThemeTexts } from './theme.ts'
@@ -70,7 +71,25 @@ function toast(item: HTMLElement) {
   wait()
 }
 
+function forms() {
+  // After the server answered with errors, the first field in error takes the focus, as it does
+  // on a React page.
+  document.querySelector<HTMLElement>('main form [aria-invalid="true"]')?.focus()
+  // A form is sent once: a second click while the page loads the answer does nothing.
+  for (const form of document.querySelectorAll<HTMLFormElement>('form[method="post" i]')) {
+    form.addEventListener('submit', (event) => {
+      if (form.dataset.submitting) event.preventDefault()
+      else form.dataset.submitting = 'true'
+    })
+  }
+  // Back to this page from the browser's history: its forms may be sent again.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) for (const form of document.querySelectorAll<HTMLFormElement>('form[data-submitting]')) delete form.dataset.submitting
+  })
+}
+
 themeButtons()
+forms()
 for (const item of document.querySelectorAll<HTMLElement>('.toasts .toast')) toast(item)
 revealOnScroll()
 registerServiceWorker()

@@ -112,7 +112,7 @@ test.describe('contact form', () => {
     if (rows) expect(rows).toEqual([{ type: 'suggestion', lang: 'ar' }])
   })
 
-  test('shows each error beside its field, in English, before sending', async ({ page }) => {
+  test('shows each error beside its field, in English, with the focus on the first', async ({ page }) => {
     await page.goto('/en/contact-us')
     await page.getByLabel('Email').fill('not-an-email')
     await page.getByRole('button', { name: 'Send message' }).click()
@@ -207,7 +207,7 @@ test.describe('app shell', () => {
       Object.assign(window, { cspViolations: seen })
       document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`), true)
     })
-    for (const path of ['/ar', '/en/packages', '/en/contact-us', '/ar/login', '/en/SignIn', '/ar/forget-password']) {
+    for (const path of ['/ar', '/en/packages', '/en/contact-us', '/ar/login', '/en/SignIn', '/ar/forget-password', '/ar/rates', '/en/verify-otp?purpose=activation&email=nobody%40school.example']) {
       await page.goto(path)
       await page.waitForLoadState('networkidle')
       expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual([])
@@ -240,7 +240,7 @@ test.describe('app shell', () => {
   })
 
   test('content pages reach a guest without React, with the small enhancement script', async ({ page, request }) => {
-    for (const path of ['/ar', '/en/packages', '/ar/common-questions', '/en/terms']) {
+    for (const path of ['/ar', '/en/packages', '/ar/common-questions', '/en/terms', '/en/contact-us', '/ar/login', '/ar/SignIn', '/en/forget-password', '/ar/rates']) {
       const html = await (await request.get(path)).text()
       expect(html, path).not.toContain('modulepreload')
       expect(html, path).not.toContain('__reactRouterContext')
@@ -250,8 +250,8 @@ test.describe('app shell', () => {
       expect(script.status()).toBe(200)
       expect(script.headers()['content-type']).toContain('javascript')
     }
-    // The contact form stays a React page (instant validation).
-    expect(await (await request.get('/en/contact-us')).text()).toContain('__reactRouterContext')
+    // A guest page that is not one of them (a step of a flow) is a React page.
+    expect(await (await request.get('/en/verify-otp?purpose=activation&email=nobody%40school.example')).text()).toContain('__reactRouterContext')
 
     // Links work as plain links; the FAQ's answers open without script.
     await page.goto('/ar')
@@ -297,8 +297,8 @@ test.describe('app shell', () => {
   })
 
   test('built assets are cached for a year and served compressed', async ({ request, page }) => {
-    // A React page (the content pages send guests one small module instead).
-    await page.goto('/ar/contact-us')
+    // A React page (the content and form pages send guests one small module instead).
+    await page.goto('/ar/verify-otp?purpose=activation&email=nobody%40school.example')
     const src = await page.locator('link[rel="modulepreload"]').first().getAttribute('href')
     expect(src).toMatch(/^\/assets\//)
     const res = await request.get(src!, { headers: { 'accept-encoding': 'br, gzip' } })
