@@ -52,6 +52,11 @@ for (const dir of ['app', 'server']) {
           problems.push(`${file}: use the ${toFeature} feature through its index (or schemas), not ${spec}`)
       }
       if (target.startsWith('tests/') && !isTest) problems.push(`${file}: production code imports test helpers (${spec})`)
+      // zod's chained API takes all of zod's core into any browser chunk it reaches; a module the
+      // client can load builds its schemas with #app/lib/zod-mini.ts.
+      const isServerOnly = file.startsWith('server/') || /\.server\.tsx?$/.test(file) || isTest
+      if (/^app\/lib\/zod(\.ts)?$/.test(target) && !isServerOnly)
+        problems.push(`${file}: zod's chained API (${spec}) is for server-only modules; use #app/lib/zod-mini.ts`)
     }
   }
 }

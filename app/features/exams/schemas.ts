@@ -1,7 +1,9 @@
-import { z } from '#app/lib/zod.ts'
+import { z } from '#app/lib/zod-mini.ts'
 
 // A test and its questions: one schema for the editor (instant feedback), the page's action and
 // /api/v1/exams. Messages are translation keys of the `exams` namespace. The shapes are api.md's.
+// Written with zod/mini: the editor sends it to the browser, and zod's chained API there would
+// pull all of zod's core into the chunk that the sign-in and contact pages share.
 
 export const questionTypes = ['multiple_choice', 'checkbox', 'true_false', 'essay', 'matching', 'fill_blank'] as const
 export type QuestionType = (typeof questionTypes)[number]
@@ -37,57 +39,63 @@ export function splitBlanks(text: string): string[] {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const text = (max: number, required: string, tooLong = 'exams.errors.tooLong') =>
-  z.string({ error: required }).trim().min(1, required).max(max, tooLong)
+  z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong))
 
 const optionalText = (max: number) =>
-  z
-    .string({ error: 'exams.errors.text' })
-    .trim()
-    .max(max, 'exams.errors.tooLong')
-    .nullish()
-    .transform((v) => v ?? '')
+  z.pipe(
+    z.nullish(z.string({ error: 'exams.errors.text' }).check(z.trim(), z.maxLength(max, 'exams.errors.tooLong'))),
+    z.transform((v: string | null | undefined) => v ?? ''),
+  )
+
+/** A whole number with one message for every way it can be wrong. `z.int` as a check keeps `integer` in the JSON Schema. */
+const wholeNumber = (message: string, ...checks: Array<z.core.$ZodCheck<number>>) =>
+  z.number({ error: message }).check(z.int(message), ...checks)
 
 const questionBase = {
   text: text(EXAM_LIMITS.questionText, 'exams.errors.questionText'),
-  marks: z
-    .number({ error: 'exams.errors.marks' })
-    .positive('exams.errors.marks')
-    .max(EXAM_LIMITS.marks, 'exams.errors.marks')
+  marks: z.number({ error: 'exams.errors.marks' }).check(
+    z.positive('exams.errors.marks'),
+    z.lte(EXAM_LIMITS.marks, 'exams.errors.marks'),
     // Quarter marks at the finest: sums stay exact and print as 0.25, 0.5, 0.75.
-    .refine((m) => Number.isInteger(m * 4), 'exams.errors.marks'),
-  image: z
-    .string({ error: 'exams.errors.image' })
-    .regex(UUID, 'exams.errors.image')
-    .nullish()
-    .transform((v) => v ?? null),
+    z.refine((m: number) => Number.isInteger(m * 4), 'exams.errors.marks'),
+  ),
+  image: z.pipe(
+    z.nullish(z.string({ error: 'exams.errors.image' }).check(z.regex(UUID, 'exams.errors.image'))),
+    z.transform((v: string | null | undefined) => v ?? null),
+  ),
 }
 
 const option = text(EXAM_LIMITS.option, 'exams.errors.optionRequired')
-const index = z.number({ error: 'exams.errors.correct' }).int('exams.errors.correct').min(0, 'exams.errors.correct')
+const index = wholeNumber('exams.errors.correct', z.gte(0, 'exams.errors.correct'))
 
 const multipleChoice = z.object({
   type: z.literal('multiple_choice'),
   ...questionBase,
-  options: z.array(option, { error: 'exams.errors.mcOptions' }).length(4, 'exams.errors.mcOptions'),
-  correct: z.number({ error: 'exams.errors.mcCorrect' }).int('exams.errors.mcCorrect').min(0, 'exams.errors.mcCorrect').max(3, 'exams.errors.mcCorrect'),
+  options: z.array(option, { error: 'exams.errors.mcOptions' }).check(z.length(4, 'exams.errors.mcOptions')),
+  correct: wholeNumber('exams.errors.mcCorrect', z.gte(0, 'exams.errors.mcCorrect'), z.lte(3, 'exams.errors.mcCorrect')),
 })
 
-const checkbox = z
+const checkboxQuestion = z
   .object({
     type: z.literal('checkbox'),
     ...questionBase,
     options: z
       .array(option, { error: 'exams.errors.checkboxOptions' })
-      .min(EXAM_LIMITS.checkboxOptions.min, 'exams.errors.checkboxOptions')
-      .max(EXAM_LIMITS.checkboxOptions.max, 'exams.errors.checkboxOptions'),
-    correct: z.array(index, { error: 'exams.errors.checkboxCorrect' }).min(1, 'exams.errors.checkboxCorrect'),
+      .check(z.minLength(EXAM_LIMITS.checkboxOptions.min, 'exams.errors.checkboxOptions'), z.maxLength(EXAM_LIMITS.checkboxOptions.max, 'exams.errors.checkboxOptions')),
+    correct: z.array(index, { error: 'exams.errors.checkboxCorrect' }).check(z.minLength(1, 'exams.errors.checkboxCorrect')),
   })
-  .superRefine((q, ctx) => {
-    const isValid = q.correct.every((i) => i < q.options.length) && new Set(q.correct).size === q.correct.length
-    if (!isValid) ctx.addIssue({ code: 'custom', path: ['correct'], message: 'exams.errors.checkboxCorrect' })
-  })
+  .check(
+    z.superRefine((q: { options: string[]; correct: number[] }, ctx) => {
+      const isValid = q.correct.every((i) => i < q.options.length) && new Set(q.correct).size === q.correct.length
+      if (!isValid) ctx.addIssue({ code: 'custom', path: ['correct'], message: 'exams.errors.checkboxCorrect' })
+    }),
+  )
+
+const checkbox = z.pipe(
+  checkboxQuestion,
   // One order for the same answer, whatever order the indexes were ticked in.
-  .transform((q) => ({ ...q, correct: [...q.correct].sort((a, b) => a - b) }))
+  z.transform((q: z.output<typeof checkboxQuestion>) => ({ ...q, correct: [...q.correct].sort((a, b) => a - b) })),
+)
 
 const trueFalse = z.object({
   type: z.literal('true_false'),
@@ -98,11 +106,11 @@ const trueFalse = z.object({
 const essay = z.object({
   type: z.literal('essay'),
   ...questionBase,
-  lines: z
-    .number({ error: 'exams.errors.essayLines' })
-    .int('exams.errors.essayLines')
-    .min(EXAM_LIMITS.essayLines.min, 'exams.errors.essayLines')
-    .max(EXAM_LIMITS.essayLines.max, 'exams.errors.essayLines'),
+  lines: wholeNumber(
+    'exams.errors.essayLines',
+    z.gte(EXAM_LIMITS.essayLines.min, 'exams.errors.essayLines'),
+    z.lte(EXAM_LIMITS.essayLines.max, 'exams.errors.essayLines'),
+  ),
 })
 
 const pairSide = text(EXAM_LIMITS.option, 'exams.errors.pairRequired')
@@ -113,8 +121,7 @@ const matching = z.object({
   ...questionBase,
   pairs: z
     .array(pair, { error: 'exams.errors.matchingPairs' })
-    .min(EXAM_LIMITS.matchingPairs.min, 'exams.errors.matchingPairs')
-    .max(EXAM_LIMITS.matchingPairs.max, 'exams.errors.matchingPairs'),
+    .check(z.minLength(EXAM_LIMITS.matchingPairs.min, 'exams.errors.matchingPairs'), z.maxLength(EXAM_LIMITS.matchingPairs.max, 'exams.errors.matchingPairs')),
 })
 
 const fillBlank = z
@@ -123,11 +130,13 @@ const fillBlank = z
     ...questionBase,
     answers: z.array(text(EXAM_LIMITS.blankAnswer, 'exams.errors.blankAnswerRequired'), { error: 'exams.errors.blankAnswers' }),
   })
-  .superRefine((q, ctx) => {
-    const blanks = countBlanks(q.text)
-    if (blanks === 0) ctx.addIssue({ code: 'custom', path: ['text'], message: 'exams.errors.blankMissing' })
-    else if (q.answers.length !== blanks) ctx.addIssue({ code: 'custom', path: ['answers'], message: 'exams.errors.blankAnswers' })
-  })
+  .check(
+    z.superRefine((q: { text: string; answers: string[] }, ctx) => {
+      const blanks = countBlanks(q.text)
+      if (blanks === 0) ctx.addIssue({ code: 'custom', path: ['text'], message: 'exams.errors.blankMissing' })
+      else if (q.answers.length !== blanks) ctx.addIssue({ code: 'custom', path: ['answers'], message: 'exams.errors.blankAnswers' })
+    }),
+  )
 
 export const questionSchema = z.discriminatedUnion('type', [multipleChoice, checkbox, trueFalse, essay, matching, fillBlank], {
   error: 'exams.errors.questionType',
@@ -135,6 +144,14 @@ export const questionSchema = z.discriminatedUnion('type', [multipleChoice, chec
 
 export type Question = z.infer<typeof questionSchema>
 export type QuestionOf<T extends QuestionType> = Extract<Question, { type: T }>
+
+/**
+ * zod's `preprocess`, which zod/mini does not have: the same pipe (a transform into the schema),
+ * given the type zod gives it, so a key whose schema may be absent stays optional in the input type.
+ */
+function preprocess<B extends z.core.$ZodType, I = unknown>(fn: (value: I) => unknown, schema: B): z.core.$ZodPreprocess<B, I> {
+  return z.pipe(z.transform(fn), schema) as unknown as z.core.$ZodPreprocess<B, I>
+}
 
 const blankToNull = (v: unknown) => (v === '' ? null : v)
 
@@ -145,40 +162,50 @@ function isRealDate(value: string): boolean {
 
 /** The whole test as the editor saves it and the API receives it (POST and PUT). */
 export const examSchema = z
-  .object({
-    title: text(EXAM_LIMITS.title, 'exams.errors.titleRequired'),
-    school_name: optionalText(EXAM_LIMITS.title),
-    subject: optionalText(EXAM_LIMITS.shortText),
-    grade: optionalText(EXAM_LIMITS.shortText),
-    date: z.preprocess(
-      blankToNull,
-      z
-        .string({ error: 'exams.errors.date' })
-        .regex(/^\d{4}-\d{2}-\d{2}$/, 'exams.errors.date')
-        .refine(isRealDate, 'exams.errors.date')
-        .nullish()
-        .transform((v) => v ?? null),
-    ),
-    duration_minutes: z.preprocess(
-      blankToNull,
-      z
-        .number({ error: 'exams.errors.duration' })
-        .int('exams.errors.duration')
-        .min(1, 'exams.errors.duration')
-        .max(EXAM_LIMITS.durationMinutes, 'exams.errors.duration')
-        .nullish()
-        .transform((v) => v ?? null),
-    ),
-    info: optionalText(EXAM_LIMITS.info),
-    show_student_name: z.boolean({ error: 'exams.errors.showStudentName' }).default(true),
-    questions: z
-      .array(questionSchema, { error: 'exams.errors.questions' })
-      .max(EXAM_LIMITS.questions, 'exams.errors.tooManyQuestions')
-      .default([]),
-  }, { error: 'exams.errors.body' })
-  .superRefine((exam, ctx) => {
-    if (totalMarks(exam.questions) > EXAM_LIMITS.totalMarks) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'exams.errors.totalMarks' })
-  })
+  .object(
+    {
+      title: text(EXAM_LIMITS.title, 'exams.errors.titleRequired'),
+      school_name: optionalText(EXAM_LIMITS.title),
+      subject: optionalText(EXAM_LIMITS.shortText),
+      grade: optionalText(EXAM_LIMITS.shortText),
+      date: preprocess(
+        blankToNull,
+        z.pipe(
+          z.nullish(
+            z
+              .string({ error: 'exams.errors.date' })
+              .check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'exams.errors.date'), z.refine(isRealDate, 'exams.errors.date')),
+          ),
+          z.transform((v: string | null | undefined) => v ?? null),
+        ),
+      ),
+      duration_minutes: preprocess(
+        blankToNull,
+        z.pipe(
+          z.nullish(
+            wholeNumber(
+              'exams.errors.duration',
+              z.gte(1, 'exams.errors.duration'),
+              z.lte(EXAM_LIMITS.durationMinutes, 'exams.errors.duration'),
+            ),
+          ),
+          z.transform((v: number | null | undefined) => v ?? null),
+        ),
+      ),
+      info: optionalText(EXAM_LIMITS.info),
+      show_student_name: z._default(z.boolean({ error: 'exams.errors.showStudentName' }), true),
+      questions: z._default(
+        z.array(questionSchema, { error: 'exams.errors.questions' }).check(z.maxLength(EXAM_LIMITS.questions, 'exams.errors.tooManyQuestions')),
+        [],
+      ),
+    },
+    { error: 'exams.errors.body' },
+  )
+  .check(
+    z.superRefine((exam: { questions: ReadonlyArray<{ marks: number }> }, ctx) => {
+      if (totalMarks(exam.questions) > EXAM_LIMITS.totalMarks) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'exams.errors.totalMarks' })
+    }),
+  )
 
 export type ExamInput = z.infer<typeof examSchema>
 
@@ -191,13 +218,12 @@ export function totalMarks(questions: ReadonlyArray<{ marks: number }>): number 
  * versions A–D each with its key. A value it cannot read is ignored (the plain test prints).
  */
 export const pdfOptionsSchema = z.object({
-  answers: z
-    .string()
-    .optional()
-    .catch(undefined)
-    .transform((v) => v === '1' || v === 'true'),
-  versions: z.coerce.number().int().min(2).max(4).optional().catch(undefined),
-  seed: z.string().trim().min(1).max(64).optional().catch(undefined),
+  answers: z.pipe(
+    z.catch(z.optional(z.string()), undefined),
+    z.transform((v: string | undefined) => v === '1' || v === 'true'),
+  ),
+  versions: z.catch(z.optional(z.coerce.number().check(z.int(), z.gte(2), z.lte(4))), undefined),
+  seed: z.catch(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))), undefined),
 })
 
 export type FieldErrorMap = Record<string, string[]>
@@ -206,7 +232,7 @@ export type FieldErrorMap = Record<string, string[]>
  * Each error under its full path (`questions.2.options.1`), as the editor places it beside its
  * control and the API reports it (api.md: the field names as in the request).
  */
-export function examFieldErrors(error: z.ZodError): FieldErrorMap {
+export function examFieldErrors(error: z.core.$ZodError): FieldErrorMap {
   const out: FieldErrorMap = {}
   for (const issue of error.issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : '_form'
