@@ -29,7 +29,7 @@ import type { Route } from './+types/profile'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user, sessionId } = await requireUser(request, context, lang)
-  const sessions = await listSessions(context.db, user.id)
+  const sessions = await listSessions(context.db, user.id, { idleDays: context.env.SESSION_IDLE_DAYS })
   return {
     messages: getMessages(lang, ['accounts']),
     user: { username: user.username, email: user.email, phone: user.phone, avatarUrl: avatarUrl(user.avatarFile) },

@@ -55,9 +55,9 @@ export async function apiSession(c: C): Promise<CurrentSession | null> {
   const known = c.get('apiSession')
   if (known !== undefined) return known
   const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1]
-  const { db, env } = c.get('ctx')
+  const { db, env, logger } = c.get('ctx')
   // Only kind 'api': a web session secret (the cookie's) never opens the API, in a header or a cookie.
-  const session = token ? await findSession({ db, secret: env.SESSION_SECRET, token, kind: 'api' }) : null
+  const session = token ? await findSession({ db, secret: env.SESSION_SECRET, token, kind: 'api', idleDays: env.SESSION_IDLE_DAYS, logger }) : null
   c.set('apiSession', session)
   return session
 }

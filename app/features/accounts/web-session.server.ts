@@ -27,7 +27,9 @@ export function getCurrentSession(request: Request, context: RequestContext): Pr
   let found = currentCache.get(request)
   if (!found) {
     const token = readCookie(request.headers.get('cookie'), sessionCookieName(context.env))
-    found = token ? findSession({ db: context.db, secret: context.env.SESSION_SECRET, token, kind: 'web' }) : Promise.resolve(null)
+    found = token
+      ? findSession({ db: context.db, secret: context.env.SESSION_SECRET, token, kind: 'web', idleDays: context.env.SESSION_IDLE_DAYS, logger: context.logger })
+      : Promise.resolve(null)
     currentCache.set(request, found)
   }
   return found
