@@ -72,11 +72,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       })
     }
     case 'revoke': {
-      await revokeSession(context.db, String(form.get('session') ?? ''), user.id)
+      await revokeSession(context, { sessionId: String(form.get('session') ?? ''), userId: user.id, reason: 'signed_out' })
       throw done('accounts.profile.signedOut')
     }
     case 'revoke-others': {
-      await revokeOtherSessions(context.db, user.id, sessionId)
+      await revokeOtherSessions(context, { userId: user.id, keepSessionId: sessionId })
       throw done('accounts.profile.signedOutOthers')
     }
     case 'delete': {

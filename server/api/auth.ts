@@ -137,7 +137,7 @@ export function createAuthApi() {
 
   auth.post('/auth/logout', async (c) => {
     const { sessionId, user } = await requireApiUser(c)
-    await revokeSession(c.get('ctx').db, sessionId, user.id)
+    await revokeSession(c.get('ctx'), { sessionId, userId: user.id, reason: 'logout' })
     return ok(c, null, accountsT(c)('accounts.messages.loggedOut'))
   })
 

@@ -99,19 +99,31 @@ export async function findSession({ db, secret, token, kind, idleDays = SESSION_
   return { sessionId: row.session.id, user: row.user }
 }
 
-export async function revokeSession(db: Db, sessionId: string, userId: string): Promise<boolean> {
+/** What ending sessions needs: the database, and the logger for the event. */
+export type SessionsContext = { db: Db; logger: Logger }
+
+/**
+ * Ends one session of its owner (logging out, or "sign out" on a device in the profile);
+ * another user's session id changes nothing. Logged with the user id only.
+ */
+export async function revokeSession(ctx: SessionsContext, { sessionId, userId, reason }: { sessionId: string; userId: string; reason: 'logout' | 'signed_out' }): Promise<boolean> {
   if (!isUuid(sessionId)) return false
-  const removed = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
+  const removed = await ctx.db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
+  if (removed.length > 0) ctx.logger.info({ event: 'auth.session.revoked', userId, reason }, 'session ended')
   return removed.length > 0
 }
 
-export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
-  const removed = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))).returning({ id: sessions.id })
+/** "Sign out of other devices": every session of the user but this one. */
+export async function revokeOtherSessions(ctx: SessionsContext, { userId, keepSessionId }: { userId: string; keepSessionId: string }): Promise<number> {
+  const removed = await ctx.db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))).returning({ id: sessions.id })
+  ctx.logger.info({ event: 'auth.sessions.revoked', userId, reason: 'other_devices', count: removed.length }, 'sessions ended')
   return removed.length
 }
 
-export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId))
+/** Every session of the user, after a change of password (or a reset). */
+export async function revokeAllSessions(ctx: SessionsContext, { userId, reason }: { userId: string; reason: 'password_changed' | 'password_reset' }): Promise<void> {
+  const removed = await ctx.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })
+  ctx.logger.info({ event: 'auth.sessions.revoked', userId, reason, count: removed.length }, 'sessions ended')
 }
 
 /** The account's live sessions, most recently used first (an idle one is as good as gone). */

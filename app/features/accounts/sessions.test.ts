@@ -126,12 +126,12 @@ describe('sessions', () => {
     const session = await findSession({ db, secret, token, kind: 'web' })
     expect(session).not.toBeNull()
 
-    expect(await revokeSession(db, session!.sessionId, intruder.id)).toBe(false)
+    expect(await revokeSession(ctx, { sessionId: session!.sessionId, userId: intruder.id, reason: 'signed_out' })).toBe(false)
     expect(await findSession({ db, secret, token, kind: 'web' })).not.toBeNull()
 
-    expect(await revokeSession(db, session!.sessionId, user.id)).toBe(true)
+    expect(await revokeSession(ctx, { sessionId: session!.sessionId, userId: user.id, reason: 'signed_out' })).toBe(true)
     expect(await findSession({ db, secret, token, kind: 'web' })).toBeNull()
-    expect(await revokeSession(db, session!.sessionId, user.id)).toBe(false)
+    expect(await revokeSession(ctx, { sessionId: session!.sessionId, userId: user.id, reason: 'signed_out' })).toBe(false)
   })
 
   it('"sign out of other devices" keeps the current one and no one else\'s', async () => {
@@ -144,14 +144,14 @@ describe('sessions', () => {
     const currentId = (await findSession({ db, secret, token: current.token, kind: 'web' }))!.sessionId
 
     expect(await listSessions(db, user.id)).toHaveLength(3)
-    expect(await revokeOtherSessions(db, user.id, currentId)).toBe(2)
+    expect(await revokeOtherSessions(ctx, { userId: user.id, keepSessionId: currentId })).toBe(2)
     expect(await findSession({ db, secret, token: current.token, kind: 'web' })).not.toBeNull()
     expect(await findSession({ db, secret, token: phone.token, kind: 'web' })).toBeNull()
     expect(await findSession({ db, secret, token: api.token, kind: 'api' })).toBeNull()
     expect(await findSession({ db, secret, token: theirs.token, kind: 'web' })).not.toBeNull()
     expect((await listSessions(db, user.id)).map((s) => s.id)).toEqual([currentId])
 
-    await revokeAllSessions(db, user.id)
+    await revokeAllSessions(ctx, { userId: user.id, reason: 'password_changed' })
     expect(await listSessions(db, user.id)).toEqual([])
     expect(await listSessions(db, neighbour.id)).toHaveLength(1)
   })

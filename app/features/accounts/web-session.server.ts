@@ -43,7 +43,7 @@ export async function startWebSession(context: RequestContext, request: Request,
 
 export async function endWebSession(context: RequestContext, request: Request): Promise<string> {
   const current = await getCurrentSession(request, context)
-  if (current) await revokeSession(context.db, current.sessionId, current.user.id)
+  if (current) await revokeSession(context, { sessionId: current.sessionId, userId: current.user.id, reason: 'logout' })
   return clearSessionCookie(context.env)
 }
 
