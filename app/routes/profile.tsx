@@ -2,6 +2,7 @@ import { Form, redirect, useNavigation } from 'react-router'
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema } from '#app/features/accounts/schemas.ts'
 import { avatarUrl } from '#app/features/accounts/index.ts'
 import {
+  CLEAR_SITE_DATA,
   clearSessionCookie,
   deleteAccount,
   flashCookie,
@@ -84,7 +85,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
         await deleteAccount(context, user, parsed.data)
-        const headers = new Headers()
+        const headers = new Headers({ 'Clear-Site-Data': CLEAR_SITE_DATA })
         headers.append('Set-Cookie', clearSessionCookie(context.env))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.profile.deleted'))
         throw redirect(localPath(lang), { headers })

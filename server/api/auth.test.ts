@@ -283,6 +283,7 @@ describe('login and logout', () => {
     const out = await call('POST', 'auth/logout', { token, lang: 'en' })
     expect(out.status).toBe(200)
     expect(out.body).toEqual({ message: 'Logout successful', data: null })
+    expect(out.headers.get('clear-site-data')).toBe('"cache", "storage"')
     expect((await call('GET', 'auth/profile', { token })).status).toBe(401)
     expect((await call('POST', 'auth/logout', { token })).status).toBe(401)
     expect((await call('GET', 'auth/profile', { token: teacher.token })).status).toBe(200)

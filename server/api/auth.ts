@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import {
   activateAccount,
+  CLEAR_SITE_DATA,
   confirmEmailChange,
   confirmPasswordChange,
   createReview,
@@ -138,6 +139,8 @@ export function createAuthApi() {
   auth.post('/auth/logout', async (c) => {
     const { sessionId, user } = await requireApiUser(c)
     await revokeSession(c.get('ctx'), { sessionId, userId: user.id, reason: 'logout' })
+    // For a browser calling the API; other clients ignore it.
+    c.header('Clear-Site-Data', CLEAR_SITE_DATA)
     return ok(c, null, accountsT(c)('accounts.messages.loggedOut'))
   })
 

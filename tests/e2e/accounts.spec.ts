@@ -107,8 +107,13 @@ for (const lang of ['ar', 'en'] as const) {
     await page.getByRole('link', { name: w.logout }).click()
     const dialog = page.getByRole('dialog', { name: w.logoutTitle })
     await expect(dialog).toBeVisible()
+    // Logging out tells the browser to clear the site's cache and storage (Clear-Site-Data).
+    await page.evaluate(() => localStorage.setItem('hallil-e2e-left-behind', 'yes'))
+    const loggingOut = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith(`/${lang}/logout`))
     await dialog.getByRole('button', { name: w.logout }).click()
+    expect((await (await loggingOut).allHeaders())['clear-site-data']).toBe('"cache", "storage"')
     await expect(page.getByText(w.loggedOut).first()).toBeVisible()
+    expect(await page.evaluate(() => localStorage.getItem('hallil-e2e-left-behind'))).toBeNull()
 
     await page.goto(`/${lang}/profile`)
     await expect(page).toHaveURL(new RegExp(`/${lang}/login\\?redirectTo=%2F${lang}%2Fprofile`))
