@@ -124,6 +124,15 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByText(w.loggedIn).first()).toBeVisible()
   })
 
+  test(`${lang}: the logout page signs out and lands on the home page, though the browser clears the site's storage`, async ({ page }) => {
+    await signedInTeacher(page, lang, 'leave')
+    await page.goto(`/${lang}/logout`)
+    // Clear-Site-Data removes the service worker; the page must not take that for an update and reload.
+    await page.locator('main').getByRole('button', { name: w.logout }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+    await expect(page.getByText(w.loggedOut).first()).toBeVisible()
+  })
+
   test(`${lang}: forgotten password through the emailed code`, async ({ page }) => {
     const { email } = await signedInTeacher(page, lang)
     await page.context().clearCookies()

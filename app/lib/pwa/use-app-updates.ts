@@ -17,7 +17,8 @@ export function useAppUpdates(currentVersion: string, enabled: boolean) {
     const hadController = Boolean(navigator.serviceWorker.controller)
     let reloaded = false
     const onControllerChange = () => {
-      if (!hadController || reloaded) return
+      // No controller any more: the worker was removed (Clear-Site-Data at logout), not replaced.
+      if (!hadController || reloaded || !navigator.serviceWorker.controller) return
       reloaded = true
       window.location.reload()
     }
