@@ -5,6 +5,7 @@ import { bandsFromQuery } from '#app/features/grades/index.ts'
 import { gradesExport } from '#app/features/grades/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
+import { limitPageExports } from '#app/server/export-limit.server.ts'
 import type { Route } from './+types/analysis-export'
 
 /** `Export PDF` / `Export Excel` of the teacher's own analysis, in the page's language. */
@@ -13,6 +14,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   const stored = await findAnalysis(context.db, user.id, params.analysisId)
   if (!stored) throw data(null, { status: 404 })
+  await limitPageExports(context, user.id, request, lang)
   const url = new URL(request.url)
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
   if (stored.kind === 'absence') return absenceExport(stored, format, lang)

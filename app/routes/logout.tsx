@@ -1,5 +1,5 @@
 import { Form, redirect } from 'react-router'
-import { clearSessionCookie, endWebSession, flashCookie, requireUser } from '#app/features/accounts/index.server.ts'
+import { CLEAR_SITE_DATA, clearSessionCookie, endWebSession, flashCookie, requireUser } from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
@@ -23,7 +23,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     context.logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'logout could not revoke the session')
   }
-  const headers = new Headers()
+  const headers = new Headers({ 'Clear-Site-Data': CLEAR_SITE_DATA })
   headers.append('Set-Cookie', cleared)
   headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedOut'))
   return redirect(localPath(lang), { headers })

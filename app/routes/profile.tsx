@@ -2,6 +2,7 @@ import { Form, redirect, useNavigation } from 'react-router'
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema } from '#app/features/accounts/schemas.ts'
 import { avatarUrl } from '#app/features/accounts/index.ts'
 import {
+  CLEAR_SITE_DATA,
   clearSessionCookie,
   deleteAccount,
   flashCookie,
@@ -29,7 +30,7 @@ import type { Route } from './+types/profile'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user, sessionId } = await requireUser(request, context, lang)
-  const sessions = await listSessions(context.db, user.id)
+  const sessions = await listSessions(context.db, user.id, { idleDays: context.env.SESSION_IDLE_DAYS })
   return {
     messages: getMessages(lang, ['accounts']),
     user: { username: user.username, email: user.email, phone: user.phone, avatarUrl: avatarUrl(user.avatarFile) },
@@ -72,11 +73,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       })
     }
     case 'revoke': {
-      await revokeSession(context.db, String(form.get('session') ?? ''), user.id)
+      await revokeSession(context, { sessionId: String(form.get('session') ?? ''), userId: user.id, reason: 'signed_out' })
       throw done('accounts.profile.signedOut')
     }
     case 'revoke-others': {
-      await revokeOtherSessions(context.db, user.id, sessionId)
+      await revokeOtherSessions(context, { userId: user.id, keepSessionId: sessionId })
       throw done('accounts.profile.signedOutOthers')
     }
     case 'delete': {
@@ -84,7 +85,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
         await deleteAccount(context, user, parsed.data)
-        const headers = new Headers()
+        const headers = new Headers({ 'Clear-Site-Data': CLEAR_SITE_DATA })
         headers.append('Set-Cookie', clearSessionCookie(context.env))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.profile.deleted'))
         throw redirect(localPath(lang), { headers })

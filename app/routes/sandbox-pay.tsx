@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { sandboxFor, SandboxCardRejected } from '#app/features/billing/index.server.ts'
+import { requireUser } from '#app/features/accounts/index.server.ts'
+import { findUserPaymentByGatewayId, GatewayError, sandboxFor, SandboxCardRejected } from '#app/features/billing/index.server.ts'
 import { formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -12,15 +13,21 @@ import type { Route } from './+types/sandbox-pay'
 // The built-in sandbox gateway's own page: it stands where a real gateway's page would,
 // takes the published test cards only, and asks for a 3-D Secure confirmation.
 
-function sandboxOf(context: Route.LoaderArgs['context'], lang: 'ar' | 'en') {
+/**
+ * The sandbox and the payment it is asked about, which must be the signed-in teacher's own:
+ * another teacher's payment id is "not found", like any id that is not theirs.
+ */
+async function ownSandboxPayment(request: Request, context: Route.LoaderArgs['context'], lang: 'ar' | 'en') {
   if (context.env.PAYMENT_GATEWAY !== 'sandbox') throw data(null, { status: 404 })
-  return sandboxFor(context, lang)
+  const { user } = await requireUser(request, context, lang)
+  const id = new URL(request.url).searchParams.get('id') ?? ''
+  if (!(await findUserPaymentByGatewayId(context, user.id, 'sandbox', id))) throw data(null, { status: 404 })
+  return { gateway: sandboxFor(context, lang), id }
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
-  const gateway = sandboxOf(context, lang)
-  const id = new URL(request.url).searchParams.get('id') ?? ''
+  const { gateway, id } = await ownSandboxPayment(request, context, lang)
   const payment = await gateway.find(id)
   if (!payment || (payment.status !== 'initiated' && payment.status !== 'awaiting_3ds')) throw data(null, { status: 404 })
   return { messages: getMessages(lang, ['billing']), id, amount: payment.amount, step: payment.status === 'awaiting_3ds' ? ('3ds' as const) : ('card' as const) }
@@ -28,10 +35,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
-  const gateway = sandboxOf(context, lang)
-  const id = new URL(request.url).searchParams.get('id') ?? ''
+  const { gateway, id } = await ownSandboxPayment(request, context, lang)
   const form = await request.formData()
-  if (form.get('intent') === 'confirm') return redirect(await gateway.confirm3ds(id))
+  if (form.get('intent') === 'confirm') {
+    // A payment past this step (paid, failed, or sent twice) is no longer the page's to act on.
+    const next = await gateway.confirm3ds(id).catch((error: unknown) => {
+      if (error instanceof GatewayError) throw data(null, { status: 404 })
+      throw error
+    })
+    return redirect(next)
+  }
   const card = {
     number: String(form.get('number') ?? ''),
     name: String(form.get('name') ?? ''),
@@ -41,6 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   try {
     await gateway.submitCard(id, card)
   } catch (error) {
+    if (error instanceof GatewayError) throw data(null, { status: 404 })
     if (!(error instanceof SandboxCardRejected)) throw error
     return formFailure(422, { [error.field]: [`billing.sandbox.errors.${error.field}`] }, { name: card.name, expiry: card.expiry })
   }

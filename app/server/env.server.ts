@@ -46,6 +46,8 @@ const schema = z
       emptyToUndefined,
       z.string().min(32, 'must be at least 32 characters').optional(),
     ),
+    /** Days a web session or API token may go unused before it is refused and revoked (ASVS 7.3.1); at most the 30-day lifetime. */
+    SESSION_IDLE_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(30).default(7)),
     PAYMENT_GATEWAY: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'moyasar']).optional()),
     PAYMENT_METHODS: z.preprocess(
       emptyToUndefined,
@@ -97,6 +99,8 @@ const schema = z
     ANALYSIS_TIME_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(60_000)),
     /** Uploads per teacher per hour. */
     ANALYSIS_UPLOADS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(60)),
+    /** PDF and Excel exports (analyses, tests, invoices) per teacher per hour. */
+    EXPORTS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(120)),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

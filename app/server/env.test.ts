@@ -48,6 +48,14 @@ describe('loadEnv', () => {
     expect(env.APP_URL).toBe('https://hallil.example')
   })
 
+  it('limits idle sessions to 7 days and exports to 120 an hour unless told otherwise, within bounds', () => {
+    expect(loadEnv({ DATA_DIR: tmp() })).toMatchObject({ SESSION_IDLE_DAYS: 7, EXPORTS_PER_HOUR: 120 })
+    expect(loadEnv({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: '2', EXPORTS_PER_HOUR: '30' })).toMatchObject({ SESSION_IDLE_DAYS: 2, EXPORTS_PER_HOUR: 30 })
+    // An idle limit longer than the 30-day lifetime would mean nothing; none at all is not offered.
+    for (const days of ['0', '31', '1.5', 'never']) expect(() => loadEnv({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: days })).toThrow(/SESSION_IDLE_DAYS/)
+    for (const count of ['0', '-1', 'lots']) expect(() => loadEnv({ DATA_DIR: tmp(), EXPORTS_PER_HOUR: count })).toThrow(/EXPORTS_PER_HOUR/)
+  })
+
   it('refuses a VAT number that is not 15 digits starting and ending with 3', () => {
     expect(() => loadEnv({ DATA_DIR: tmp(), SELLER_VAT_NUMBER: '12345' })).toThrow(/SELLER_VAT_NUMBER/)
   })

@@ -7,6 +7,7 @@ import { gradesExport, uploadGrades } from '#app/features/grades/index.server.ts
 import { DomainError } from '#app/lib/errors.ts'
 import { apiLang, apiTranslator, ok } from './respond.ts'
 import { requireApiUser } from './auth.ts'
+import { limitExports } from '#app/server/export-limit.server.ts'
 import type { ApiEnv } from './types.ts'
 
 /** The analyses (api.md, absence.md): upload, list, read, search students, export, delete. */
@@ -77,6 +78,7 @@ export function createAnalysesApi() {
     const user = await subscriber(c)
     const stored = await findAnalysis(c.get('ctx').db, user.id, c.req.param('id'))
     if (!stored) return notFound(c)
+    await limitExports(c.get('ctx'), user.id)
     const format = c.req.param('file').endsWith('.pdf') ? 'pdf' : 'xlsx'
     if (stored.kind === 'absence') return absenceExport(stored, format, apiLang(c))
     return gradesExport(stored, format, apiLang(c))

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm'
 import { randomBytes } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -6,8 +7,7 @@ import sharp from 'sharp'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSession, decideReview, sessionCookieName } from '#app/features/accounts/index.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
-import { eq } from 'drizzle-orm'
-import { packages, subscriptions, users } from '#app/server/db/schema.ts'
+import { packages, sessions, subscriptions, users } from '#app/server/db/schema.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { apiTestApp } from '#tests/api-app.ts'
@@ -294,9 +294,29 @@ describe('login and logout', () => {
     const out = await call('POST', 'auth/logout', { token, lang: 'en' })
     expect(out.status).toBe(200)
     expect(out.body).toEqual({ message: 'Logout successful', data: null })
+    expect(out.headers.get('clear-site-data')).toBe('"cache", "storage"')
     expect((await call('GET', 'auth/profile', { token })).status).toBe(401)
     expect((await call('POST', 'auth/logout', { token })).status).toBe(401)
     expect((await call('GET', 'auth/profile', { token: teacher.token })).status).toBe(200)
+  })
+
+  it('refuses and revokes a token left unused for longer than SESSION_IDLE_DAYS (401)', async () => {
+    const teacher = await activatedTeacher()
+    const login = await call('POST', 'auth/login', { json: { email: teacher.email, password: teacher.password } })
+    const { token } = dataOf<{ token: string }>(login)
+    const idle = services.env.SESSION_IDLE_DAYS
+    expect(idle).toBe(7)
+    const tokensOf = async () => (await testDb().db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.userId, teacher.user.id))).length
+    const before = await tokensOf()
+    // Unused for a day short of the limit: still good. Unused for longer: refused, and gone.
+    await testDb().db.update(sessions).set({ lastSeenAt: new Date(Date.now() - (idle - 1) * 86_400_000) }).where(eq(sessions.userId, teacher.user.id))
+    expect((await call('GET', 'auth/profile', { token })).status).toBe(200)
+    await testDb().db.update(sessions).set({ lastSeenAt: new Date(Date.now() - (idle + 0.1) * 86_400_000) }).where(eq(sessions.userId, teacher.user.id))
+    const refused = await call('GET', 'auth/profile', { token, lang: 'en' })
+    expect(refused.status).toBe(401)
+    expect(await tokensOf()).toBe(before - 1)
+    expect((await call('GET', 'auth/profile', { token: teacher.token })).status).toBe(401)
+    expect(await tokensOf()).toBe(before - 2)
   })
 
   it(`limits logins to ${LOGINS_PER_15_MIN_PER_ACCOUNT} per account (429 with Retry-After)`, async () => {

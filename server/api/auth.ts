@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import {
   activateAccount,
+  CLEAR_SITE_DATA,
   confirmEmailChange,
   confirmPasswordChange,
   createReview,
@@ -56,9 +57,9 @@ export async function apiSession(c: C): Promise<CurrentSession | null> {
   const known = c.get('apiSession')
   if (known !== undefined) return known
   const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1]
-  const { db, env } = c.get('ctx')
+  const { db, env, logger } = c.get('ctx')
   // Only kind 'api': a web session secret (the cookie's) never opens the API, in a header or a cookie.
-  const session = token ? await findSession({ db, secret: env.SESSION_SECRET, token, kind: 'api' }) : null
+  const session = token ? await findSession({ db, secret: env.SESSION_SECRET, token, kind: 'api', idleDays: env.SESSION_IDLE_DAYS, logger }) : null
   c.set('apiSession', session)
   return session
 }
@@ -144,7 +145,9 @@ export function createAuthApi() {
 
   auth.post('/auth/logout', async (c) => {
     const { sessionId, user } = await requireApiUser(c)
-    await revokeSession(c.get('ctx').db, sessionId, user.id)
+    await revokeSession(c.get('ctx'), { sessionId, userId: user.id, reason: 'logout' })
+    // For a browser calling the API; other clients ignore it.
+    c.header('Clear-Site-Data', CLEAR_SITE_DATA)
     return ok(c, null, accountsT(c)('accounts.messages.loggedOut'))
   })
 

@@ -14,6 +14,7 @@ import {
 import { subscribeSchema } from '#app/features/billing/schemas.ts'
 import { apiLang, apiTranslator, jsonBody, ok, validationFailed } from './respond.ts'
 import { requireApiUser } from './auth.ts'
+import { limitExports } from '#app/server/export-limit.server.ts'
 import type { ApiEnv } from './types.ts'
 
 /** Subscriptions, invoices and the gateways' webhooks (api.md). */
@@ -56,6 +57,7 @@ export function createBillingApi() {
     const { user } = await requireApiUser(c)
     const invoice = await findUserInvoice(c.get('ctx').db, user.id, c.req.param('id'))
     if (!invoice) return c.json({ message: apiTranslator(c, ['billing'])('billing.errors.notFound') }, 404)
+    await limitExports(c.get('ctx'), user.id)
     return invoicePdfResponse(invoice)
   })
 

@@ -23,6 +23,7 @@ import { pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { requireApiUser } from './auth.ts'
 import { apiLang, apiTranslator, jsonBody, ok } from './respond.ts'
+import { limitExports } from '#app/server/export-limit.server.ts'
 import type { ApiEnv } from './types.ts'
 
 type C = Context<ApiEnv>
@@ -90,6 +91,7 @@ export function createExamsApi() {
     const { db, files } = c.get('ctx')
     const exam = await findExam(db, user.id, c.req.param('id'))
     if (!exam) return notFound(c)
+    await limitExports(c.get('ctx'), user.id)
     const lang = apiLang(c)
     const kind = pdfOptionsSchema.parse(c.req.query())
     const options = await examPrintOptions(exam, { db, files, userId: user.id, lang, answers: kind.answers, versions: kind.versions ?? null, seed: kind.seed })

@@ -248,7 +248,7 @@ export const operations: Operation[] = [
   },
   { method: 'get', path: '/invoices', tag: 'Billing', summary: 'The user’s tax invoices', auth: 'bearer', data: z.array(R.invoice) },
   { method: 'get', path: '/invoices/{id}', tag: 'Billing', summary: 'One tax invoice', auth: 'bearer', data: R.invoice, errors: [404] },
-  { method: 'get', path: '/invoices/{id}/pdf', tag: 'Billing', summary: 'A tax invoice as PDF', auth: 'bearer', file: PDF, errors: [404] },
+  { method: 'get', path: '/invoices/{id}/pdf', tag: 'Billing', summary: 'A tax invoice as PDF', auth: 'bearer', file: PDF, errors: [404, 429] },
   {
     method: 'post',
     path: '/payments/webhook/{gateway}',
@@ -298,8 +298,8 @@ export const operations: Operation[] = [
     data: z.array(R.student),
     errors: [404, 422],
   },
-  { method: 'get', path: '/analyses/{id}/export.xlsx', tag: 'Analyses', summary: 'An analysis as a workbook', auth: 'subscriber', file: XLSX, errors: [404] },
-  { method: 'get', path: '/analyses/{id}/export.pdf', tag: 'Analyses', summary: 'An analysis as PDF', auth: 'subscriber', file: PDF, errors: [404] },
+  { method: 'get', path: '/analyses/{id}/export.xlsx', tag: 'Analyses', summary: 'An analysis as a workbook', auth: 'subscriber', file: XLSX, errors: [404, 429] },
+  { method: 'get', path: '/analyses/{id}/export.pdf', tag: 'Analyses', summary: 'An analysis as PDF', auth: 'subscriber', file: PDF, errors: [404, 429] },
   { method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] },
   // exams
   { method: 'get', path: '/exams', tag: 'Tests', summary: 'The user’s tests', auth: 'subscriber', data: z.array(R.examSummary) },
@@ -307,7 +307,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: R.exam, errors: [404] },
   { method: 'put', path: '/exams/{id}', tag: 'Tests', summary: 'Replace a test', auth: 'subscriber', body: json('ExamInput'), data: R.exam, errors: [404, 413, 422] },
   { method: 'delete', path: '/exams/{id}', tag: 'Tests', summary: 'Delete a test', auth: 'subscriber', errors: [404] },
-  { method: 'get', path: '/exams/{id}/pdf', tag: 'Tests', summary: 'A test, its answer key or its versions as PDF', auth: 'subscriber', query: pdfQuery, file: PDF, errors: [404] },
+  { method: 'get', path: '/exams/{id}/pdf', tag: 'Tests', summary: 'A test, its answer key or its versions as PDF', auth: 'subscriber', query: pdfQuery, file: PDF, errors: [404, 429] },
   {
     method: 'post',
     path: '/uploads/images',

@@ -6,6 +6,7 @@ import { simpleParser } from 'mailparser'
 import type { ServerBuild } from 'react-router'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
+import { createSession, listSessions, sessionCookieName } from '#app/features/accounts/index.server.ts'
 import { sandboxFor, settlePayment, startCheckout } from '#app/features/billing/index.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
 import { seedPackages } from '#app/server/db/seed.server.ts'
@@ -14,6 +15,7 @@ import { createMailer } from '#app/server/mail.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { silenceOutboxHints } from '#tests/factories.ts'
+import { action as profileAction } from '../../app/routes/profile.tsx'
 import { createHttpApp } from '../http.ts'
 
 // ASVS V16 (security logging): a teacher's whole journey through the app, registration to a
@@ -140,6 +142,101 @@ describe('logs', () => {
     }
     // No query string is logged at all, whatever it carries.
     expect(log).not.toMatch(/"path":"[^"]*\?/)
+  })
+})
+
+describe('account events (ASVS 16.3.1)', () => {
+  it('are logged with the user id only: code refused, password changed and reset, email changed, sessions ended, logout, account deleted', async () => {
+    const haya = { username: 'Haya_Alharbi', email: 'haya.alharbi@school.sa', phone: '0559871234', password: 'Qw7-harbour-Tile-31', password_confirmation: 'Qw7-harbour-Tile-31', terms: true }
+    const newPassword = 'Mz4-orchard-Kite-58'
+    const resetPassword = 'Lp2-meadow-Drum-94'
+    const newEmail = 'haya.work@school.sa'
+    const secrets: string[] = [haya.email, haya.username, haya.phone, '559871234', haya.password, newPassword, resetPassword, newEmail]
+    const from = lines.length
+    const wrong = (code: string) => (code === '000000' ? '111111' : '000000')
+
+    expect((await call('POST', 'auth/register', { json: haya })).status).toBe(201)
+    const activation = await latestCode(haya.email)
+    expect((await call('POST', 'auth/activate', { json: { email: haya.email, code: wrong(activation) } })).status).toBe(422)
+    const activated = await call('POST', 'auth/activate', { json: { email: haya.email, code: activation } })
+    const userId = String((activated.body.data?.user as { id?: string } | undefined)?.id)
+    let token = String(activated.body.data?.token)
+    secrets.push(activation, token)
+    // An activation for an address with no account is refused too, and logged without one.
+    expect((await call('POST', 'auth/activate', { json: { email: 'nobody.here@school.sa', code: '123456' } })).status).toBe(422)
+    secrets.push('nobody.here@school.sa')
+
+    // A change of password: a wrong code, then the right one.
+    expect((await call('POST', 'auth/change-password', { token, json: { current_password: haya.password, password: newPassword, password_confirmation: newPassword } })).status).toBe(200)
+    const passwordCode = await latestCode(haya.email)
+    expect((await call('POST', 'auth/change-password', { token, json: { code: wrong(passwordCode) } })).status).toBe(422)
+    const changed = await call('POST', 'auth/change-password', { token, json: { code: passwordCode } })
+    expect(changed.status).toBe(200)
+    token = String(changed.body.data?.token)
+    secrets.push(passwordCode, token)
+
+    // A change of email, with the code sent to the new address.
+    expect((await call('POST', 'auth/change-email', { token, json: { email: newEmail, password: newPassword } })).status).toBe(200)
+    const emailCode = await latestCode(newEmail)
+    expect((await call('POST', 'auth/change-email', { token, json: { code: emailCode } })).status).toBe(200)
+    secrets.push(emailCode)
+
+    expect((await call('POST', 'auth/logout', { token })).status).toBe(200)
+
+    // A password reset: a wrong code, the right one, the new password.
+    const forgot = await call('POST', 'auth/forgot-password', { json: { email: newEmail } })
+    const resetCode = await latestCode(newEmail)
+    expect((await call('POST', 'auth/verify-code', { json: { temporary_token: forgot.body.data?.temporary_token, code: wrong(resetCode) } })).status).toBe(422)
+    const verified = await call('POST', 'auth/verify-code', { json: { temporary_token: forgot.body.data?.temporary_token, code: resetCode } })
+    expect((await call('POST', 'auth/reset-password', { json: { temporary_token: verified.body.data?.temporary_token, password: resetPassword, password_confirmation: resetPassword } })).status).toBe(200)
+    secrets.push(resetCode, String(forgot.body.data?.temporary_token), String(verified.body.data?.temporary_token))
+
+    // The profile page: one device signed out, then the others, then the account deleted.
+    const ctx = testContext(testDb(), { env: services.env, logger: services.logger, mailer: services.mailer, files: services.files })
+    const web = await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId, kind: 'web' })
+    for (let i = 0; i < 3; i++) await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId, kind: 'api' })
+    secrets.push(web.token)
+    const profile = async (fields: Record<string, string>) => {
+      const form = new FormData()
+      for (const [k, v] of Object.entries(fields)) form.append(k, v)
+      const request = new Request('http://localhost/en/profile', { method: 'POST', body: form, headers: { cookie: `${sessionCookieName(ctx.env)}=${web.token}` } })
+      const answer = await profileAction({ request, params: { lang: 'en' }, context: ctx } as never).catch((thrown: unknown) => thrown)
+      expect((answer as Response).status).toBe(302)
+    }
+    const other = (await listSessions(ctx.db, userId)).find((s) => s.kind === 'api')!
+    await profile({ intent: 'revoke', session: other.id })
+    await profile({ intent: 'revoke-others' })
+    await profile({ intent: 'delete', password: resetPassword })
+
+    const logged = lines.slice(from)
+    const events = logged.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => typeof entry.event === 'string')
+    const accountEvents = events.filter((entry) => !String(entry.event).startsWith('auth.login.'))
+    expect(accountEvents.map(({ event, userId: id, reason, purpose, count }) => ({ event, userId: id, ...(reason ? { reason } : {}), ...(purpose ? { purpose } : {}), ...(count !== undefined ? { count } : {}) }))).toEqual([
+      { event: 'auth.code.failed', userId, reason: 'wrong', purpose: 'activation' },
+      { event: 'auth.code.failed', userId: null, reason: 'no_account', purpose: 'activation' },
+      { event: 'auth.code.failed', userId, reason: 'wrong', purpose: 'change_password' },
+      { event: 'auth.password.changed', userId },
+      { event: 'auth.sessions.revoked', userId, reason: 'password_changed', count: 1 },
+      { event: 'auth.email.changed', userId },
+      { event: 'auth.session.revoked', userId, reason: 'logout' },
+      { event: 'auth.code.failed', userId, reason: 'wrong', purpose: 'reset' },
+      { event: 'auth.password.reset', userId },
+      { event: 'auth.sessions.revoked', userId, reason: 'password_reset', count: 0 },
+      { event: 'auth.session.revoked', userId, reason: 'signed_out' },
+      { event: 'auth.sessions.revoked', userId, reason: 'other_devices', count: 2 },
+      { event: 'auth.account.deleted', userId },
+    ])
+    // An event carries its name, the account's id and what happened: no other field.
+    for (const entry of events) {
+      const { level, time, msg, reqId, event, userId: id, reason, purpose, count, kind, by, ...rest } = entry
+      void [level, time, msg, reqId, event, id, reason, purpose, count, kind, by]
+      expect({ event, rest }).toEqual({ event, rest: {} })
+    }
+    const log = logged.join('')
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(3)
+      expect({ secret, logged: log.toLowerCase().includes(secret.toLowerCase()) }).toEqual({ secret, logged: false })
+    }
   })
 })
 

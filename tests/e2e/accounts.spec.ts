@@ -107,8 +107,13 @@ for (const lang of ['ar', 'en'] as const) {
     await page.getByRole('link', { name: w.logout }).click()
     const dialog = page.getByRole('dialog', { name: w.logoutTitle })
     await expect(dialog).toBeVisible()
+    // Logging out tells the browser to clear the site's cache and storage (Clear-Site-Data).
+    await page.evaluate(() => localStorage.setItem('hallil-e2e-left-behind', 'yes'))
+    const loggingOut = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith(`/${lang}/logout`))
     await dialog.getByRole('button', { name: w.logout }).click()
+    expect((await (await loggingOut).allHeaders())['clear-site-data']).toBe('"cache", "storage"')
     await expect(page.getByText(w.loggedOut).first()).toBeVisible()
+    expect(await page.evaluate(() => localStorage.getItem('hallil-e2e-left-behind'))).toBeNull()
 
     await page.goto(`/${lang}/profile`)
     await expect(page).toHaveURL(new RegExp(`/${lang}/login\\?redirectTo=%2F${lang}%2Fprofile`))
@@ -117,6 +122,15 @@ for (const lang of ['ar', 'en'] as const) {
     await page.getByRole('button', { name: w.login, exact: true }).click()
     await expect(page).toHaveURL(new RegExp(`/${lang}/profile$`))
     await expect(page.getByText(w.loggedIn).first()).toBeVisible()
+  })
+
+  test(`${lang}: the logout page signs out and lands on the home page, though the browser clears the site's storage`, async ({ page }) => {
+    await signedInTeacher(page, lang, 'leave')
+    await page.goto(`/${lang}/logout`)
+    // Clear-Site-Data removes the service worker; the page must not take that for an update and reload.
+    await page.locator('main').getByRole('button', { name: w.logout }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+    await expect(page.getByText(w.loggedOut).first()).toBeVisible()
   })
 
   test(`${lang}: forgotten password through the emailed code`, async ({ page }) => {

@@ -48,10 +48,11 @@ export async function requestPasswordChange(ctx: AccountContext, user: User, inp
 /** Step 2: the code applies the new password and ends every session (the caller signs this device in again). */
 export async function confirmPasswordChange(ctx: AccountContext, user: User, input: { code: string }) {
   await limitCodeChecks(ctx)
-  const { payload } = await consumeCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', code: input.code })
+  const { payload } = await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', code: input.code })
   if (!payload.passwordHash) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
   await ctx.db.update(users).set({ passwordHash: payload.passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id))
-  await revokeAllSessions(ctx.db, user.id)
+  ctx.logger.info({ event: 'auth.password.changed', userId: user.id }, 'password changed')
+  await revokeAllSessions(ctx, { userId: user.id, reason: 'password_changed' })
   await notify(ctx.db, user.id, 'password_changed')
 }
 
@@ -67,9 +68,10 @@ export async function requestEmailChange(ctx: AccountContext, user: User, input:
 /** Step 2: the code received at the new address makes it the account's email. */
 export async function confirmEmailChange(ctx: AccountContext, user: User, input: { code: string }) {
   await limitCodeChecks(ctx)
-  const { targetEmail } = await consumeCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', code: input.code })
+  const { targetEmail } = await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', code: input.code })
   if (await findUserByEmail(ctx, targetEmail)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
   const [updated] = await ctx.db.update(users).set({ email: targetEmail, emailVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, user.id)).returning()
+  ctx.logger.info({ event: 'auth.email.changed', userId: user.id }, 'email changed')
   await notify(ctx.db, user.id, 'email_changed', { email: targetEmail })
   return updated ?? user
 }
@@ -80,6 +82,7 @@ export async function deleteAccount(ctx: AccountContext, user: User, input: { pa
   // The rows go with the account (foreign keys cascade); the files they point to go after it.
   const images = await ctx.db.select({ key: examImages.fileKey }).from(examImages).where(eq(examImages.userId, user.id))
   await ctx.db.delete(users).where(eq(users.id, user.id))
+  ctx.logger.info({ event: 'auth.account.deleted', userId: user.id }, 'account deleted')
   if (user.avatarFile) await ctx.files.remove(user.avatarFile)
   for (const image of images) await ctx.files.remove(image.key)
 }

@@ -3,6 +3,7 @@ import { DomainError } from '#app/lib/errors.ts'
 import type { Db } from '#app/server/db/client.server.ts'
 import { oneTimeCodes, users, type CodePurpose } from '#app/server/db/schema.ts'
 import { constantTimeEqual, keyedHash, sixDigitCode } from '#app/server/crypto.server.ts'
+import type { Logger } from '#app/server/logger.server.ts'
 import { hitRateLimit } from '#app/server/rate-limit.server.ts'
 
 export const CODE_TTL_SECONDS = 10 * 60
@@ -61,13 +62,26 @@ export async function issueCode({ db, secret, userId, purpose, targetEmail, payl
   return code
 }
 
-type ConsumeCodeOptions = { db: Db; secret: string; userId: string; purpose: CodePurpose; code: string; now?: Date }
+type ConsumeCodeOptions = { db: Db; logger: Logger; secret: string; userId: string; purpose: CodePurpose; code: string; now?: Date }
+
+export type CodeFailure = 'wrong' | 'exhausted' | 'expired' | 'no_account'
+
+/** A failed code check as a security event (ASVS 16.3.1): the account's id at most, never the code or the address. */
+export function logCodeFailure(logger: Logger, userId: string | null, purpose: CodePurpose, reason: CodeFailure) {
+  const event = { event: 'auth.code.failed', userId, purpose, reason }
+  if (reason === 'exhausted') logger.warn(event, 'code refused')
+  else logger.info(event, 'code refused')
+}
 
 /**
  * Checks a code and uses it up. A wrong code counts an attempt; the fifth wrong one ends the
- * code. Returns the code's target email and payload.
+ * code. Returns the code's target email and payload. Every refusal is logged as an event.
  */
-export async function consumeCode({ db, secret, userId, purpose, code, now = new Date() }: ConsumeCodeOptions) {
+export async function consumeCode({ db, logger, secret, userId, purpose, code, now = new Date() }: ConsumeCodeOptions) {
+  const expired = () => {
+    logCodeFailure(logger, userId, purpose, 'expired')
+    return new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
+  }
   const [row] = await db
     .select()
     .from(oneTimeCodes)
@@ -81,7 +95,7 @@ export async function consumeCode({ db, secret, userId, purpose, code, now = new
     )
     .orderBy(desc(oneTimeCodes.createdAt))
     .limit(1)
-  if (!row) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
+  if (!row) throw expired()
   const matches = constantTimeEqual(row.codeHash, keyedHash(secret, `${purpose}:${userId}:${code}`))
   if (!matches) {
     // Counted in the database, not from the row read above: wrong codes sent together must
@@ -95,7 +109,9 @@ export async function consumeCode({ db, secret, userId, purpose, code, now = new
       .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.consumedAt)))
       .returning({ attempts: oneTimeCodes.attempts })
     const attempts = counted?.attempts ?? CODE_MAX_ATTEMPTS
-    const key = attempts >= CODE_MAX_ATTEMPTS ? 'accounts.errors.codeExhausted' : 'accounts.errors.codeWrong'
+    const exhausted = attempts >= CODE_MAX_ATTEMPTS
+    logCodeFailure(logger, userId, purpose, exhausted ? 'exhausted' : 'wrong')
+    const key = exhausted ? 'accounts.errors.codeExhausted' : 'accounts.errors.codeWrong'
     throw new DomainError(422, key, { code: [key] })
   }
   // Only one request can use the code: the update succeeds once.
@@ -104,7 +120,7 @@ export async function consumeCode({ db, secret, userId, purpose, code, now = new
     .set({ consumedAt: now })
     .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.consumedAt)))
     .returning({ id: oneTimeCodes.id })
-  if (used.length === 0) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
+  if (used.length === 0) throw expired()
   return { targetEmail: row.targetEmail, payload: row.payload ?? {} }
 }
 

@@ -20,7 +20,7 @@ const otherThan = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 async function setup() {
   const ctx = accountContext(testDb())
   const { user } = await createUser(ctx, { activated: false })
-  const base = { db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id }
+  const base = { db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: user.id }
   return { ctx, user, base }
 }
 

@@ -13,6 +13,7 @@ export { createReview, decideReview, listApprovedReviews, listReviewsByStatus, t
 export { createSession, describeDevice, findSession, listSessions, revokeAllSessions, revokeOtherSessions, revokeSession, type CurrentSession } from './sessions.server.ts'
 export { verifyCredentials } from './sign-in.server.ts'
 export {
+  CLEAR_SITE_DATA,
   clearFlashCookie,
   clearResetFlowCookie,
   clearSessionCookie,

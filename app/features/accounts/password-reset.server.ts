@@ -4,7 +4,7 @@ import { DomainError } from '#app/lib/errors.ts'
 import { keyedHash, randomToken } from '#app/server/crypto.server.ts'
 import { resetFlows, users } from '#app/server/db/schema.ts'
 import { hitRateLimit } from '#app/server/rate-limit.server.ts'
-import { CODE_MAX_ATTEMPTS, consumeCode, issueCode } from './codes.server.ts'
+import { CODE_MAX_ATTEMPTS, consumeCode, issueCode, logCodeFailure } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
 import { sendCodeEmail } from './emails.server.ts'
 import { notify } from './notifications.server.ts'
@@ -62,9 +62,10 @@ export async function verifyResetCode(ctx: AccountContext, input: { temporary_to
     // No account behind this flow: every code is wrong, and the flow ends after five tries too.
     const tries = await hitRateLimit(ctx.db, { key: `reset-flow:${flow.id}`, limit: CODE_MAX_ATTEMPTS - 1, windowSeconds: 3600 })
     const key = tries.allowed ? 'accounts.errors.codeWrong' : 'accounts.errors.codeExhausted'
+    logCodeFailure(ctx.logger, null, 'reset', 'no_account')
     throw new DomainError(422, key, { code: [key] })
   }
-  await consumeCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: flow.userId, purpose: 'reset', code: input.code })
+  await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: flow.userId, purpose: 'reset', code: input.code })
   const next = randomToken(32)
   await ctx.db
     .update(resetFlows)
@@ -83,7 +84,8 @@ export async function resetPassword(ctx: AccountContext, input: { temporary_toke
     await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, flow.userId as string))
     await tx.delete(resetFlows).where(eq(resetFlows.id, flow.id))
   })
-  await revokeAllSessions(ctx.db, flow.userId)
+  ctx.logger.info({ event: 'auth.password.reset', userId: flow.userId }, 'password reset')
+  await revokeAllSessions(ctx, { userId: flow.userId, reason: 'password_reset' })
   await notify(ctx.db, flow.userId, 'password_changed')
 }
 

@@ -5,7 +5,7 @@ import type { CodePurpose } from '#app/server/db/schema.ts'
 import { oneTimeCodes, users } from '#app/server/db/schema.ts'
 import { hitRateLimit } from '#app/server/rate-limit.server.ts'
 import { storeAvatar } from './avatar.server.ts'
-import { consumeCode, issueCode } from './codes.server.ts'
+import { consumeCode, issueCode, logCodeFailure } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
 import { sendCodeEmail } from './emails.server.ts'
 import { notify } from './notifications.server.ts'
@@ -75,9 +75,12 @@ export async function registerUser(ctx: AccountContext, input: RegisterInput & {
 export async function activateAccount(ctx: AccountContext, input: { email: string; code: string }) {
   await limitCodeChecks(ctx)
   const user = await findUserByEmail(ctx, input.email)
-  if (!user) throw new DomainError(422, 'accounts.errors.codeWrong', { code: ['accounts.errors.codeWrong'] })
+  if (!user) {
+    logCodeFailure(ctx.logger, null, 'activation', 'no_account')
+    throw new DomainError(422, 'accounts.errors.codeWrong', { code: ['accounts.errors.codeWrong'] })
+  }
   if (user.emailVerifiedAt) throw new DomainError(409, 'accounts.errors.alreadyActive')
-  await consumeCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'activation', code: input.code })
+  await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'activation', code: input.code })
   const [activated] = await ctx.db.update(users).set({ emailVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, user.id)).returning()
   await notify(ctx.db, user.id, 'welcome', { name: user.username })
   return activated ?? user

@@ -1,11 +1,16 @@
-import { and, desc, eq, gt, lt, ne } from 'drizzle-orm'
+import { and, desc, eq, gt, gte, lt, ne } from 'drizzle-orm'
 import type { Db } from '#app/server/db/client.server.ts'
 import { sessions, users } from '#app/server/db/schema.ts'
 import { keyedHash, randomToken } from '#app/server/crypto.server.ts'
 import { isUuid } from '#app/lib/ids.ts'
+import type { Logger } from '#app/server/logger.server.ts'
 
 export const SESSION_TTL_DAYS = 30
+/** The default idle limit (ASVS 7.3.1); the process takes `SESSION_IDLE_DAYS` from its env. */
+export const SESSION_IDLE_DAYS = 7
+// The last use is written at most once an hour, so the idle limit holds to within an hour.
 const TOUCH_AFTER_MS = 60 * 60 * 1000
+const DAY_MS = 24 * 3600 * 1000
 
 export type SessionKind = 'web' | 'api'
 export type SessionUser = typeof users.$inferSelect
@@ -58,8 +63,22 @@ export async function createSession({ db, secret, userId, kind, userAgent, now =
   return { token, expiresAt }
 }
 
-/** The user behind a session secret, or null when it is unknown, revoked or expired. */
-export async function findSession({ db, secret, token, kind, now = new Date() }: { db: Db; secret: string; token: string; kind: SessionKind; now?: Date }): Promise<CurrentSession | null> {
+type FindSessionOptions = {
+  db: Db
+  secret: string
+  token: string
+  kind: SessionKind
+  /** Days without use after which the session is refused and revoked. */
+  idleDays?: number
+  logger?: Logger
+  now?: Date
+}
+
+/**
+ * The user behind a session secret, or null when it is unknown, revoked, expired (30 days from
+ * sign-in) or idle (unused for `idleDays`); an idle session is revoked there and then.
+ */
+export async function findSession({ db, secret, token, kind, idleDays = SESSION_IDLE_DAYS, logger, now = new Date() }: FindSessionOptions): Promise<CurrentSession | null> {
   if (!token || token.length > 200) return null
   const [row] = await db
     .select({ session: sessions, user: users })
@@ -68,32 +87,51 @@ export async function findSession({ db, secret, token, kind, now = new Date() }:
     .where(and(eq(sessions.tokenHash, keyedHash(secret, `${kind}:${token}`)), gt(sessions.expiresAt, now)))
     .limit(1)
   if (!row) return null
-  if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+  const idleMs = now.getTime() - row.session.lastSeenAt.getTime()
+  if (idleMs > idleDays * DAY_MS) {
+    await db.delete(sessions).where(eq(sessions.id, row.session.id))
+    logger?.info({ event: 'auth.session.idle', userId: row.user.id, kind }, 'session ended after inactivity')
+    return null
+  }
+  if (idleMs > TOUCH_AFTER_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id))
   }
   return { sessionId: row.session.id, user: row.user }
 }
 
-export async function revokeSession(db: Db, sessionId: string, userId: string): Promise<boolean> {
+/** What ending sessions needs: the database, and the logger for the event. */
+export type SessionsContext = { db: Db; logger: Logger }
+
+/**
+ * Ends one session of its owner (logging out, or "sign out" on a device in the profile);
+ * another user's session id changes nothing. Logged with the user id only.
+ */
+export async function revokeSession(ctx: SessionsContext, { sessionId, userId, reason }: { sessionId: string; userId: string; reason: 'logout' | 'signed_out' }): Promise<boolean> {
   if (!isUuid(sessionId)) return false
-  const removed = await db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
+  const removed = await ctx.db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
+  if (removed.length > 0) ctx.logger.info({ event: 'auth.session.revoked', userId, reason }, 'session ended')
   return removed.length > 0
 }
 
-export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
-  const removed = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))).returning({ id: sessions.id })
+/** "Sign out of other devices": every session of the user but this one. */
+export async function revokeOtherSessions(ctx: SessionsContext, { userId, keepSessionId }: { userId: string; keepSessionId: string }): Promise<number> {
+  const removed = await ctx.db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))).returning({ id: sessions.id })
+  ctx.logger.info({ event: 'auth.sessions.revoked', userId, reason: 'other_devices', count: removed.length }, 'sessions ended')
   return removed.length
 }
 
-export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId))
+/** Every session of the user, after a change of password (or a reset). */
+export async function revokeAllSessions(ctx: SessionsContext, { userId, reason }: { userId: string; reason: 'password_changed' | 'password_reset' }): Promise<void> {
+  const removed = await ctx.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })
+  ctx.logger.info({ event: 'auth.sessions.revoked', userId, reason, count: removed.length }, 'sessions ended')
 }
 
-export async function listSessions(db: Db, userId: string, now = new Date()) {
+/** The account's live sessions, most recently used first (an idle one is as good as gone). */
+export async function listSessions(db: Db, userId: string, { idleDays = SESSION_IDLE_DAYS, now = new Date() }: { idleDays?: number; now?: Date } = {}) {
   return db
     .select({ id: sessions.id, kind: sessions.kind, device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gte(sessions.lastSeenAt, new Date(now.getTime() - idleDays * DAY_MS))))
     .orderBy(desc(sessions.lastSeenAt))
 }
 

@@ -27,7 +27,9 @@ export function getCurrentSession(request: Request, context: RequestContext): Pr
   let found = currentCache.get(request)
   if (!found) {
     const token = readCookie(request.headers.get('cookie'), sessionCookieName(context.env))
-    found = token ? findSession({ db: context.db, secret: context.env.SESSION_SECRET, token, kind: 'web' }) : Promise.resolve(null)
+    found = token
+      ? findSession({ db: context.db, secret: context.env.SESSION_SECRET, token, kind: 'web', idleDays: context.env.SESSION_IDLE_DAYS, logger: context.logger })
+      : Promise.resolve(null)
     currentCache.set(request, found)
   }
   return found
@@ -39,9 +41,18 @@ export async function startWebSession(context: RequestContext, request: Request,
   return sessionCookie(context.env, token)
 }
 
+/**
+ * Sent with every sign-out (ASVS 14.3.1): the browser drops its HTTP cache (pages kept for
+ * back/forward included) and the site's storage (local and session storage, the service
+ * worker and its cache). Not "cookies": it would also remove the language chosen for a year
+ * and the "logged out" message set in the same answer, and the session cookie is already
+ * expired by its own Set-Cookie. The theme choice kept in local storage goes with the rest.
+ */
+export const CLEAR_SITE_DATA = '"cache", "storage"'
+
 export async function endWebSession(context: RequestContext, request: Request): Promise<string> {
   const current = await getCurrentSession(request, context)
-  if (current) await revokeSession(context.db, current.sessionId, current.user.id)
+  if (current) await revokeSession(context, { sessionId: current.sessionId, userId: current.user.id, reason: 'logout' })
   return clearSessionCookie(context.env)
 }
 

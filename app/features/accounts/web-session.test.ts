@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { sessions } from '#app/server/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
 import { createSession } from './sessions.server.ts'
@@ -45,6 +47,25 @@ describe('the session cookie', () => {
     const cleared = await endWebSession(ctx, requestWith(cookie))
     expect(cleared).toContain('Max-Age=0')
     expect(await getCurrentSession(requestWith(cookie), ctx)).toBeNull()
+  })
+
+  it('ends a device left unused for longer than SESSION_IDLE_DAYS: the next page asks to log in', async () => {
+    const base = accountContext(testDb())
+    const ctx = { ...base, env: { ...base.env, SESSION_IDLE_DAYS: 2 } }
+    const { user } = await createUser(ctx)
+    const day = 24 * 3600 * 1000
+    const recent = sentBack(await startWebSession(ctx, new Request('http://localhost/ar/login'), user.id))
+    const left = sentBack(await startWebSession(ctx, new Request('http://localhost/ar/login'), user.id))
+    const idOf = async (cookie: string) => (await getCurrentSession(requestWith(cookie), ctx))!.sessionId
+    const [recentId, leftId] = [await idOf(recent), await idOf(left)]
+    await ctx.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 1.5 * day) }).where(eq(sessions.id, recentId))
+    await ctx.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 2.5 * day) }).where(eq(sessions.id, leftId))
+
+    expect((await requireUser(requestWith(recent), ctx, 'ar')).user.id).toBe(user.id)
+    const refused = await requireUser(requestWith(left, 'http://localhost/ar/profile'), ctx, 'ar').catch((thrown: unknown) => thrown)
+    expect(refused).toBeInstanceOf(Response)
+    expect((refused as Response).headers.get('location')).toBe(`/ar/login?redirectTo=${encodeURIComponent('/ar/profile')}`)
+    expect((await ctx.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id))).map((s) => s.id)).toEqual([recentId])
   })
 
   it('does not accept an API token, a forged value or another cookie name', async () => {

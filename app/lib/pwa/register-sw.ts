@@ -8,7 +8,8 @@ export function registerServiceWorker(): () => void {
   const hadController = Boolean(navigator.serviceWorker.controller)
   let reloaded = false
   const onControllerChange = () => {
-    if (!hadController || reloaded) return
+    // No controller any more: the worker was removed (Clear-Site-Data at logout), not replaced.
+    if (!hadController || reloaded || !navigator.serviceWorker.controller) return
     reloaded = true
     window.location.reload()
   }
