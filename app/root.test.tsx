@@ -3,7 +3,9 @@ import { createRoutesStub, Outlet, UNSAFE_ErrorResponseImpl as ErrorResponse } f
 import { describe, expect, it } from 'vitest'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import { ErrorBoundary } from './root.tsx'
+import { testContext } from '#tests/context.ts'
+import { setupTestDatabase } from '#tests/db.ts'
+import { ErrorBoundary, loader } from './root.tsx'
 
 // The error pages, rendered as the server renders them after a loader failed.
 function renderError(lang: Lang, path: string, error: unknown) {
@@ -43,5 +45,26 @@ describe('error pages', () => {
     const html = renderError('ar', '/ar/x', new Error('secret stack detail'))
     expect(html).toContain('رمز الحالة 500')
     expect(html).not.toContain('secret stack detail')
+  })
+})
+
+describe('the one-time message (flash)', () => {
+  const testDb = setupTestDatabase()
+  const flash = `hallil_flash=${encodeURIComponent(JSON.stringify({ kind: 'success', key: 'accounts.messages.loggedOut' }))}`
+  const load = (headers: Record<string, string>) =>
+    loader({ request: new Request('http://localhost/ar.data', { headers }), params: { lang: 'ar' }, context: testContext(testDb()) } as never) as unknown as Promise<{ data: { flash: { message: string } | null }; init?: { headers?: Record<string, string> } }>
+
+  it('is shown once by the page that reads it, which clears its cookie', async () => {
+    const result = await load({ cookie: flash })
+    expect(result.data.flash?.message).toBe('تم تسجيل الخروج بنجاح')
+    expect(new Headers(result.init?.headers).get('set-cookie')).toMatch(/^hallil_flash=; .*Max-Age=0/)
+  })
+
+  it('is left for the next page by a prefetch of a linked page', async () => {
+    for (const headers of [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }]) {
+      const result = await load({ cookie: flash, ...headers })
+      expect(result.data.flash).toBeNull()
+      expect(result.init?.headers).toBeUndefined()
+    }
   })
 })

@@ -58,7 +58,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       }
     : null
   // A message left by the previous action's redirect (a translation key), shown once as a toast.
-  const flashed = readFlash(request)
+  // A prefetch (React Router fetches the data of linked pages ahead) must not take it: the page
+  // the teacher actually lands on shows it.
+  const prefetch = /prefetch/i.test(request.headers.get('sec-purpose') ?? request.headers.get('purpose') ?? '')
+  const flashed = prefetch ? null : readFlash(request)
   const flash: ToastItem | null = flashed
     ? { id: randomUUID(), kind: flashed.kind, message: createTranslator(lang, getMessages(lang, [flashed.key.split('.')[0] ?? 'common'])).t(flashed.key) }
     : null
