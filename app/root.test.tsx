@@ -61,7 +61,8 @@ describe('the one-time message (flash)', () => {
   })
 
   it('is left for the next page by a prefetch of a linked page', async () => {
-    for (const headers of [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }]) {
+    const prefetches: Array<Record<string, string>> = [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }]
+    for (const headers of prefetches) {
       const result = await load({ cookie: flash, ...headers })
       expect(result.data.flash).toBeNull()
       expect(result.init?.headers).toBeUndefined()
