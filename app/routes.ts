@@ -43,6 +43,7 @@ export default [
     layout('routes/layouts/custom.tsx', [
       route('SignIn', 'routes/sign-in.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),
+      route('two-factor', 'routes/two-factor.tsx'),
       route('reset-password', 'routes/reset-password.tsx'),
       route('sandbox-pay', 'routes/sandbox-pay.tsx'),
       route('payments/pay/:paymentId', 'routes/gateway-pay.tsx'),

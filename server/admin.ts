@@ -1,6 +1,6 @@
 // Operator commands: `npm run admin -- <area> <command> [args]`. Runs against the configured
 // database (the same environment as the server).
-import { decideReview, listReviewsByStatus } from '#app/features/accounts/index.server.ts'
+import { decideReview, listReviewsByStatus, removeSecondFactor } from '#app/features/accounts/index.server.ts'
 import {
   addPackage,
   gatewayFor,
@@ -27,6 +27,8 @@ const usage = `Usage: npm run admin -- <command>
   packages deactivate <slug>                 hide a package from sale
 
   payments:reconcile                         settle payments left pending at the gateway
+  users:two-factor-off <email>               turn off a teacher's two-step verification (lost phone
+                                             and recovery codes: check who is asking first)
   subscriptions:notify                       send "ends in 7 days" / "has ended" notifications
 `
 
@@ -66,8 +68,8 @@ function packageFields(o: Record<string, string | true>) {
 
 async function main(argv: string[]): Promise<number> {
   const [area, command, arg] = argv
-  const known = ['reviews', 'packages', 'payments:reconcile', 'subscriptions:notify']
-  if (!area || !known.includes(area) || (['reviews', 'packages'].includes(area) && !command)) {
+  const known = ['reviews', 'packages', 'payments:reconcile', 'subscriptions:notify', 'users:two-factor-off']
+  if (!area || !known.includes(area) || (['reviews', 'packages', 'users:two-factor-off'].includes(area) && !command)) {
     console.info(usage)
     return area ? 2 : 0
   }
@@ -81,6 +83,12 @@ async function main(argv: string[]): Promise<number> {
       const result = await reconcilePayments({ ...ctx, gateway: gatewayFor(ctx), olderThanMs: 0 })
       console.info(`Checked ${result.checked} pending payments; settled ${result.settled}.`)
       return 0
+    }
+    if (area === 'users:two-factor-off') {
+      // The email is the command's argument (the second word).
+      const done = await removeSecondFactor({ db: database.db, logger: createLogger(env.LOG_LEVEL) }, { email: command ?? '' })
+      console.info(done ? 'Two-step verification is off for that account; the teacher was notified.' : 'No account with that email has two-step verification.')
+      return done ? 0 : 1
     }
     if (area === 'subscriptions:notify') {
       const result = await notifySubscriptionEndings(database.db)

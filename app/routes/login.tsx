@@ -1,6 +1,6 @@
 import { Form, redirect, useNavigation, useSearchParams } from 'react-router'
 import { loginSchema } from '#app/features/accounts/schemas.ts'
-import { flashCookie, requireGuest, resendCode, startWebSession, verifyCredentials } from '#app/features/accounts/index.server.ts'
+import { flashCookie, requireGuest, resendCode, signIn, startWebSession, twoFactorCookie } from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
@@ -40,7 +40,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(loginSchema, form, fields)
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    const user = await verifyCredentials(context, parsed.data)
+    const { user, challenge } = await signIn(context, parsed.data)
+    if (challenge !== null) {
+      // The second factor is on: the code from the app finishes signing in.
+      throw redirect(`${localPath(lang, 'two-factor')}?redirectTo=${encodeURIComponent(redirectTo)}`, { headers: { 'Set-Cookie': twoFactorCookie(context.env, challenge) } })
+    }
     const headers = new Headers()
     headers.append('Set-Cookie', await startWebSession(context, request, user.id))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))

@@ -1,19 +1,26 @@
-import { Form, redirect, useNavigation } from 'react-router'
-import { changeEmailSchema, changePasswordSchema, deleteAccountSchema, profileSchema } from '#app/features/accounts/schemas.ts'
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { changeEmailSchema, changePasswordSchema, confirmCodeSchema, deleteAccountSchema, disableTwoFactorSchema, profileSchema } from '#app/features/accounts/schemas.ts'
 import { avatarUrl } from '#app/features/accounts/index.ts'
 import {
+  cancelTotpEnrolment,
   CLEAR_SITE_DATA,
   clearSessionCookie,
+  confirmTotpEnrolment,
   deleteAccount,
+  disableTotp,
   flashCookie,
   listSessions,
+  pendingTotpEnrolment,
   requestEmailChange,
   requestPasswordChange,
   requireUser,
   revokeOtherSessions,
   revokeSession,
+  startTotpEnrolment,
+  unusedRecoveryCodes,
   updateProfile,
 } from '#app/features/accounts/index.server.ts'
+import { qrSvgDataUrl } from '#app/features/billing/index.server.ts'
 import { formatDate } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -31,7 +38,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user, sessionId } = await requireUser(request, context, lang)
   const sessions = await listSessions(context.db, user.id, { idleDays: context.env.SESSION_IDLE_DAYS })
+  const pending = pendingTotpEnrolment(context, user)
+  const twoFactor = user.totpEnabledAt
+    ? { state: 'on' as const, since: user.totpEnabledAt, recoveryLeft: await unusedRecoveryCodes(context, user.id) }
+    : pending
+      ? { state: 'pending' as const, key: pending.key, qr: qrSvgDataUrl(pending.uri) }
+      : { state: 'off' as const }
   return {
+    twoFactor,
     messages: getMessages(lang, ['accounts']),
     user: { username: user.username, email: user.email, phone: user.phone, avatarUrl: avatarUrl(user.avatarFile) },
     sessions: sessions.map((s) => ({ ...s, isCurrent: s.id === sessionId })),
@@ -80,6 +94,33 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await revokeOtherSessions(context, { userId: user.id, keepSessionId: sessionId })
       throw done('accounts.profile.signedOutOthers')
     }
+    case 'totp-start': {
+      return runForm({ intent }, async () => {
+        await startTotpEnrolment(context, user)
+        throw done('accounts.twoFactor.started', `${localPath(lang, 'profile')}#two-factor`)
+      })
+    }
+    case 'totp-confirm': {
+      const parsed = parseForm(confirmCodeSchema, form, ['code', 'intent'])
+      if (!parsed.ok) return parsed.response
+      return runForm({ intent }, async () => {
+        // Shown this once, in the answer: only the codes' HMACs are kept.
+        const recoveryCodes = await confirmTotpEnrolment(context, user, parsed.data)
+        return data({ ok: true as const, recoveryCodes })
+      })
+    }
+    case 'totp-cancel': {
+      await cancelTotpEnrolment(context, user)
+      throw done('accounts.twoFactor.cancelled')
+    }
+    case 'totp-disable': {
+      const parsed = parseForm(disableTwoFactorSchema, form, ['password', 'code', 'intent'])
+      if (!parsed.ok) return parsed.response
+      return runForm({ intent }, async () => {
+        await disableTotp(context, user, parsed.data)
+        throw done('accounts.twoFactor.disabled')
+      })
+    }
     case 'delete': {
       const parsed = parseForm(deleteAccountSchema, form, ['password', 'intent'])
       if (!parsed.ok) return parsed.response
@@ -105,9 +146,10 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const submitting = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : ''
   const values = actionData && !actionData.ok ? actionData.values : {}
   const all = actionData && !actionData.ok ? actionData.errors : {}
+  const recoveryCodes = actionData && actionData.ok && 'recoveryCodes' in actionData ? actionData.recoveryCodes : null
   // Several forms share field names: show an answer's errors in the form that was sent.
   const errorsOf = (intent: string) => (values.intent === intent ? all : {})
-  const { user, sessions } = loaderData
+  const { user, sessions, twoFactor } = loaderData
   return (
     <>
       <PageHero title={t('accounts.profile.title')} />
@@ -190,6 +232,67 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               <Form method="post">
                 <button type="submit" name="intent" value="revoke-others" className="button button-ghost">{t('accounts.profile.signOutOthers')}</button>
               </Form>
+            ) : null}
+          </article>
+
+          <article className="card" aria-labelledby="profile-two-factor" id="two-factor">
+            <h2 id="profile-two-factor">{t('accounts.twoFactor.title')}</h2>
+            {recoveryCodes ? (
+              <div className="notice notice-success" role="status">
+                <p>
+                  <strong>{t('accounts.twoFactor.enabled')}</strong>
+                </p>
+                <p>{t('accounts.twoFactor.recoveryLead')}</p>
+                <ul className="recovery-codes" dir="ltr">
+                  {recoveryCodes.map((code) => (
+                    <li key={code}>
+                      <code>{code}</code>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+            {twoFactor.state === 'off' ? (
+              <>
+                <p className="muted">{t('accounts.twoFactor.offLead')}</p>
+                <Form method="post">
+                  <button type="submit" name="intent" value="totp-start" className="button button-primary" disabled={submitting === 'totp-start'}>{t('accounts.twoFactor.start')}</button>
+                </Form>
+              </>
+            ) : null}
+            {twoFactor.state === 'pending' ? (
+              <>
+                <p>{t('accounts.twoFactor.scan')}</p>
+                <img src={twoFactor.qr} alt={t('accounts.twoFactor.qrAlt')} width={200} height={200} className="totp-qr" />
+                <p>
+                  {t('accounts.twoFactor.manual')} <code dir="ltr" className="totp-key">{twoFactor.key}</code>
+                </p>
+                <Form method="post" className="form">
+                  <FormField id="tf-confirm" label={t('accounts.twoFactor.confirmCode')} errors={errorsOf('totp-confirm').code} required>
+                    {(p) => <input {...p} name="code" dir="ltr" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required />}
+                  </FormField>
+                  <button type="submit" name="intent" value="totp-confirm" className="button button-primary" disabled={submitting === 'totp-confirm'}>{t('accounts.twoFactor.turnOn')}</button>
+                </Form>
+                <Form method="post">
+                  <button type="submit" name="intent" value="totp-cancel" className="button button-ghost">{t('accounts.twoFactor.cancel')}</button>
+                </Form>
+              </>
+            ) : null}
+            {twoFactor.state === 'on' ? (
+              <>
+                <p>{t('accounts.twoFactor.onSince', { date: formatDate(lang, twoFactor.since).gregorian })}</p>
+                <p className="muted">{t('accounts.twoFactor.recoveryLeft', { count: twoFactor.recoveryLeft })}</p>
+                <p className="muted">{t('accounts.twoFactor.disableLead')}</p>
+                <Form method="post" className="form">
+                  <FormField id="tf-password" label={t('accounts.fields.password')} errors={errorsOf('totp-disable').password} required>
+                    {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
+                  </FormField>
+                  <FormField id="tf-code" label={t('accounts.twoFactor.login.code')} errors={errorsOf('totp-disable').code} required>
+                    {(p) => <input {...p} name="code" dir="ltr" autoComplete="one-time-code" autoCapitalize="none" spellCheck={false} maxLength={16} required />}
+                  </FormField>
+                  <button type="submit" name="intent" value="totp-disable" className="button button-ghost" disabled={submitting === 'totp-disable'}>{t('accounts.twoFactor.turnOff')}</button>
+                </Form>
+              </>
             ) : null}
           </article>
 

@@ -5,10 +5,10 @@ import path from 'node:path'
 import { simpleParser } from 'mailparser'
 import sharp from 'sharp'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createSession, decideReview, sessionCookieName } from '#app/features/accounts/index.server.ts'
+import { base32Decode, confirmTotpEnrolment, createSession, decideReview, hotp, sessionCookieName, startTotpEnrolment, totpStep } from '#app/features/accounts/index.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
 import { packages, sessions, subscriptions, users } from '#app/server/db/schema.ts'
-import { testServices } from '#tests/context.ts'
+import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { apiTestApp } from '#tests/api-app.ts'
 import { subscribedTeacher } from '#tests/subscriber.ts'
@@ -298,6 +298,39 @@ describe('login and logout', () => {
     expect((await call('GET', 'auth/profile', { token })).status).toBe(401)
     expect((await call('POST', 'auth/logout', { token })).status).toBe(401)
     expect((await call('GET', 'auth/profile', { token: teacher.token })).status).toBe(200)
+  })
+
+  it('with two-step verification on, answers a two-factor token instead of a token; auth/login/two-factor ends the sign-in', async () => {
+    const teacher = await activatedTeacher()
+    const ctx = testContext(testDb(), { env: services.env, logger: services.logger, mailer: services.mailer, files: services.files })
+    const [row] = await testDb().db.select().from(users).where(eq(users.id, teacher.user.id))
+    const { key } = await startTotpEnrolment(ctx, row!)
+    const [pending] = await testDb().db.select().from(users).where(eq(users.id, teacher.user.id))
+    const recovery = await confirmTotpEnrolment(ctx, pending!, { code: hotp(base32Decode(key)!, totpStep(new Date())) })
+    const appCode = () => hotp(base32Decode(key)!, totpStep(new Date()) + 1)
+
+    const login = await call('POST', 'auth/login', { json: { email: teacher.email, password: teacher.password }, lang: 'en' })
+    expect(login.status).toBe(200)
+    expect(login.body.message).toBe('Enter the code from your authenticator app')
+    const { two_factor_token: challenge, ...rest } = dataOf<{ two_factor_required: boolean; two_factor_token: string }>(login)
+    expect(rest).toEqual({ two_factor_required: true })
+    expect(challenge).toMatch(/^[\w-]{43}$/)
+
+    const malformed = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: '12' }, lang: 'en' })
+    expect(malformed.status).toBe(422)
+    expect(malformed.body.errors).toEqual({ code: ['Enter the 6 digits from the app, or a recovery code'] })
+    const wrong = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: appCode() === '000000' ? '111111' : '000000' } })
+    expect(wrong.status).toBe(422)
+    expect(wrong.body.errors).toEqual({ code: ['الرمز غير صحيح أو سبق استخدامه'] })
+    const right = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: appCode() }, lang: 'en' })
+    expect(right.status).toBe(200)
+    const { token, user } = dataOf<{ token: string; user: UserJson }>(right)
+    expect(user.id).toBe(teacher.user.id)
+    expect((await call('GET', 'auth/profile', { token })).status).toBe(200)
+    // The challenge is spent; a recovery code ends a new one.
+    expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: recovery[0] } })).status).toBe(422)
+    const again = dataOf<{ two_factor_token: string }>(await call('POST', 'auth/login', { json: { email: teacher.email, password: teacher.password } }))
+    expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: again.two_factor_token, code: recovery[0] } })).status).toBe(200)
   })
 
   it('refuses and revokes a token left unused for longer than SESSION_IDLE_DAYS (401)', async () => {

@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory'
 import {
   activateAccount,
   CLEAR_SITE_DATA,
+  completeLoginChallenge,
   confirmEmailChange,
   confirmPasswordChange,
   createReview,
@@ -21,7 +22,7 @@ import {
   revokeSession,
   updateProfile,
   userToJson,
-  verifyCredentials,
+  signIn,
   verifyResetCode,
   type CurrentSession,
 } from '#app/features/accounts/index.server.ts'
@@ -37,6 +38,7 @@ import {
   resendSchema,
   resetPasswordSchema,
   reviewSchema,
+  twoFactorLoginSchema,
   verifyResetCodeSchema,
 } from '#app/features/accounts/schemas.ts'
 import { listSubscriptions } from '#app/features/billing/index.server.ts'
@@ -139,7 +141,17 @@ export function createAuthApi() {
     const t = accountsT(c)
     const parsed = loginSchema.safeParse(await jsonBody(c))
     if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const user = await verifyCredentials(c.get('ctx'), parsed.data)
+    const { user, challenge } = await signIn(c.get('ctx'), parsed.data)
+    // With the second factor on, no token yet: the code from the app goes to auth/login/two-factor.
+    if (challenge !== null) return ok(c, { two_factor_required: true, two_factor_token: challenge }, t('accounts.twoFactor.required'))
+    return ok(c, { token: await newApiToken(c, user.id), user: await userJson(c, user) }, t('accounts.messages.loggedIn'))
+  })
+
+  auth.post('/auth/login/two-factor', async (c) => {
+    const t = accountsT(c)
+    const parsed = twoFactorLoginSchema.safeParse(await jsonBody(c))
+    if (!parsed.success) return validationFailed(c, parsed.error, t)
+    const user = await completeLoginChallenge(c.get('ctx'), { token: parsed.data.two_factor_token, code: parsed.data.code })
     return ok(c, { token: await newApiToken(c, user.id), user: await userJson(c, user) }, t('accounts.messages.loggedIn'))
   })
 

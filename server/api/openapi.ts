@@ -12,6 +12,7 @@ import {
   resendSchema,
   resetPasswordSchema,
   reviewSchema,
+  twoFactorLoginSchema,
   verifyResetCodeSchema,
 } from '#app/features/accounts/schemas.ts'
 import { subscribeSchema } from '#app/features/billing/schemas.ts'
@@ -135,7 +136,31 @@ const pdfQuery: Query[] = Object.entries((fromZod(pdfOptionsSchema).properties ?
 
 export const operations: Operation[] = [
   // auth
-  { method: 'post', path: '/auth/login', tag: 'Auth', summary: 'Sign in', auth: 'none', body: json('LoginRequest'), data: z.object({ token: z.string().describe('The bearer token'), user: R.user }), errors: [401, 403, 422, 429] },
+  {
+    method: 'post',
+    path: '/auth/login',
+    tag: 'Auth',
+    summary: 'Sign in',
+    description: 'With two-step verification on, no token yet: `{two_factor_required: true, two_factor_token}`, for auth/login/two-factor.',
+    auth: 'none',
+    body: json('LoginRequest'),
+    data: z.union([
+      z.object({ token: z.string().describe('The bearer token'), user: R.user }),
+      z.object({ two_factor_required: z.literal(true), two_factor_token: z.string().describe('For auth/login/two-factor, ten minutes') }),
+    ]),
+    errors: [401, 403, 422, 429],
+  },
+  {
+    method: 'post',
+    path: '/auth/login/two-factor',
+    tag: 'Auth',
+    summary: 'Finish signing in with the second factor',
+    description: 'For an account with two-step verification on, auth/login answers `{two_factor_required: true, two_factor_token}` instead of a token; this takes that token and a code from the authenticator app (or a recovery code). Five wrong codes end the token.',
+    auth: 'none',
+    body: { kind: 'json', schema: fromZod(twoFactorLoginSchema) },
+    data: z.object({ token: z.string().describe('The bearer token'), user: R.user }),
+    errors: [422, 429],
+  },
   {
     method: 'post',
     path: '/auth/register',

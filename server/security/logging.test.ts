@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser'
 import type { ServerBuild } from 'react-router'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { createSession, listSessions, sessionCookieName } from '#app/features/accounts/index.server.ts'
+import { base32Decode, createSession, hotp, listSessions, sessionCookieName, totpStep } from '#app/features/accounts/index.server.ts'
 import { sandboxFor, settlePayment, startCheckout } from '#app/features/billing/index.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
 import { seedPackages } from '#app/server/db/seed.server.ts'
@@ -15,7 +15,7 @@ import { createMailer } from '#app/server/mail.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { silenceOutboxHints } from '#tests/factories.ts'
-import { action as profileAction } from '../../app/routes/profile.tsx'
+import { action as profileAction, loader as profileLoader } from '../../app/routes/profile.tsx'
 import { createHttpApp } from '../http.ts'
 
 // ASVS V16 (security logging): a teacher's whole journey through the app, registration to a
@@ -228,8 +228,76 @@ describe('account events (ASVS 16.3.1)', () => {
     ])
     // An event carries its name, the account's id and what happened: no other field.
     for (const entry of events) {
-      const { level, time, msg, reqId, event, userId: id, reason, purpose, count, kind, by, ...rest } = entry
-      void [level, time, msg, reqId, event, id, reason, purpose, count, kind, by]
+      const { level, time, msg, reqId, event, userId: id, reason, purpose, count, kind, by, factor, ...rest } = entry
+      void [level, time, msg, reqId, event, id, reason, purpose, count, kind, by, factor]
+      expect({ event, rest }).toEqual({ event, rest: {} })
+    }
+    const log = logged.join('')
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(3)
+      expect({ secret, logged: log.toLowerCase().includes(secret.toLowerCase()) }).toEqual({ secret, logged: false })
+    }
+  })
+})
+
+describe('second-factor events (ASVS 16.3.1)', () => {
+  it('are logged with the user id only, never the key, a code or a recovery code', async () => {
+    const salma = { username: 'Salma_Alotaibi', email: 'salma.alotaibi@school.sa', phone: '0557654321', password: 'Rv8-canyon-Bell-26', password_confirmation: 'Rv8-canyon-Bell-26', terms: true }
+    const secrets: string[] = [salma.email, salma.username, salma.phone, salma.password]
+    expect((await call('POST', 'auth/register', { json: salma })).status).toBe(201)
+    const activated = await call('POST', 'auth/activate', { json: { email: salma.email, code: await latestCode(salma.email) } })
+    const userId = String((activated.body.data?.user as { id?: string } | undefined)?.id)
+    const from = lines.length
+
+    // Turned on from the profile page.
+    const ctx = testContext(testDb(), { env: services.env, logger: services.logger, mailer: services.mailer, files: services.files })
+    const web = await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId, kind: 'web' })
+    const cookie = `${sessionCookieName(ctx.env)}=${web.token}`
+    const profile = async (fields: Record<string, string>) => {
+      const form = new FormData()
+      for (const [k, v] of Object.entries(fields)) form.append(k, v)
+      const request = new Request('http://localhost/en/profile', { method: 'POST', body: form, headers: { cookie } })
+      return profileAction({ request, params: { lang: 'en' }, context: ctx } as never).catch((thrown: unknown) => thrown)
+    }
+    await profile({ intent: 'totp-start' })
+    const shown = (await profileLoader({ request: new Request('http://localhost/en/profile', { headers: { cookie } }), params: { lang: 'en' }, context: ctx } as never)) as { twoFactor: { key: string } }
+    const key = shown.twoFactor.key
+    const code = (steps: number) => hotp(base32Decode(key)!, totpStep(new Date()) + steps)
+    const enrolCode = code(0)
+    const { data: confirmed } = (await profile({ intent: 'totp-confirm', code: enrolCode })) as { data: { recoveryCodes: string[] } }
+    const recovery = confirmed.recoveryCodes
+    secrets.push(key, key.replace(/ /g, ''), enrolCode, ...recovery, ...recovery.map((r) => r.replace('-', '')))
+
+    // Signing in through the API: a wrong code, the app's code, then a recovery code.
+    const first = await call('POST', 'auth/login', { json: { email: salma.email, password: salma.password } })
+    const challenge = String(first.body.data?.two_factor_token)
+    const loginCode = code(1)
+    expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: loginCode === '000000' ? '111111' : '000000' } })).status).toBe(422)
+    const signedIn = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: loginCode } })
+    expect(signedIn.status).toBe(200)
+    const second = await call('POST', 'auth/login', { json: { email: salma.email, password: salma.password } })
+    expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: second.body.data?.two_factor_token, code: recovery[0] } })).status).toBe(200)
+    secrets.push(loginCode, challenge, String(second.body.data?.two_factor_token), String(signedIn.body.data?.token), web.token)
+
+    // Turned off from the profile with another recovery code.
+    expect(((await profile({ intent: 'totp-disable', password: salma.password, code: recovery[1]! })) as Response).status).toBe(302)
+
+    const logged = lines.slice(from)
+    const events = logged.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => typeof entry.event === 'string')
+    expect(events.map(({ event, userId: id, reason, factor, count }) => ({ event, userId: id, ...(reason ? { reason } : {}), ...(factor ? { factor } : {}), ...(count !== undefined ? { count } : {}) }))).toEqual([
+      { event: 'auth.two_factor.enabled', userId },
+      { event: 'auth.login.second_factor', userId },
+      { event: 'auth.two_factor.failed', userId, reason: 'wrong' },
+      { event: 'auth.login.succeeded', userId, factor: 'totp' },
+      { event: 'auth.login.second_factor', userId },
+      { event: 'auth.two_factor.recovery_used', userId, count: 9 },
+      { event: 'auth.login.succeeded', userId, factor: 'recovery' },
+      { event: 'auth.two_factor.recovery_used', userId, count: 8 },
+      { event: 'auth.two_factor.disabled', userId },
+    ])
+    for (const entry of events) {
+      const { level, time, msg, reqId, event, userId: id, reason, count, factor, ...rest } = entry
+      void [level, time, msg, reqId, id, reason, count, factor]
       expect({ event, rest }).toEqual({ event, rest: {} })
     }
     const log = logged.join('')

@@ -11,22 +11,40 @@ export { requestPasswordReset, resetFlowUserId, resetPassword, RESET_FLOW_TTL_MS
 export { activateAccount, findUserByEmail, findUserById, registerUser, resendCode } from './register-user.server.ts'
 export { createReview, decideReview, listApprovedReviews, listReviewsByStatus, type ReviewView } from './reviews.server.ts'
 export { createSession, describeDevice, findSession, listSessions, revokeAllSessions, revokeOtherSessions, revokeSession, type CurrentSession } from './sessions.server.ts'
-export { verifyCredentials } from './sign-in.server.ts'
+export { signIn, type SignInResult } from './sign-in.server.ts'
+export { base32Decode, hotp, totpStep } from './totp.server.ts'
+export {
+  cancelTotpEnrolment,
+  completeLoginChallenge,
+  confirmTotpEnrolment,
+  disableTotp,
+  isLoginChallengeOpen,
+  LOGIN_CHALLENGE_TTL_MS,
+  pendingTotpEnrolment,
+  RECOVERY_CODE_COUNT,
+  removeSecondFactor,
+  startTotpEnrolment,
+  unusedRecoveryCodes,
+  type TotpEnrolment,
+} from './two-factor.server.ts'
 export {
   CLEAR_SITE_DATA,
   clearFlashCookie,
   clearResetFlowCookie,
   clearSessionCookie,
+  clearTwoFactorCookie,
   endWebSession,
   flashCookie,
   getCurrentSession,
   readFlash,
   readResetFlowToken,
+  readTwoFactorToken,
   requireGuest,
   requireUser,
   sessionCookie,
   resetFlowCookie,
   sessionCookieName,
   startWebSession,
+  twoFactorCookie,
   type Flash,
 } from './web-session.server.ts'

@@ -120,6 +120,21 @@ export const changeEmailSchema = z.object({ email: emailField, password: passwor
 export const confirmCodeSchema = z.object({ code: codeField })
 export const deleteAccountSchema = z.object({ password: passwordRequired })
 
+/** The second factor: six digits from the authenticator app, or a recovery code (ten letters and digits, dash optional). */
+export const secondFactorCodeField = z.pipe(
+  z.pipe(
+    z.string({ error: 'accounts.errors.codeRequired' }),
+    z.transform((v: string) => latinDigits(v).replace(/[\s-]/g, '').toLowerCase()),
+  ),
+  z.string().check(z.minLength(1, 'accounts.errors.codeRequired'), z.regex(/^(\d{6}|[a-z2-7]{10})$/, 'accounts.errors.twoFactorCodeFormat')),
+)
+export const secondFactorSchema = z.object({ code: secondFactorCodeField })
+export const twoFactorLoginSchema = z.object({
+  two_factor_token: z.string().check(z.minLength(10, 'accounts.errors.twoFactorExpired'), z.maxLength(200, 'accounts.errors.twoFactorExpired')),
+  code: secondFactorCodeField,
+})
+export const disableTwoFactorSchema = z.object({ password: passwordRequired, code: secondFactorCodeField })
+
 export const reviewSchema = z.object({
   rating: z.pipe(
     z.coerce.number({ error: 'accounts.errors.rating' }),

@@ -3,12 +3,14 @@ import { hitRateLimit } from '#app/server/rate-limit.server.ts'
 import type { AccountContext } from './context.ts'
 import { findUserByEmail } from './register-user.server.ts'
 import { dummyVerify, verifyPassword } from './passwords.server.ts'
+import { startLoginChallenge } from './two-factor.server.ts'
 
 export const LOGINS_PER_15_MIN_PER_ACCOUNT = 10
 export const LOGINS_PER_15_MIN_PER_IP = 50
 
 /**
- * Checks an email and password. Unknown emails cost the same hashing time as known ones;
+ * Checks an email and password (the first factor only: pages and the API sign in through
+ * `signIn`, which asks for the second factor when it is on). Unknown emails cost the same hashing time as known ones;
  * attempts are limited per account and per address. An account not yet activated is refused
  * with its own message (after the password is checked, so it reveals nothing to a guesser).
  */
@@ -34,6 +36,18 @@ export async function verifyCredentials(ctx: AccountContext, input: { email: str
     ctx.logger.info({ event: 'auth.login.inactive', userId: user.id }, 'login refused')
     throw new DomainError(403, 'accounts.errors.notActivated')
   }
-  ctx.logger.info({ event: 'auth.login.succeeded', userId: user.id }, 'login')
   return user
+}
+
+export type SignInResult =
+  | { user: NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>; challenge: null }
+  /** The second factor is on: the challenge token, for the code from the app; nobody is signed in yet. */
+  | { user: null; challenge: string }
+
+/** Signs in with an email and password; with the second factor on, opens a login challenge instead. */
+export async function signIn(ctx: AccountContext, input: { email: string; password: string }): Promise<SignInResult> {
+  const user = await verifyCredentials(ctx, input)
+  if (user.totpEnabledAt) return { user: null, challenge: await startLoginChallenge(ctx, user.id) }
+  ctx.logger.info({ event: 'auth.login.succeeded', userId: user.id }, 'login')
+  return { user, challenge: null }
 }

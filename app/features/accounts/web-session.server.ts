@@ -98,3 +98,10 @@ export const resetFlowCookie = (env: Env, token: string) =>
   `${RESET_COOKIE}=${token}; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
 export const clearResetFlowCookie = (env: Env) => `${RESET_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
 export const readResetFlowToken = (request: Request) => readCookie(request.headers.get('cookie'), RESET_COOKIE) ?? null
+
+// A sign-in waiting for its second factor: the challenge token in its own HttpOnly cookie (ten minutes).
+export const TWO_FACTOR_COOKIE = 'hallil_2fa'
+export const twoFactorCookie = (env: Env, token: string) =>
+  `${TWO_FACTOR_COOKIE}=${token}; Path=/; Max-Age=600; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+export const clearTwoFactorCookie = (env: Env) => `${TWO_FACTOR_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+export const readTwoFactorToken = (request: Request) => readCookie(request.headers.get('cookie'), TWO_FACTOR_COOKIE) ?? null

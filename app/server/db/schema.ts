@@ -83,6 +83,12 @@ export const users = pgTable(
     avatarFile: text('avatar_file'),
     lang: text('lang', { enum: ['ar', 'en'] }).notNull().default('ar'),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** The authenticator key of the optional second factor, sealed with the server's secret; set from the start of enrolment. */
+    totpSecret: text('totp_secret'),
+    /** Set once a code from the app confirmed the enrolment: from then on, sign-in asks for a code. */
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+    /** The time step of the last code accepted, so a code works only once. */
+    totpLastStep: integer('totp_last_step'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -146,6 +152,37 @@ export const resetFlows = pgTable('reset_flows', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 })
+
+/** The one-use recovery codes of a second factor, as HMACs; replaced when the factor is set up again. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull().unique(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user').on(t.userId)],
+)
+
+/** A sign-in waiting for its second factor: the password was right; a code from the app finishes it. */
+export const loginChallenges = pgTable(
+  'login_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_challenges_user').on(t.userId)],
+)
 
 /** Notifications store a kind and its parameters; the text is written in the reader's language. */
 export const notifications = pgTable(
