@@ -1,6 +1,6 @@
 // The grades analysis (grades.md): reading a sample-layout grades workbook with
 // app/server/xlsx/read.server.ts and analysing it, against SheetJS (@e965/xlsx) merely reading
-// the same file. Each measurement runs in its own process, so its peak memory (maxRSS − RSS
+// the same file. Each measurement runs in its own process, so its peak memory (Linux's VmHWM − RSS
 // before the first run) is its own. Figures, not assertions.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

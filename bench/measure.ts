@@ -1,6 +1,7 @@
 // What the benchmarks share: the median, a measurement run in its own process (so its peak
 // memory is its own), and timing a job warm after a first, cold run.
 import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -19,6 +20,25 @@ export function measureInChild<T>(script: string, args: readonly string[], label
   return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as T
 }
 
+/**
+ * The process's peak resident memory since the last `resetPeakRss()`, from Linux's VmHWM.
+ * Not `process.resourceUsage().maxRSS`: that one is kept across exec, so a child started by a
+ * large parent reports the parent's size as its own peak.
+ */
+export function peakRssBytes(): number {
+  const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))
+  return hwm ? Number(hwm[1]) * 1024 : process.resourceUsage().maxRSS * 1024
+}
+
+/** Starts a new peak at the current resident memory (Linux ≥ 4.0: `5` to /proc/self/clear_refs). */
+export function resetPeakRss(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5')
+  } catch {
+    // Without it the peak is the process's whole life: still an upper bound.
+  }
+}
+
 export interface Timing {
   /** Median of the runs after the first (warm). */
   readonly medianMs: number
@@ -33,11 +53,12 @@ export interface Timing {
  */
 export function timeRuns(job: () => number | void, runs: number): Timing & { partMs?: number } {
   ;(globalThis as { gc?: () => void }).gc?.()
+  resetPeakRss()
   const before = process.memoryUsage().rss
   let t0 = performance.now()
   const firstPart = job()
   const firstMs = performance.now() - t0
-  const peakMb = Math.max(0, (process.resourceUsage().maxRSS * 1024 - before) / (1 << 20))
+  const peakMb = Math.max(0, (peakRssBytes() - before) / (1 << 20))
   const times: { total: number; part: number | void }[] = []
   for (let i = 1; i < runs; i++) {
     t0 = performance.now()

@@ -1,6 +1,6 @@
 // Reading an uploaded workbook: app/server/xlsx/read.server.ts against SheetJS (@e965/xlsx, a
 // dev dependency used here and in tests only) on sample-layout attendance workbooks. Each
-// measurement runs in its own process, so its peak memory (maxRSS − RSS before the first read)
+// measurement runs in its own process, so its peak memory (Linux's VmHWM − RSS before the first read)
 // is its own. Figures, not assertions.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
