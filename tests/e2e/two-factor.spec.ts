@@ -20,11 +20,14 @@ test('ar: turn on two-step verification from the profile, then log in with the c
   await expect(card.getByRole('img', { name: 'رمز QR لتطبيق المصادقة' })).toBeVisible()
   const key = (await card.locator('.totp-key').textContent()) ?? ''
   expect(key).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/)
+  // Kept as test artifacts (not committed), to look at.
+  await card.screenshot({ path: '.tmp/two-factor/ar-enrol.png' })
 
   await card.getByLabel('الرمز من التطبيق').fill(appCode(key))
   await card.getByRole('button', { name: 'تفعيل', exact: true }).click()
   await expect(card.getByText('تم تفعيل التحقق بخطوتين')).toBeVisible()
   await expect(card.locator('.recovery-codes li')).toHaveCount(10)
+  await card.screenshot({ path: '.tmp/two-factor/ar-recovery-codes.png' })
   await expect(card.getByText(/^مفعّل منذ /)).toBeVisible()
 
   await page.goto('/ar/logout')
@@ -40,6 +43,7 @@ test('ar: turn on two-step verification from the profile, then log in with the c
   await expect(page).toHaveURL(/\/ar\/two-factor\?redirectTo=%2Far%2Fprofile$/)
   await expect(page.getByRole('heading', { name: 'التحقق بخطوتين' })).toBeVisible()
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+  await page.screenshot({ path: '.tmp/two-factor/ar-login-step.png' })
 
   const wrong = ['000000', '111111', '222222'].find((c) => ![-1, 0, 1, 2].some((s) => appCode(key, s) === c))!
   await page.getByLabel('رمز التحقق').fill(wrong)
