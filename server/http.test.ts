@@ -5,6 +5,7 @@ import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { createHttpApp } from './http.ts'
+import { checkedApp } from '#tests/api-conformance.ts'
 
 // The HTTP layer without the pages: headers, health, PWA files, the language switch and /api/v1.
 const fakeBuild = {
@@ -19,7 +20,7 @@ const fakeBuild = {
 let app: ReturnType<typeof createHttpApp>
 const testDb = setupTestDatabase(async (database) => {
   await seedPackages(database.db)
-  app = createHttpApp({ services: testServices(database), getBuild: () => fakeBuild, mode: 'production' })
+  app = checkedApp(createHttpApp({ services: testServices(database), getBuild: () => fakeBuild, mode: 'production' }))
 })
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({

@@ -27,6 +27,7 @@ import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { sampleExamBody, subscribedTeacher } from '#tests/exams.ts'
 import { createHttpApp } from '../http.ts'
+import { checkedApp } from '#tests/api-conformance.ts'
 
 // ASVS V8 (authorization): every endpoint and page that takes an id is tried by teacher B with
 // teacher A's ids. Each must answer 404 (never 403, which would confirm the id exists) and leave
@@ -40,7 +41,7 @@ let ctx: RequestContext
 const testDb = setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   const services = testServices(db)
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = checkedApp(createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' }))
   // The loaders' context shares the app's settings (its session secret above all).
   ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })
 })

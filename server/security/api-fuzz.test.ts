@@ -11,6 +11,7 @@ import { setupTestDatabase } from '#tests/db.ts'
 import { sampleExamBody, subscribedTeacher } from '#tests/exams.ts'
 import { createApi } from '../api/index.ts'
 import { createHttpApp } from '../http.ts'
+import { checkedApp } from '#tests/api-conformance.ts'
 
 // ASVS V2/V4 (validation, API): every /api/v1 endpoint, listed from the Hono app itself so a new
 // endpoint is fuzzed without being added here, gets arbitrary bodies, query strings, headers and
@@ -27,7 +28,7 @@ let ctx: RequestContext
 const testDb = setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   const services = testServices(db)
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = checkedApp(createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' }))
   ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })
 })
 

@@ -17,6 +17,7 @@ import { setupTestDatabase } from '#tests/db.ts'
 import { silenceOutboxHints } from '#tests/factories.ts'
 import { action as profileAction, loader as profileLoader } from '../../app/routes/profile.tsx'
 import { createHttpApp } from '../http.ts'
+import { checkedApp } from '#tests/api-conformance.ts'
 
 // ASVS V16 (security logging): a teacher's whole journey through the app, registration to a
 // student search, with every log line (level trace) kept in memory; no line may carry the
@@ -37,7 +38,7 @@ const testDb = setupTestDatabase(async (db) => {
   const logger = createLogger('trace', capture)
   const mailer = createMailer({ smtpUrl: base.env.SMTP_URL, from: base.env.MAIL_FROM, outboxDir: base.env.MAIL_OUTBOX_DIR, logger })
   services = { ...base, logger, mailer }
-  app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
+  app = checkedApp(createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' }))
 })
 silenceOutboxHints()
 
