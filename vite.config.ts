@@ -1,5 +1,6 @@
 import { reactRouter } from '@react-router/dev/vite'
 import { defineConfig, type Plugin } from 'vite'
+import { buildSiteFonts } from './scripts/site-fonts.ts'
 
 /**
  * The worker thread that parses uploads is a second entry of the server build, written beside
@@ -17,6 +18,16 @@ function xlsxWorker(): Plugin {
   }
 }
 
+/** The site's web fonts, written to app/styles/fonts before a build or dev server starts (scripts/site-fonts.ts). */
+function siteFonts(): Plugin {
+  return {
+    name: 'hallil:site-fonts',
+    async buildStart() {
+      await buildSiteFonts()
+    },
+  }
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { tsconfigPaths: true },
   build: {
@@ -26,5 +37,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   worker: { format: 'es' },
   server: { hmr: { port: 24678 } },
-  plugins: [reactRouter(), xlsxWorker()],
+  plugins: [siteFonts(), reactRouter(), xlsxWorker()],
 }))
