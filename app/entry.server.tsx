@@ -1,8 +1,9 @@
-import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import type { AppLoadContext, EntryContext } from 'react-router'
 import { ServerRouter } from 'react-router'
+import { paintBeforeModulesStream } from '#app/server/paint-first.server.ts'
+import { StylesheetTextProvider } from '#app/ui/inline-stylesheet.tsx'
 import { NonceProvider } from '#app/ui/nonce.tsx'
 
 export const streamTimeout = 5_000
@@ -24,12 +25,14 @@ export default function handleRequest(
     // byte: crawlers, screen readers and slow phones all get complete HTML and a true status.
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <StylesheetTextProvider value={loadContext.stylesheetText}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </StylesheetTextProvider>
       </NonceProvider>,
       {
         nonce,
         onAllReady() {
-          const body = new PassThrough()
+          const body = paintBeforeModulesStream(nonce)
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           pipe(body)
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }))

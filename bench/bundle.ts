@@ -1,7 +1,7 @@
 // Compressed JavaScript per public page (issue #8: goal ≤ 100 KB): the HTML each page is served
 // with, from the running built server, names the modules a browser fetches before the page is
-// interactive — `<script src>`, `<link rel="modulepreload">` and the inline module script's
-// `import(...)` — and the sum of their brotli sizes (the .br files scripts/precompress.js writes
+// interactive — `<script src>`, `<link rel="modulepreload">`, the inline module script's
+// `import(...)` and the modules a React page loads after its first paint — and the sum of their brotli sizes (the .br files scripts/precompress.js writes
 // beside build/client's assets; brotli quality 11 through node:zlib where one is missing) is the
 // figure. Modules loaded later by a lazy import are not counted. Stylesheets are summed the same
 // way and shown beside it. The files are the server's own: bench/app-server.ts runs it from a
@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
+import { DEFERRED_MODULES_ID } from '#app/server/paint-first.server.ts'
 import type { AppServer } from './app-server.ts'
 
 // The content pages (sent to guests without React, docs/decisions/010) and the public pages with
@@ -53,7 +54,21 @@ export function assetsOf(html: string, base: string): { scripts: string[]; style
     if (rel.includes('modulepreload')) scripts.add(href)
     else if (rel.includes('stylesheet')) styles.add(href)
   }
-  for (const [, body] of html.matchAll(/<script\b[^>]*type\s*=\s*["']?module["']?[^>]*>([\s\S]*?)<\/script>/gi)) {
+  // A React page's modules wait in an inert script until after the first paint (decision 013):
+  // they are fetched all the same, so they count.
+  for (const [tag] of html.matchAll(new RegExp(`<script\\b[^>]*id="${DEFERRED_MODULES_ID}"[^>]*>`, 'g'))) {
+    for (const href of (attr(tag, 'data-preload') ?? '').split(' ')) {
+      const src = local(href)
+      if (src) scripts.add(src)
+    }
+  }
+  // The site's stylesheet is written into the page (decision 013); its file's size is shown.
+  for (const [tag] of html.matchAll(/<style\b[^>]*>/gi)) {
+    const href = local(attr(tag, 'data-href'))
+    if (href) styles.add(href)
+  }
+  const moduleBody = new RegExp(`<script\\b[^>]*(?:type\\s*=\\s*["']?module["']?|id="${DEFERRED_MODULES_ID}")[^>]*>([\\s\\S]*?)<\\/script>`, 'gi')
+  for (const [, body] of html.matchAll(moduleBody)) {
     for (const m of body!.matchAll(/(?:import\s*\(\s*|import\s+[^'"]*?from\s*|import\s*)["']([^"']+\.js)["']/g)) {
       const src = local(m[1])
       if (src) scripts.add(src)

@@ -16,6 +16,7 @@ import type { AppServices, RequestContext } from '#app/server/context.server.ts'
 import { createApi } from './api/index.ts'
 import { createGuestPageCache } from './page-cache.ts'
 import { newNonce, securityHeaders } from './security-headers.ts'
+import { builtStylesheetText } from './stylesheet-text.ts'
 
 type Vars = { Variables: { ctx: RequestContext; requestId: string } }
 
@@ -38,6 +39,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   const appOrigin = new URL(env.APP_URL).origin
   // With Moyasar the payer's browser creates the payment at Moyasar itself (card data must not
   // reach this server), so pages may call its API and nothing else.
+  const stylesheetText = !isDev && clientDir ? builtStylesheetText(clientDir) : undefined
   const connectOrigins = env.PAYMENT_GATEWAY === 'moyasar' ? [new URL(env.MOYASAR_API_URL).origin] : []
 
   app.use('*', requestId({ headerName: 'X-Request-Id' }))
@@ -66,6 +68,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       cspNonce: nonce,
       clientIp,
       buildVersion: build.assets.version,
+      stylesheetText,
     })
     try {
       await next()

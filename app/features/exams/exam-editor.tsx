@@ -96,6 +96,20 @@ export function ExamEditor({ exam }: { exam: ExamJson | null }) {
     dispatch({ type: 'header', field, value })
   }
 
+  // What the teacher typed into the test's details before the page's script took over (the page
+  // paints first and loads its script after, decision 013): hydration leaves a field's value as
+  // typed, but the draft still holds the server's, and the next render would put that back.
+  // React set each field's defaultValue to the draft's, so a field whose value differs was typed in.
+  useEffect(() => {
+    for (const field of form.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[data-path], textarea[data-path]') ?? []) {
+      const path = field.dataset.path ?? ''
+      if (path === 'questions' || !Object.hasOwn(initial, path) || typeof initial[path as HeaderField] !== 'string') continue
+      if (field.value !== field.defaultValue) dispatch({ type: 'header', field: path as HeaderField, value: field.value })
+    }
+    // Once, when the editor mounts: later values reach the draft through onChange.
+    // oxlint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
   const move = useCallback(
     (key: string, to: number, byKeyboard: boolean) => {
       const count = draft.questions.length
