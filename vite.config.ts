@@ -18,12 +18,16 @@ function xlsxWorker(): Plugin {
   }
 }
 
-/** The site's web fonts, written to app/styles/fonts before a build or dev server starts (scripts/site-fonts.ts). */
+/**
+ * The site's web fonts, written to app/styles/fonts before a build or dev server starts
+ * (scripts/site-fonts.ts); once per process, however many environments the build has.
+ */
+let siteFontsWritten: Promise<unknown> | undefined
 function siteFonts(): Plugin {
   return {
     name: 'hallil:site-fonts',
     async buildStart() {
-      await buildSiteFonts()
+      await (siteFontsWritten ??= buildSiteFonts())
     },
   }
 }

@@ -37,9 +37,10 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   const isDev = mode === 'development'
   const app = new Hono<Vars>()
   const appOrigin = new URL(env.APP_URL).origin
+  // The built stylesheet is written into every page (decision 013); development links it.
+  const stylesheetText = !isDev && clientDir ? builtStylesheetText(clientDir) : undefined
   // With Moyasar the payer's browser creates the payment at Moyasar itself (card data must not
   // reach this server), so pages may call its API and nothing else.
-  const stylesheetText = !isDev && clientDir ? builtStylesheetText(clientDir) : undefined
   const connectOrigins = env.PAYMENT_GATEWAY === 'moyasar' ? [new URL(env.MOYASAR_API_URL).origin] : []
 
   app.use('*', requestId({ headerName: 'X-Request-Id' }))
