@@ -35,20 +35,22 @@ const pluralRules: Partial<Record<Lang, Intl.PluralRules>> = {}
 const numberFormats: Partial<Record<Lang, Intl.NumberFormat>> = {}
 
 export function createTranslator(lang: Lang, messages: Messages): Translator {
-  const plurals = (pluralRules[lang] ??= new Intl.PluralRules(lang))
-  const numbers = (numberFormats[lang] ??= new Intl.NumberFormat(intlLocale[lang]))
+  // Built when first needed: a number format takes a browser 10–20 ms to build, in the middle of
+  // hydrating the page, and many pages format no number.
+  const plurals = () => (pluralRules[lang] ??= new Intl.PluralRules(lang))
+  const numbers = () => (numberFormats[lang] ??= new Intl.NumberFormat(intlLocale[lang]))
   const t: Translate = (key, vars) => {
     let value = lookup(messages, key)
     if (isPluralForms(value)) {
       const n = Number(vars?.count ?? 0)
-      value = value[plurals.select(n)] ?? value.other
+      value = value[plurals().select(n)] ?? value.other
     }
     if (typeof value !== 'string') return key
     if (!vars) return value
     return value.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const v = vars[name]
       if (v === undefined) return whole
-      return typeof v === 'number' ? numbers.format(v) : v
+      return typeof v === 'number' ? numbers().format(v) : v
     })
   }
   const tm = <T,>(key: string): T => lookup(messages, key) as T

@@ -25,25 +25,69 @@ const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">/g
  */
 export const DEFERRED_MODULES_ID = 'app-modules'
 
-/** JSON that is safe inside an inline <script>. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
-
 /**
- * The inline script that loads the page's modules once the browser reports the first contentful
- * paint (a Paint Timing entry: the frame is on screen, not only drawn), with a fallback of one
- * frame where that API is missing, three seconds at most, and at once in a background tab, which
- * does not paint.
+ * Runs in the browser, written into the page as its source: loads the modules held in the
+ * element `id` once the browser reports the first contentful paint (a Paint Timing entry: the
+ * frame is on screen, not only drawn), after one frame where that API is missing, after three
+ * seconds at most, and at once in a background tab, which does not paint. The preloads are added
+ * a few at a time and the module script last, each step its own task: starting a fetch costs the
+ * main thread about a millisecond, and the page is on screen by then and may be scrolled or read.
  */
+function loadModulesAfterPaint(id: string, perStep: number) {
+  const nonce = (document.currentScript as HTMLScriptElement).nonce
+  const held = document.getElementById(id)
+  if (!held) return
+  let started = false
+  const start = () => {
+    if (started) return
+    started = true
+    const hrefs = (held.dataset.preload ?? '').split(' ').filter(Boolean)
+    const steps: Array<() => void> = []
+    for (let i = 0; i < hrefs.length; i += perStep) {
+      const some = hrefs.slice(i, i + perStep)
+      steps.push(() => {
+        for (const href of some) {
+          const link = document.createElement('link')
+          link.rel = 'modulepreload'
+          link.href = href
+          link.nonce = nonce
+          document.head.append(link)
+        }
+      })
+    }
+    steps.push(() => {
+      const script = document.createElement('script')
+      script.type = 'module'
+      script.nonce = nonce
+      script.textContent = held.textContent
+      held.after(script)
+    })
+    const next = () => {
+      steps.shift()?.()
+      if (steps.length) setTimeout(next)
+    }
+    next()
+  }
+  if (document.visibilityState !== 'visible') return start()
+  if (typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes ?? []).includes('paint')) {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return
+      observer.disconnect()
+      setTimeout(start)
+    }).observe({ type: 'paint', buffered: true })
+    setTimeout(start, 3000)
+  } else {
+    requestAnimationFrame(() => setTimeout(start))
+  }
+}
+
+/** Preloads added per step of `loadModulesAfterPaint`. */
+const PRELOADS_PER_STEP = 4
+
+/** The inline script that runs `loadModulesAfterPaint` (JSON arguments: safe inside a script). */
 function loaderScript(nonce: string): string {
-  const code =
-    `(()=>{const n=document.currentScript.nonce,t=document.getElementById(${scriptJson(DEFERRED_MODULES_ID)});if(!t)return;let done=false;` +
-    `const go=()=>{if(done)return;done=true;for(const href of (t.dataset.preload||'').split(' ').filter(Boolean)){const l=document.createElement('link');l.rel='modulepreload';l.href=href;l.nonce=n;document.head.append(l)}` +
-    `const s=document.createElement('script');s.type='module';s.nonce=n;s.textContent=t.textContent;t.after(s)};` +
-    `if(document.visibilityState!=='visible')return go();` +
-    `if(typeof PerformanceObserver!=='undefined'&&(PerformanceObserver.supportedEntryTypes||[]).includes('paint')){` +
-    `new PerformanceObserver((list,o)=>{if(list.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(go)}}).observe({type:'paint',buffered:true});setTimeout(go,3000)}` +
-    `else requestAnimationFrame(()=>setTimeout(go))})()`
-  return `<script nonce="${nonce}">${code}</script>`
+  const args = JSON.stringify([DEFERRED_MODULES_ID, PRELOADS_PER_STEP]).slice(1, -1)
+  return `<script nonce="${nonce}">(${loadModulesAfterPaint.toString()})(${args})</script>`
 }
 
 /**

@@ -31,12 +31,16 @@ const plainSerialMax = 73_051
 export const hijriYears = { min: 1300, max: 1600 } as const
 export const gregorianYears = { min: 1900, max: 9999 } as const
 
-const hijriFormat = new Intl.DateTimeFormat('en-u-ca-islamic-umalqura-nu-latn', {
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  timeZone: 'UTC',
-})
+// Built on first use: a browser takes 10–20 ms to build it, and a page that only imports this
+// module (the analysis pages, through the feature's index) should not pay that while it loads.
+let hijriFormatter: Intl.DateTimeFormat | undefined
+const hijriFormat = () =>
+  (hijriFormatter ??= new Intl.DateTimeFormat('en-u-ca-islamic-umalqura-nu-latn', {
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }))
 
 const cacheLimit = 20_000
 const hijriByDay = new Map<number, HijriDate>()
@@ -59,7 +63,7 @@ export function hijriOfDay(day: number): HijriDate {
   let year = 0
   let month = 0
   let dayOfMonth = 0
-  for (const part of hijriFormat.formatToParts(new Date(day * msPerDay))) {
+  for (const part of hijriFormat().formatToParts(new Date(day * msPerDay))) {
     if (part.type === 'year') year = Number(part.value)
     else if (part.type === 'month') month = Number(part.value)
     else if (part.type === 'day') dayOfMonth = Number(part.value)
