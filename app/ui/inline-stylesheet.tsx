@@ -17,9 +17,19 @@ export const StylesheetTextProvider = StylesheetTextContext.Provider
 /** The same object on every render, so React never sees a changed `dangerouslySetInnerHTML`. */
 const KEEP_SERVER_TEXT = { __html: '' }
 
-/** Whether the server wrote the stylesheet into this document (read once hydration starts; the element stays). */
+/**
+ * Whether the server wrote the stylesheet into this document. Read from the document once, when
+ * hydration first renders it: the answer cannot change (the element stays), and the root layout
+ * renders again on every navigation.
+ */
+const inlinedHrefs = new Map<string, boolean>()
 function inlinedByServer(href: string) {
-  return [...document.head.querySelectorAll('style[data-href]')].some((style) => style.getAttribute('data-href') === href)
+  let inlined = inlinedHrefs.get(href)
+  if (inlined === undefined) {
+    inlined = [...document.head.querySelectorAll('style[data-href]')].some((style) => style.getAttribute('data-href') === href)
+    inlinedHrefs.set(href, inlined)
+  }
+  return inlined
 }
 
 export function InlineStylesheet({ href, nonce }: { href: string; nonce?: string }) {
