@@ -37,6 +37,18 @@ function loadModulesAfterPaint(id: string, perStep: number) {
   const nonce = (document.currentScript as HTMLScriptElement).nonce
   const held = document.getElementById(id)
   if (!held) return
+  // A form sent before React has taken over is sent by the browser, as the page was served. React
+  // must not see that submit: while hydrating it replays such an event to the form's handler,
+  // which would send the form a second time (a one-time code then reads as already used). Until
+  // the root marks the page hydrated, a submit stops here, before React's listeners on the
+  // document, and the browser's own submission goes ahead.
+  window.addEventListener(
+    'submit',
+    (event) => {
+      if (document.documentElement.dataset.hydrated !== 'true') event.stopPropagation()
+    },
+    true,
+  )
   let started = false
   const start = () => {
     if (started) return

@@ -80,4 +80,37 @@ test('the exam editor keeps what was typed before its script took over', async (
   await expect(page.getByLabel('Test title')).toHaveValue('Typed before React')
   await expect(page.getByLabel('Subject')).toHaveValue('Science')
 })
+
+test('a form sent before React takes over is sent once, by the browser; after, React sends it', async ({ page }) => {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  const path = '/en/verify-otp?purpose=activation&email=nobody%40school.example'
+  await page.goto(path, { waitUntil: 'domcontentloaded' })
+  // A listener on the document stands for React's: the submit must not reach it yet.
+  await page.evaluate(() => document.addEventListener('submit', () => sessionStorage.setItem('reached', 'yes'), true))
+  const posts: string[] = []
+  page.on('request', (r) => {
+    if (r.method() === 'POST') posts.push(r.resourceType())
+  })
+  await page.getByLabel('Verification code').fill('123456')
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByText('The code is incorrect')).toBeVisible()
+  expect(posts).toEqual(['document'])
+  expect(await page.evaluate(() => sessionStorage.getItem('reached'))).toBeNull()
+
+  release()
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+  await page.unroute(/\/assets\/[^/]+\.js$/)
+  posts.length = 0
+  await page.evaluate(() => document.addEventListener('submit', () => sessionStorage.setItem('reached', 'yes'), true))
+  await page.getByLabel('Verification code').fill('654321')
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect.poll(() => posts.length).toBe(1)
+  expect(posts).toEqual(['fetch'])
+  expect(await page.evaluate(() => sessionStorage.getItem('reached'))).toBe('yes')
+})
 })
