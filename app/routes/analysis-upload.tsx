@@ -1,4 +1,4 @@
-import { uploadAbsence } from '#app/features/absence/index.server.ts'
+import { schoolDaysField, uploadAbsence } from '#app/features/absence/index.server.ts'
 import { uploadedFile, uploadFailure } from '#app/features/analyses/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { uploadGrades } from '#app/features/grades/index.server.ts'
@@ -9,9 +9,13 @@ import type { Route } from './+types/analysis-upload'
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const upload = new URL(request.url).pathname.includes('/analysis-grade/') ? uploadGrades : uploadAbsence
+  const isGrades = new URL(request.url).pathname.includes('/analysis-grade/')
   try {
-    const { id } = await upload(context, { userId: user.id, file: await uploadedFile(await request.formData()), lang })
+    const form = await request.formData()
+    const file = await uploadedFile(form)
+    const { id } = isGrades
+      ? await uploadGrades(context, { userId: user.id, file, lang })
+      : await uploadAbsence(context, { userId: user.id, file, lang, schoolDays: schoolDaysField(form.get('school_days')) })
     return Response.json({ ok: true, location: `/${lang}/single-analysis?id=${id}` }, { status: 201 })
   } catch (error) {
     const failure = uploadFailure(error)

@@ -1,5 +1,6 @@
 import { DomainError, isDomainError } from '#app/lib/errors.ts'
-import { defaultWarningThresholds, type AbsenceReport, type StudentFigures } from './analyse-absence.ts'
+import { defaultWarningThresholds, type StudentFigures } from './analyse-absence.ts'
+import { storedAbsence } from './export.server.ts'
 import type { StudentSearch, WarnedStudent } from './report-view.tsx'
 import { searchStudents } from './search-students.ts'
 
@@ -7,9 +8,10 @@ import { searchStudents } from './search-students.ts'
  * What the report page shows of a saved absence analysis: the report, the students with a
  * warning (not every student: the page carries only what it shows), and a search if asked.
  */
-export function absenceReportPage(stored: { report: unknown; records: unknown }, q: string | null) {
-  const report = stored.report as AbsenceReport
-  const students = stored.records as StudentFigures[]
+type Stored = Parameters<typeof storedAbsence>[0]
+
+export function absenceReportPage(stored: Stored, q: string | null, schoolDays?: number | null) {
+  const { report, students } = storedAbsence(stored, schoolDays)
   let search: StudentSearch = null
   if (q !== null) {
     try {
@@ -30,8 +32,8 @@ export function absenceReportPage(stored: { report: unknown; records: unknown },
 }
 
 /** GET analyses/{id}/students?q=: the students matching a full name, in absence.md's shape. */
-export function searchAbsenceStudents(stored: { records: unknown }, q: string) {
-  const students = stored.records as StudentFigures[]
+export function searchAbsenceStudents(stored: Stored, q: string) {
+  const { students } = storedAbsence(stored)
   let found: StudentFigures[]
   try {
     found = searchStudents(students, q)
@@ -57,6 +59,6 @@ function studentView(s: StudentFigures) {
     late: s.late,
     absenceRate: s.absenceRate,
     warningLevel: s.warningLevel,
-    absences: s.absences,
+    ...(s.absences && { absences: s.absences }),
   }
 }

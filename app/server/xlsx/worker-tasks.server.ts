@@ -17,9 +17,9 @@ import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
 export const workerTasks = {
   read: (data: Uint8Array, options: ReadSheetOptions): ReadSheetResult => readSheet(data, options),
   /** An absence workbook to its analysis: only the report and the students cross back. */
-  absence: (data: Uint8Array, options: { read: ReadSheetOptions }) => {
+  absence: (data: Uint8Array, options: { read: ReadSheetOptions; schoolDays?: number }) => {
     const sheet = readSheet(data, options.read)
-    return analyseAbsence(sheet.rows, { sheetName: sheet.sheetName })
+    return analyseAbsence(sheet.rows, { sheetName: sheet.sheetName, ...(options.schoolDays !== undefined && { schoolDays: options.schoolDays }) })
   },
   /** A grades workbook to its analysis (meta, report and the records to recompute it with other bands). */
   grades: (data: Uint8Array, options: { read: ReadSheetOptions; bands?: AnalyseGradesOptions['bands'] }) => {
