@@ -89,7 +89,7 @@ describe('locateTable', () => {
     ] satisfies SheetRow[]
     const table = locateTable(rows, spec)
     expect(table).toMatchObject({ found: true })
-    expect((table as { rows: SheetRow[] }).rows.map((r) => r.row)).toEqual([2, 4])
+    expect((table as unknown as { rows: SheetRow[] }).rows.map((r) => r.row)).toEqual([2, 4])
   })
 
   it('reads a title block written right to left: label, a `:` cell, the value on the `:` side', () => {

@@ -28,7 +28,7 @@ import {
   type SkippedRow,
   type TableSpec,
 } from '#app/features/analyses/index.ts'
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue } from '#app/server/xlsx/types.ts'
 import { resolveBands, type BandPresetName, type GradeBand } from './bands.ts'
 import { maxScoreDecimals, ScoreGroup, scoreFigures, type ScoreFigures, type SubjectScale } from './grade-figures.ts'
 
@@ -408,7 +408,7 @@ const notSubjects = new Set(['السلوك', 'المواظبه', 'المواظب
 const notSubjectWords = ['غياب', 'تاخر', 'الترتيب', 'مجموع الدرجات', 'المعدل', 'rank']
 
 function subjectName(text: string): string {
-  return cleanText(text).replace(/^\*+\s*/, '').replace(/\s*[(\[][^)\]]*[)\]]\s*/g, ' ').replace(/\s+/g, ' ').trim()
+  return cleanText(text).replace(/^\*+\s*/, '').replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ').replace(/\s+/g, ' ').trim()
 }
 
 function isSubject(name: string): boolean {
