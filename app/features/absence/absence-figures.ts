@@ -15,7 +15,7 @@ import {
 } from '#app/features/analyses/index.ts'
 
 /**
- * What both absence layouts count (docs/absence.md): tallies of records per group (overall,
+ * What both absence layouts count (docs/noor-layouts.md, "Absence"): tallies of records per group (overall,
  * section, classroom, education system) and per student, the warning levels, and the report's
  * shape. A daily file adds one record per school day; a totals file adds a student's whole
  * period at once.

@@ -42,7 +42,7 @@ export * from './absence-figures.ts'
 export { analyseTotals, checkSchoolDays, countSchoolDays, maxSchoolDays, recomputeTotals, totalsColumns } from './absence-totals.ts'
 
 /**
- * The absence analysis (docs/absence.md, docs/noor-layouts.md). A file is read in one of two
+ * The absence analysis (docs/noor-layouts.md). A file is read in one of two
  * layouts: daily records (one row per student per school day, the sample's layout and Noor's
  * daily report) or per-student totals (Noor's absence report: excused and unexcused days and
  * lateness for the period). Pure: a workbook's grid in, figures out, refusals as AnalysisError
