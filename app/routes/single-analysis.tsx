@@ -29,10 +29,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
+  const page = absenceReportPage(stored, url.searchParams.get('q'), schoolDays)
   return {
     messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
     analysis,
-    absence: { ...absenceReportPage(stored, url.searchParams.get('q'), schoolDays), query: schoolDays === null ? '' : `days=${schoolDays}` },
+    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}` },
     grades: null,
   }
 }
@@ -107,6 +108,7 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             searchAction={`/${lang}/single-analysis`}
             analysisId={analysis.id}
             maxSchoolDays={maxSchoolDays}
+            schoolDaysError={absence.schoolDaysError}
           />
         ) : null}
         {grades ? <GradesReportView report={grades.report} choice={grades.choice} analysisId={analysis.id} action={`/${lang}/single-analysis`} /> : null}

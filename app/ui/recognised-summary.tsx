@@ -1,5 +1,5 @@
 import { Form } from 'react-router'
-import { useT } from '#app/i18n/use-t.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
 
 /** What an analysis recognised in its file (the analyses' `recognised` object), as the report shows it. */
 export interface RecognisedView {
@@ -20,8 +20,9 @@ export interface RecognisedView {
  * 1447/03/01 – 1447/04/15 · 33 school days"), the notes a teacher needs to trust the figures,
  * and, for totals, the school days with a way to change them (the page recomputes the report).
  */
-export function RecognisedSummary({ recognised, schoolDaysForm }: { recognised: RecognisedView; schoolDaysForm?: { action: string; analysisId: string; max: number } }) {
+export function RecognisedSummary({ recognised, schoolDaysForm }: { recognised: RecognisedView; schoolDaysForm?: { action: string; analysisId: string; max: number; error?: string | null } }) {
   const { t } = useT()
+  const list = useLang() === 'ar' ? '، ' : ', '
   const parts = [
     t(`analyses.recognised.layouts.${recognised.layout}`),
     t('analyses.recognised.sheets', { count: recognised.sheets }),
@@ -44,10 +45,10 @@ export function RecognisedSummary({ recognised, schoolDaysForm }: { recognised: 
       </p>
       {recognised.sheetsSkipped > 0 ? <p className="muted">{t('analyses.recognised.sheetsSkipped', { count: recognised.sheetsSkipped })}</p> : null}
       {recognised.idsIgnored ? <p className="muted">{t('analyses.recognised.idsIgnored')}</p> : null}
-      {recognised.gradeCodes?.length ? <p className="muted">{t('analyses.recognised.gradeCodes', { codes: recognised.gradeCodes.join('، ') })}</p> : null}
+      {recognised.gradeCodes?.length ? <p className="muted">{t('analyses.recognised.gradeCodes', { codes: recognised.gradeCodes.join(list) })}</p> : null}
       {assumed.length ? (
         <p className="muted">
-          {t('analyses.recognised.assumedMaxima', { list: assumed.map(([subject, max]) => t('analyses.recognised.assumedMax', { subject, max })).join('، ') })}
+          {t('analyses.recognised.assumedMaxima', { list: assumed.map(([subject, max]) => t('analyses.recognised.assumedMax', { subject, max })).join(list) })}
         </p>
       ) : null}
       {schoolDaysForm && recognised.schoolDays !== undefined ? (
@@ -68,8 +69,14 @@ export function RecognisedSummary({ recognised, schoolDaysForm }: { recognised: 
               step={1}
               required
               defaultValue={recognised.schoolDays}
-              aria-describedby="school-days-hint"
+              aria-describedby={schoolDaysForm.error ? 'school-days-hint school-days-error' : 'school-days-hint'}
+              aria-invalid={schoolDaysForm.error ? true : undefined}
             />
+            {schoolDaysForm.error ? (
+              <p className="field-error" id="school-days-error" role="alert">
+                {t(schoolDaysForm.error)}
+              </p>
+            ) : null}
           </div>
           <button type="submit" className="button button-ghost">
             {t('analyses.recognised.schoolDaysSubmit')}

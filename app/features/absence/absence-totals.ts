@@ -7,6 +7,7 @@ import {
   normalizeText,
   parseDateText,
   refuseMostlySkipped,
+  refusalReasonLimit,
   Roster,
   schoolDateOfDay,
   idsInScientificNotation,
@@ -172,6 +173,9 @@ export function analyseTotals(
   const schoolDays = options.schoolDays ?? (period ? countSchoolDays(dayOfIso(period.fromDate), dayOfIso(period.toDate)) : undefined)
   if (schoolDays === undefined) throw new AnalysisError('absence.errors.schoolDaysNeeded', { values: { max: maxSchoolDays } })
   checkSchoolDays(schoolDays)
+  // The rows whose days exceed D are skipped too: a file mostly so is refused like any other.
+  const overDays = rows.filter((row) => row.excused + row.unexcused > schoolDays).map((row) => skip(row.sheet ?? null, row.row, 'exceedsSchoolDays', { days: schoolDays }))
+  refuseMostlySkipped([...skipped, ...overDays], dataRows, 'absence')
 
   const records: AbsenceTotalsRecords = {
     layout: 'absence-totals',
@@ -242,6 +246,9 @@ export function recomputeTotals(
     periodAbsences += row.periodAbsences
     students.push(student)
   }
+  // Every row over D: no figure can be computed (the page keeps the stored days and says why).
+  if (students.length === 0)
+    throw new AnalysisError('absence.errors.tooManySkipped', { values: { skipped: skipped.length, rows: skipped.length }, skipped: skipped.slice(0, refusalReasonLimit) })
   // The skipped rows in file order, whatever their reason.
   const sheetOrder = new Map(records.sheets.map((name, i) => [name, i]))
   skipped.sort((a, b) => (sheetOrder.get(a.sheet ?? '') ?? 0) - (sheetOrder.get(b.sheet ?? '') ?? 0) || a.row - b.row)

@@ -83,3 +83,42 @@ describe("Noor's absence exports", () => {
     expect(total).toBe(analysis.report.summary.records)
   })
 })
+
+describe("Noor's files that cannot be read", () => {
+  const cover = { name: 'الغلاف', rows: [{ row: 1, cells: ['اسم المدرسة', 'متوسطة النور'] }, { row: 2, cells: ['المرحلة', 'المتوسطة'] }], merges: [] }
+  const refusalOf = (run: () => unknown) => {
+    try {
+      run()
+    } catch (error) {
+      return error
+    }
+    throw new Error('expected a refusal')
+  }
+
+  it('a workbook whose every sheet is a cover: refused, saying which columns were looked for', () => {
+    const error = refusalOf(() => analyseAbsence({ container: 'xlsx', sheets: [cover, { ...cover, name: 'School Info' }] }))
+    expect(error).toMatchObject({ status: 422, messageKey: 'absence.errors.missingColumns', details: { missingColumns: ['student', 'grade', 'classroom', 'date', 'status'] } })
+    expect(en.t('absence.errors.missingColumns', { within: 40, columns: 'x' })).toMatch(/^Invalid file format\. Please download the sample file and modify it\./)
+  })
+
+  it('a totals sheet without a student column: refused, naming the sheet and row of the closest header', () => {
+    const sheet = { name: 'Sheet1', rows: [{ row: 1, cells: ['الصف', 'الأول المتوسط'] }, { row: 2, cells: ['الفصل', '1'] }, { row: 4, cells: ['م', 'الغياب بعذر', 'الغياب بدون عذر'] }, { row: 5, cells: [1, 2, 3] }], merges: [] }
+    const error = refusalOf(() => analyseAbsence({ container: 'xlsx', sheets: [cover, sheet] }, { schoolDays: 30 }))
+    expect(error).toMatchObject({ messageKey: 'absence.errors.missingColumnsAt', details: { values: { sheet: 'Sheet1', row: 4 }, missingColumns: ['student'] } })
+  })
+
+  it('a totals file whose counts all exceed the school days: refused, with the first reasons', () => {
+    const rows = [{ row: 1, cells: ['الصف', 'الأول المتوسط', 'الفصل', '1'] }, { row: 2, cells: ['الاسم', 'الغياب بعذر', 'الغياب بدون عذر'] }]
+    for (let i = 0; i < 6; i++) rows.push({ row: 3 + i, cells: [`طالب رقم ${i} الغامدي`, '30', '20'] })
+    const error = refusalOf(() => analyseAbsence({ container: 'csv', sheets: [{ name: null, rows, merges: [] }] }, { schoolDays: 40 }))
+    expect(error).toMatchObject({ messageKey: 'absence.errors.tooManySkipped', details: { values: { skipped: 6, rows: 6 } } })
+    const first = (error as AnalysisError).details.skipped?.[0]
+    expect(first && en.t(first.reason.key, first.reason.values)).toBe('excused and unexcused days exceed the school days')
+  })
+
+  it('school days outside 1–366 are refused', () => {
+    const rows = [{ row: 1, cells: ['الصف', 'الأول المتوسط', 'الفصل', '1'] }, { row: 2, cells: ['الاسم', 'الغياب بعذر', 'الغياب بدون عذر'] }, { row: 3, cells: ['علي أحمد محمد', 1, 2] }]
+    for (const days of [0, 367, 2.5])
+      expect(refusalOf(() => analyseAbsence({ container: 'csv', sheets: [{ name: null, rows, merges: [] }] }, { schoolDays: days }))).toMatchObject({ messageKey: 'absence.errors.schoolDaysInvalid' })
+  })
+})

@@ -1,3 +1,4 @@
+import { AnalysisError } from '#app/features/analyses/index.ts'
 import { DomainError, isDomainError } from '#app/lib/errors.ts'
 import { defaultWarningThresholds, type StudentFigures } from './analyse-absence.ts'
 import { storedAbsence } from './export.server.ts'
@@ -11,7 +12,17 @@ import { searchStudents } from './search-students.ts'
 type Stored = Parameters<typeof storedAbsence>[0]
 
 export function absenceReportPage(stored: Stored, q: string | null, schoolDays?: number | null) {
-  const { report, students } = storedAbsence(stored, schoolDays)
+  let schoolDaysError: string | null = null
+  let analysis: ReturnType<typeof storedAbsence>
+  try {
+    analysis = storedAbsence(stored, schoolDays)
+  } catch (error) {
+    // School days so few that no student's totals fit: the stored days stand, and the page says why.
+    if (!(error instanceof AnalysisError) || !schoolDays) throw error
+    schoolDaysError = 'analyses.recognised.schoolDaysTooFew'
+    analysis = storedAbsence(stored)
+  }
+  const { report, students } = analysis
   let search: StudentSearch = null
   if (q !== null) {
     try {
@@ -28,7 +39,7 @@ export function absenceReportPage(stored: Stored, q: string | null, schoolDays?:
     .filter((s) => s.warningLevel > 0)
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
     .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel }))
-  return { report, warned, thresholds: [...defaultWarningThresholds], search }
+  return { report, warned, thresholds: [...defaultWarningThresholds], search, schoolDaysError }
 }
 
 /** GET analyses/{id}/students?q=: the students matching a full name, in absence.md's shape. */

@@ -26,10 +26,13 @@ export function AbsenceReportView({
   searchAction,
   analysisId,
   maxSchoolDays,
+  schoolDaysError = null,
 }: {
   report: AbsenceReport
   /** The most school days a teacher may enter for a totals file. */
   maxSchoolDays: number
+  /** Why the school days typed were not used (so few that no student's totals fit). */
+  schoolDaysError?: string | null
   warned: WarnedStudent[]
   thresholds: readonly number[]
   search: StudentSearch
@@ -65,7 +68,7 @@ export function AbsenceReportView({
       {report.recognised ? (
         <RecognisedSummary
           recognised={report.recognised}
-          {...(report.recognised.layout === 'absence-totals' && { schoolDaysForm: { action: searchAction, analysisId, max: maxSchoolDays } })}
+          {...(report.recognised.layout === 'absence-totals' && { schoolDaysForm: { action: searchAction, analysisId, max: maxSchoolDays, error: schoolDaysError } })}
         />
       ) : null}
       <section className="report-section" aria-labelledby="figures-title">
