@@ -1,6 +1,6 @@
 import { analyseAbsence } from '#app/features/absence/analyse-absence.ts'
 import { analyseGrades, type AnalyseGradesOptions } from '#app/features/grades/analyse-grades.ts'
-import { readSheet } from './read.server.ts'
+import { readSheet } from '#app/server/workbook-reading/read-workbook.server.ts'
 import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
 
 /**

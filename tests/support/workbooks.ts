@@ -1,6 +1,6 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib'
 
-// Builders for the reader's tests and benchmarks: zips (honest or lying), workbooks in the
+// Builders for the workbook readers' tests and benchmarks: zips (honest or lying), workbooks in the
 // layout Excel writes, and OLE compound files. Inputs are generated in code, never committed as
 // binaries. Not imported by application code.
 

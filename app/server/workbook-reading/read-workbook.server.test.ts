@@ -2,9 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import * as XLSX from '@e965/xlsx'
 import { describe, expect, it } from 'vitest'
-import { isDateFormatCode, readSheet, XLSX_READ_LIMITS } from './read.server.ts'
-import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, sharedStringsXml, worksheetXml, zeroBomb } from './test-zip.ts'
-import { XlsxError, type ReadSheetOptions, type XlsxErrorCode } from './types.ts'
+import { XlsxError, type ReadSheetOptions, type XlsxErrorCode } from '#app/server/xlsx/types.ts'
+import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, sharedStringsXml, worksheetXml, zeroBomb } from '#tests/support/workbooks.ts'
+import { isDateFormatCode, readSheet, XLSX_READ_LIMITS } from './read-workbook.server.ts'
 
 // The shared fixtures, copied beside the features that own them.
 const featuresDir = path.resolve(import.meta.dirname, '../../features')
