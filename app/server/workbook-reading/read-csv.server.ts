@@ -1,15 +1,13 @@
 import { parse } from 'csv-parse/sync'
 import { XlsxError, type CellValue, type SheetRow } from '#app/server/xlsx/types.ts'
 import { CLOCK_EVERY, type Clock } from './clock.ts'
-import type { ReadWorkbookOptions, SheetGrid } from './grid.ts'
+import { CSV_MAX_LINE_BYTES, type ReadWorkbookOptions, type SheetGrid } from './grid.ts'
 
 // A CSV file as one sheet of text cells. Noor's report viewer saves CSV with commas or
 // semicolons, in UTF-8 (with or without a BOM) or in Windows-1256; values stay as written
 // (`123.0` included), the layers above normalise them. The bytes are checked in one pass before
 // anything is decoded or parsed: binary content, a line too long, too many lines.
 
-/** The longest line accepted: a row of Noor's reports is under 1 KB; a longer one is not a table. */
-export const CSV_MAX_LINE_BYTES = 1 << 20
 /** Lines looked at to choose the delimiter. */
 const DELIMITER_SAMPLE_LINES = 10
 

@@ -7,7 +7,7 @@ import { openXlsx, readXlsxSheets } from './read-xlsx.server.ts'
 import { readXls } from './read-xls.server.ts'
 import { looksLikeZip } from './zip.server.ts'
 
-export { CSV_MAX_LINE_BYTES } from './read-csv.server.ts'
+export { CSV_MAX_LINE_BYTES } from './grid.ts'
 export { MAX_MERGES } from './sheet-scanner.server.ts'
 export { isDateFormatCode } from './workbook-parts.server.ts'
 export { XLSX_READ_LIMITS } from './zip.server.ts'
