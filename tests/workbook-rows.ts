@@ -1,7 +1,7 @@
 // Reads a fixture workbook with the project's own reader, as an upload would be read (the one
 // place to change should the tests need another way in).
 import { readFileSync } from 'node:fs'
-import { readSheet } from '#app/server/xlsx/read.server.ts'
+import { readSheet } from '#app/server/workbook-reading/read-workbook.server.ts'
 import type { ReadSheetResult } from '#app/server/xlsx/types.ts'
 
 /** The rows of a workbook's preferred sheet (else its first sheet), numbered as Excel shows them. */

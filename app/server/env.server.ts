@@ -96,6 +96,8 @@ const schema = z
     ANALYSIS_MAX_UPLOAD_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(100).default(10)),
     ANALYSIS_MAX_UNCOMPRESSED_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(2000).default(200)),
     ANALYSIS_MAX_ROWS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().max(1_048_576).default(500_000)),
+    /** Worksheets in one uploaded workbook (a report-card workbook has one per student). */
+    ANALYSIS_MAX_SHEETS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(1000)),
     ANALYSIS_TIME_BUDGET_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).max(600_000).default(60_000)),
     /** Uploads per teacher per hour. */
     ANALYSIS_UPLOADS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(60)),

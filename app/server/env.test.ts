@@ -56,6 +56,12 @@ describe('loadEnv', () => {
     for (const count of ['0', '-1', 'lots']) expect(() => loadEnv({ DATA_DIR: tmp(), EXPORTS_PER_HOUR: count })).toThrow(/EXPORTS_PER_HOUR/)
   })
 
+  it('allows 1,000 sheets in an uploaded workbook unless told otherwise, within bounds', () => {
+    expect(loadEnv({ DATA_DIR: tmp() }).ANALYSIS_MAX_SHEETS).toBe(1000)
+    expect(loadEnv({ DATA_DIR: tmp(), ANALYSIS_MAX_SHEETS: '50' }).ANALYSIS_MAX_SHEETS).toBe(50)
+    for (const count of ['0', '-1', '1.5', '10001', 'all']) expect(() => loadEnv({ DATA_DIR: tmp(), ANALYSIS_MAX_SHEETS: count })).toThrow(/ANALYSIS_MAX_SHEETS/)
+  })
+
   it('refuses a VAT number that is not 15 digits starting and ending with 3', () => {
     expect(() => loadEnv({ DATA_DIR: tmp(), SELLER_VAT_NUMBER: '12345' })).toThrow(/SELLER_VAT_NUMBER/)
   })

@@ -3,7 +3,8 @@ import { Form, useNavigate } from 'react-router'
 import { useT } from '#app/i18n/use-t.ts'
 import type { UploadFailure } from '#app/lib/upload-failure.ts'
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+/** What the file picker offers: Excel workbooks (2007 and 97–2003) and CSV; the server reads the bytes, not the name. */
+const ACCEPTED_FILES = ['.xlsx', '.xls', '.csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel', 'text/csv'].join(',')
 
 type UploadAnswer = { ok: true; location: string } | ({ ok: false } & UploadFailure)
 
@@ -120,7 +121,7 @@ export function UploadForm({
           className="file-input"
           name="file"
           type="file"
-          accept={`.xlsx,${XLSX_TYPE}`}
+          accept={ACCEPTED_FILES}
           aria-describedby="upload-rules"
           onChange={(e) => setFileName(e.currentTarget.files?.[0]?.name ?? null)}
           required

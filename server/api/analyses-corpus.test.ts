@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, worksheetXml, zeroBomb } from '#app/server/xlsx/test-zip.ts'
+import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, worksheetXml, zeroBomb } from '#tests/support/workbooks.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'

@@ -117,7 +117,7 @@ describe('/api/v1/analyses (absence)', () => {
     expect(xls.status).toBe(422)
     const none = await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: new FormData() })
     expect(none.status).toBe(422)
-    expect(((await none.json()) as Json).message).toBe('Choose an .xlsx file to upload.')
+    expect(((await none.json()) as Json).message).toBe('Choose a file to upload: an Excel workbook (.xlsx or .xls) or a CSV file.')
     const big = await upload(headers, new Uint8Array(services.env.ANALYSIS_MAX_UPLOAD_MB * 1024 * 1024 + 10))
     expect(big.status).toBe(413)
     expect(((await big.json()) as Json).message).toBe(`The file is larger than ${services.env.ANALYSIS_MAX_UPLOAD_MB} MB. Split it into smaller files and upload each.`)

@@ -3,6 +3,7 @@ import type { RequestContext } from '#app/server/context.server.ts'
 import { hitRateLimit } from '#app/server/rate-limit.server.ts'
 import { parseInWorker, WorkerPoolBusyError } from '#app/server/xlsx/worker-pool.server.ts'
 import type { WorkerTaskName } from '#app/server/xlsx/worker-tasks.server.ts'
+import { CSV_MAX_LINE_BYTES, type ReadWorkbookOptions } from '#app/server/workbook-reading/grid.ts'
 import { XlsxError, type ReadSheetOptions } from '#app/server/xlsx/types.ts'
 import { AnalysisError } from './analysis-error.ts'
 import type { UploadFailure } from '#app/lib/upload-failure.ts'
@@ -11,26 +12,30 @@ export type UploadContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
 
 const MB = 1024 * 1024
 
-/** The reader's limits from the configuration (absence.md, "Limits"). */
-export function readLimits(env: UploadContext['env'], preferredSheets: readonly string[]): ReadSheetOptions {
+/** The reader's limits from the configuration (absence.md, "Limits"), for `readSheet` and `readWorkbook` alike. */
+export function readLimits(env: UploadContext['env'], preferredSheets: readonly string[]): ReadSheetOptions & ReadWorkbookOptions {
   return {
     preferredSheets,
     maxUncompressedBytes: env.ANALYSIS_MAX_UNCOMPRESSED_MB * MB,
     // The header and the title block sit above the data rows: a little room for them.
     maxRows: env.ANALYSIS_MAX_ROWS + 40,
+    maxSheets: env.ANALYSIS_MAX_SHEETS,
     timeBudgetMs: env.ANALYSIS_TIME_BUDGET_MS,
   }
 }
 
+/** Extensions a teacher may upload; the bytes still decide what the file is. */
+const UPLOAD_EXTENSIONS = new Set(['xlsx', 'xls', 'csv'])
+
 /**
  * Checks an upload before any parsing: a file is there, its name (if it has an extension) says
- * .xlsx, its size is within the limit, and the teacher has not uploaded too often. Throws
+ * .xlsx, .xls or .csv, its size is within the limit, and the teacher has not uploaded too often. Throws
  * AnalysisError / DomainError with the message the page and the API show.
  */
 export async function checkUpload(ctx: UploadContext, userId: string, file: { name: string; size: number } | null) {
   if (!file || file.size === 0) throw new AnalysisError('analyses.errors.noFile')
   const extension = /\.([^./\\]+)$/.exec(file.name)?.[1]?.toLowerCase()
-  if (extension && extension !== 'xlsx') throw new AnalysisError('analyses.errors.invalidFormat')
+  if (extension && !UPLOAD_EXTENSIONS.has(extension)) throw new AnalysisError('analyses.errors.invalidFormat')
   if (file.size > ctx.env.ANALYSIS_MAX_UPLOAD_MB * MB)
     throw new AnalysisError('analyses.errors.tooLarge', { values: { mb: ctx.env.ANALYSIS_MAX_UPLOAD_MB } }, 413)
   const limit = await hitRateLimit(ctx.db, { key: `upload:${userId}`, limit: ctx.env.ANALYSIS_UPLOADS_PER_HOUR, windowSeconds: 3600 })
@@ -67,6 +72,12 @@ export function uploadError(ctx: UploadContext, error: unknown): Error {
         return new AnalysisError('analyses.errors.tooLargeUncompressed', { values: { mb: ctx.env.ANALYSIS_MAX_UNCOMPRESSED_MB } }, 413)
       case 'too_many_rows':
         return new AnalysisError('analyses.errors.tooManyRows', { values: { rows: ctx.env.ANALYSIS_MAX_ROWS } }, 413)
+      case 'too_many_sheets':
+        return new AnalysisError('analyses.errors.tooManySheets', { values: { sheets: ctx.env.ANALYSIS_MAX_SHEETS } }, 413)
+      case 'line_too_long':
+        return new AnalysisError('analyses.errors.lineTooLong', { values: { mb: CSV_MAX_LINE_BYTES / MB } })
+      case 'mixed_encoding':
+        return new AnalysisError('analyses.errors.mixedEncoding')
       case 'timeout':
         return new AnalysisError('analyses.errors.timeout')
     }

@@ -32,6 +32,9 @@ export interface WorkbookGrid {
   readonly sheets: readonly SheetGrid[]
 }
 
+/** The longest CSV line accepted: a row of Noor's reports is under 1 KB; a longer line is not a table. */
+export const CSV_MAX_LINE_BYTES = 1 << 20
+
 export interface ReadWorkbookOptions {
   /** Refuse a zip before inflating when its uncompressed total exceeds this; for .xls and .csv, the decoded size. */
   readonly maxUncompressedBytes: number

@@ -35,17 +35,27 @@ export interface ReadSheetResult {
   readonly rows: readonly SheetRow[]
 }
 
-export type XlsxErrorCode =
-  /** Not an Office Open XML workbook: not a zip, broken zip, xls/csv/ods renamed, DOCTYPE, no sheet. */
-  | 'format'
+export const XLSX_ERROR_CODES = [
+  /** Not a workbook we can read: not a zip, an OLE or text file; broken container, DTD, binary bytes in a CSV, no sheet. */
+  'format',
   /** An encrypted (password-protected) workbook. */
-  | 'encrypted'
-  /** Uncompressed total, entry count or compression ratio over the limits (zip bomb guard). */
-  | 'too_large'
-  /** More rows than maxRows. */
-  | 'too_many_rows'
+  'encrypted',
+  /** Uncompressed total, entry count or compression ratio over the limits (zip bomb guard); for .xls and .csv, the decoded size. */
+  'too_large',
+  /** More rows than maxRows (all sheets together). */
+  'too_many_rows',
+  /** More worksheets than maxSheets. */
+  'too_many_sheets',
+  /** A CSV line longer than CSV_MAX_LINE_BYTES. */
+  'line_too_long',
+  /** A CSV file mixing UTF-8 with another encoding (bytes invalid in UTF-8 beside valid UTF-8 Arabic). */
+  'mixed_encoding',
   /** The time budget ran out. */
-  | 'timeout'
+  'timeout',
+] as const
+
+/** Why a file could not be read; the same codes for every container (.xlsx, .xls, .csv). */
+export type XlsxErrorCode = (typeof XLSX_ERROR_CODES)[number]
 
 export class XlsxError extends Error {
   readonly code: XlsxErrorCode

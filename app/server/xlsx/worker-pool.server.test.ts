@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DomainError } from '#app/lib/errors.ts'
-import { readSheet } from './read.server.ts'
-import { buildWorkbook } from './test-zip.ts'
+import { readSheet, readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
+import { buildWorkbook, sheetJsWorkbook } from '#tests/support/workbooks.ts'
 import type { TestTasks } from './test-worker.ts'
 import { XlsxError, type ReadSheetOptions } from './types.ts'
 import { closeWorkerPool, createWorkerPool, parseInWorker, resolveWorkerEntry, WorkerPoolBusyError, type WorkerPool } from './worker-pool.server.ts'
@@ -50,6 +50,20 @@ describe('parseInWorker', () => {
     expect(error).toMatchObject({ name: 'XlsxError', code: 'format' })
     const rows = '<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'
     await expect(parseInWorker('read', buildWorkbook({ sheets: [{ name: 'S', xml: rows }] }), { ...options, maxRows: 1 })).rejects.toMatchObject({ code: 'too_many_rows' })
+  })
+
+  it('reads any container with readWorkbook, and brings its new error codes back', async () => {
+    const workbookOptions = { maxUncompressedBytes: 200 << 20, maxRows: 500_040, maxSheets: 2, timeBudgetMs: 10_000 }
+    const sheets = [{ name: 'الغياب', rows: [['اسم الطالب', 'الحالة'], ['محمد', 'غائب']] }]
+    const xls = sheetJsWorkbook(sheets, 'biff8')
+    const expected = readWorkbook(xls, workbookOptions)
+    expect(expected.container).toBe('xls')
+    // The bytes move to the worker thread: read here first.
+    await expect(parseInWorker('readWorkbook', xls, workbookOptions)).resolves.toEqual(expected)
+    await expect(parseInWorker('readWorkbook', Buffer.from('اسم الطالب;الحالة\nمحمد;غائب\n'), workbookOptions)).resolves.toMatchObject({ container: 'csv', sheets: [{ name: null, rows: [{ row: 1 }, { row: 2 }] }] })
+    const three = sheetJsWorkbook([0, 1, 2].map((i) => ({ ...sheets[0]!, name: `S${i}` })), 'xlsx')
+    await expect(parseInWorker('readWorkbook', three, workbookOptions)).rejects.toSatisfy((e: unknown) => e instanceof XlsxError && e.code === 'too_many_sheets')
+    await expect(parseInWorker('readWorkbook', Buffer.from(`a,${'x'.repeat(2 << 20)}`), workbookOptions)).rejects.toMatchObject({ name: 'XlsxError', code: 'line_too_long' })
   })
 
   it('keeps the event loop free while a large sheet is read', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { isMainThread, parentPort, Worker } from 'node:worker_threads'
 import { DomainError } from '#app/lib/errors.ts'
-import { XlsxError, type XlsxErrorCode } from './types.ts'
+import { XLSX_ERROR_CODES, XlsxError, type XlsxErrorCode } from './types.ts'
 import type { WorkerTaskName, WorkerTasks } from './worker-tasks.server.ts'
 
 // Parsing and analysing an upload is pure CPU for up to a few seconds: it runs in worker
@@ -117,7 +117,7 @@ function serializeError(error: unknown): SerializedError {
   return { name: error.name, message: error.message, stack: error.stack, props }
 }
 
-const XLSX_CODES: readonly XlsxErrorCode[] = ['format', 'encrypted', 'too_large', 'too_many_rows', 'timeout']
+const XLSX_CODES: readonly XlsxErrorCode[] = XLSX_ERROR_CODES
 
 /** The worker's error as the same kind of error on this side, with its properties. */
 function reviveError(serialized: SerializedError): Error {

@@ -1,6 +1,7 @@
 import { analyseAbsence } from '#app/features/absence/analyse-absence.ts'
 import { analyseGrades, type AnalyseGradesOptions } from '#app/features/grades/analyse-grades.ts'
-import { readSheet } from './read.server.ts'
+import { readSheet, readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
+import type { ReadWorkbookOptions, WorkbookGrid } from '#app/server/workbook-reading/grid.ts'
 import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
 
 /**
@@ -16,6 +17,8 @@ import type { ReadSheetOptions, ReadSheetResult } from './types.ts'
  */
 export const workerTasks = {
   read: (data: Uint8Array, options: ReadSheetOptions): ReadSheetResult => readSheet(data, options),
+  /** Any upload (.xlsx, .xls, .csv) to its sheets of cells, merged ranges included. */
+  readWorkbook: (data: Uint8Array, options: ReadWorkbookOptions): WorkbookGrid => readWorkbook(data, options),
   /** An absence workbook to its analysis: only the report and the students cross back. */
   absence: (data: Uint8Array, options: { read: ReadSheetOptions; schoolDays?: number }) => {
     const sheet = readSheet(data, options.read)

@@ -2,9 +2,11 @@ import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import * as XLSX from '@e965/xlsx'
 import { describe, expect, it } from 'vitest'
-import { isDateFormatCode, readSheet, XLSX_READ_LIMITS } from './read.server.ts'
-import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, sharedStringsXml, worksheetXml, zeroBomb } from './test-zip.ts'
-import { XlsxError, type ReadSheetOptions, type XlsxErrorCode } from './types.ts'
+import { XlsxError, type ReadSheetOptions, type XlsxErrorCode } from '#app/server/xlsx/types.ts'
+import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, sharedStringsXml, worksheetXml, zeroBomb } from '#tests/support/workbooks.ts'
+import type { MergedRange, ReadWorkbookOptions } from './grid.ts'
+import { decodeCsv } from './read-csv.server.ts'
+import { isDateFormatCode, readSheet, readWorkbook, XLSX_READ_LIMITS } from './read-workbook.server.ts'
 
 // The shared fixtures, copied beside the features that own them.
 const featuresDir = path.resolve(import.meta.dirname, '../../features')
@@ -382,3 +384,100 @@ describe('sharedStringsXml (test helper)', () => {
     expect(cellsOf(data)).toEqual([strings])
   })
 })
+
+describe('readWorkbook reads every fixture as SheetJS does', () => {
+  const workbookOptions: ReadWorkbookOptions = { maxUncompressedBytes: 200 * MB, maxRows: 500_040, maxSheets: 1000, timeBudgetMs: 10_000 }
+  const fixtureDirs = [path.join(featuresDir, 'absence/fixtures'), path.join(featuresDir, 'grades/fixtures'), path.resolve(import.meta.dirname, '../../../tests/fixtures/noor')]
+  const fixtures = fixtureDirs.flatMap((dir) => readdirSync(dir).filter((f) => /\.(xlsx|xls|csv)$/.test(f)).map((f) => path.join(dir, f)))
+  type Plain = string | number | boolean | null
+
+  /** SheetJS's reading (the oracle): cells by row as text, numbers and booleans, dates as their serial. */
+  function oracle(file: string) {
+    const data = readFileSync(file)
+    const workbook = file.endsWith('.csv')
+      ? XLSX.read(decodeCsv(data), { type: 'string', raw: true, dense: true })
+      : XLSX.read(data, { type: 'buffer', dense: true, cellDates: false })
+    return workbook.SheetNames.map((name) => {
+      const sheet = workbook.Sheets[name]! as XLSX.WorkSheet & { '!data'?: Array<Array<XLSX.CellObject | undefined> | undefined> }
+      const rows: Array<{ row: number; cells: Plain[] }> = []
+      sheet['!data']?.forEach((cells, r) => {
+        const plain: Plain[] = []
+        cells?.forEach((cell, c) => {
+          if (!cell || cell.t === 'z' || cell.t === 'e' || cell.v === undefined) return
+          while (plain.length < c) plain.push(null)
+          plain.push(cell.v as Plain)
+        })
+        if (plain.some((v) => v !== null && v !== '')) rows.push({ row: r + 1, cells: plain })
+      })
+      const merges = (sheet['!merges'] ?? []).map((m) => ({ firstRow: m.s.r + 1, lastRow: m.e.r + 1, firstColumn: m.s.c, lastColumn: m.e.c }))
+      return { name, rows, merges }
+    })
+  }
+
+  it('finds the fixtures (old layouts, and Noor’s .xlsx, .xls and .csv)', () => {
+    expect(fixtures.map((f) => path.extname(f)).toSorted()).toEqual(expect.arrayContaining(['.csv', '.xls', '.xlsx']))
+    expect(fixtures.length).toBeGreaterThanOrEqual(10)
+  })
+
+  it.each(fixtures.map((f) => [path.relative(featuresDir, f), f]))('%s: the same sheets, cells and merged ranges', (_name, file) => {
+    const ours = readWorkbook(readFileSync(file), workbookOptions)
+    const theirs = oracle(file)
+    expect(ours.container).toBe(path.extname(file).slice(1))
+    expect(ours.sheets.map((s) => s.name)).toEqual(ours.container === 'csv' ? [null] : theirs.map((s) => s.name))
+    ours.sheets.forEach((sheet, i) => {
+      const plain = sheet.rows.map((r) => ({ row: r.row, cells: r.cells.map((c) => (typeof c === 'object' && c !== null ? c.serial : c)) }))
+      expect(plain).toEqual(theirs[i]!.rows)
+      expect(sheet.merges.toSorted(byPosition)).toEqual(theirs[i]!.merges.toSorted(byPosition))
+    })
+  })
+
+  it('marks date cells of the fixtures as dates', () => {
+    const grids = fixtures.filter((f) => f.endsWith('.xlsx') || f.endsWith('.xls')).map((f) => readWorkbook(readFileSync(f), workbookOptions))
+    const dates = grids.flatMap((g) => g.sheets.flatMap((s) => s.rows.flatMap((r) => r.cells.filter((c) => typeof c === 'object' && c !== null))))
+    expect(dates.length).toBeGreaterThan(0)
+  })
+})
+
+describe('readWorkbook refuses what it cannot read', () => {
+  const workbookOptions: ReadWorkbookOptions = { maxUncompressedBytes: 200 * MB, maxRows: 500_040, maxSheets: 1000, timeBudgetMs: 10_000 }
+  const codeOfRead = (data: Uint8Array, opts: Partial<ReadWorkbookOptions> = {}) => codeOf(() => readWorkbook(data, { ...workbookOptions, ...opts }))
+
+  it('refuses a workbook with 2,000 sheets before reading any, and reads 1,000', () => {
+    const sheets = (count: number) => Array.from({ length: count }, (_v, i) => ({ name: `طالب ${i + 1}`, xml: `<row r="1"><c r="A1" t="inlineStr"><is><t>اسم الطالب: ${i}</t></is></c></row>` }))
+    const t0 = performance.now()
+    expect(codeOfRead(buildWorkbook({ sheets: sheets(2000) }))).toBe('too_many_sheets')
+    expect(performance.now() - t0).toBeLessThan(5000)
+    const grid = readWorkbook(buildWorkbook({ sheets: sheets(1000) }), workbookOptions)
+    expect(grid.sheets).toHaveLength(1000)
+    expect(grid.sheets[999]).toEqual({ name: 'طالب 1000', rows: [{ row: 1, cells: ['اسم الطالب: 999'] }], merges: [] })
+  })
+
+  it('counts rows over all sheets of an .xlsx', () => {
+    const rows = '<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'
+    const data = buildWorkbook({ sheets: [{ name: 'A', xml: rows }, { name: 'B', xml: rows }] })
+    expect(codeOfRead(data, { maxRows: 4 })).toBe('no error')
+    expect(codeOfRead(data, { maxRows: 3 })).toBe('too_many_rows')
+  })
+
+  it('reads merged ranges after the sheet data, and leaves chart sheets out', () => {
+    const sheet = worksheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>الاسم</t></is></c></row>').replace(
+      '</worksheet>',
+      '<mergeCells count="3"><mergeCell ref="A1:C2"/><mergeCell ref="XFD1048575:XFD1048576"/><mergeCell ref="bad"/></mergeCells></worksheet>',
+    )
+    const data = buildWorkbook({ sheets: [{ name: 'S', xml: sheet }] })
+    expect(readWorkbook(data, workbookOptions).sheets[0]!.merges).toEqual([
+      { firstRow: 1, lastRow: 2, firstColumn: 0, lastColumn: 2 },
+      { firstRow: 1_048_575, lastRow: 1_048_576, firstColumn: 16_383, lastColumn: 16_383 },
+    ])
+  })
+
+  it('decides by content, never by name: text is CSV, a zip is .xlsx, anything else is refused', () => {
+    expect(readWorkbook(Buffer.from('اسم الطالب,الصف\nمحمد,الأول\n'), workbookOptions).container).toBe('csv')
+    expect(codeOfRead(Buffer.from('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj <<>> endobj\n\u0000'))).toBe('format')
+    expect(codeOfRead(buildZip([{ name: 'word/document.xml', data: '<w:document/>' }]))).toBe('format')
+  })
+})
+
+function byPosition(a: MergedRange, b: MergedRange) {
+  return a.firstRow - b.firstRow || a.firstColumn - b.firstColumn
+}

@@ -1,6 +1,7 @@
 import { constants, crc32, deflateRawSync } from 'node:zlib'
+import * as XLSX from '@e965/xlsx'
 
-// Builders for the reader's tests and benchmarks: zips (honest or lying), workbooks in the
+// Builders for the workbook readers' tests and benchmarks: zips (honest or lying), workbooks in the
 // layout Excel writes, and OLE compound files. Inputs are generated in code, never committed as
 // binaries. Not imported by application code.
 
@@ -237,4 +238,73 @@ export function buildOle(streamNames: readonly string[]): Uint8Array {
     file.writeUInt32LE(0xfffffffe, entry + 116)
   })
   return file
+}
+
+// ---- legacy and text containers (.xls, .csv) ---------------------------------------------------
+
+export interface SheetSpec {
+  readonly name: string
+  /** Rows from row 1, cells from column A; a Date is written as a date cell. */
+  readonly rows: ReadonlyArray<ReadonlyArray<string | number | boolean | Date | null>>
+  /** Merged ranges, 0-based as SheetJS writes them. */
+  readonly merges?: ReadonlyArray<{ s: { r: number; c: number }; e: { r: number; c: number } }>
+}
+
+/** A workbook of the given sheets written by SheetJS as .xls (BIFF8, as Excel 97–2003 saves it) or .xlsx. */
+export function sheetJsWorkbook(sheets: readonly SheetSpec[], bookType: 'biff8' | 'xlsx', options: { date1904?: boolean } = {}): Uint8Array {
+  const book = XLSX.utils.book_new()
+  for (const sheet of sheets) {
+    const ws = XLSX.utils.aoa_to_sheet(sheet.rows.map((r) => [...r]), { cellDates: true })
+    if (sheet.merges) ws['!merges'] = sheet.merges.map((m) => ({ s: { ...m.s }, e: { ...m.e } }))
+    XLSX.utils.book_append_sheet(book, ws, sheet.name)
+  }
+  if (options.date1904) book.Workbook = { ...book.Workbook, WBProps: { date1904: true } }
+  return new Uint8Array(XLSX.write(book, { type: 'buffer', bookType }) as Buffer)
+}
+
+const OLE_SECTOR = 512
+
+/** The first sector and size of a stream in an OLE file written with 512-byte sectors and a one-sector directory chain start. */
+export function oleStream(file: Uint8Array, name: string): { start: number; size: number } {
+  const buf = Buffer.from(file.buffer, file.byteOffset, file.byteLength)
+  const directory = (buf.readUInt32LE(48) + 1) * OLE_SECTOR
+  for (let at = directory; at < directory + OLE_SECTOR; at += 128) {
+    const length = buf.readUInt16LE(at + 64)
+    if (length >= 2 && buf.toString('utf16le', at, at + length - 2) === name) return { start: buf.readUInt32LE(at + 116), size: buf.readUInt32LE(at + 120) }
+  }
+  throw new Error(`no stream ${name}`)
+}
+
+/** A copy of the OLE file with one FAT entry (the sector after `sector` in its chain) replaced. */
+export function withFatEntry(file: Uint8Array, sector: number, next: number): Uint8Array {
+  const copy = Buffer.from(file)
+  const perSector = OLE_SECTOR / 4
+  const fatSector = copy.readUInt32LE(76 + Math.floor(sector / perSector) * 4)
+  copy.writeUInt32LE(next >>> 0, (fatSector + 1) * OLE_SECTOR + (sector % perSector) * 4)
+  return copy
+}
+
+/** A copy of the .xls whose first worksheet's DIMENSIONS record claims `rows` rows and `columns` columns. */
+export function withDimensions(file: Uint8Array, rows: number, columns: number): Uint8Array {
+  const copy = Buffer.from(file)
+  // DIMENSIONS: type 0x0200, 14 bytes (first row, last row + 1, first column, last column + 1, reserved).
+  const at = copy.indexOf(Buffer.from([0x00, 0x02, 0x0e, 0x00]))
+  if (at < 0) throw new Error('no DIMENSIONS record')
+  copy.writeUInt32LE(rows >>> 0, at + 8)
+  copy.writeUInt16LE(columns, at + 14)
+  return copy
+}
+
+let windows1256Bytes: Map<string, number> | undefined
+/** Text in Windows-1256, the encoding Arabic Windows saves CSV in (Node decodes it but has no encoder). */
+export function encodeWindows1256(text: string): Uint8Array {
+  if (!windows1256Bytes) {
+    const decoder = new TextDecoder('windows-1256')
+    windows1256Bytes = new Map(Array.from({ length: 256 }, (_v, byte) => [decoder.decode(Uint8Array.of(byte)), byte]))
+  }
+  return Uint8Array.from([...text].map((ch) => {
+    const byte = windows1256Bytes!.get(ch)
+    if (byte === undefined) throw new Error(`U+${ch.codePointAt(0)!.toString(16)} has no Windows-1256 byte`)
+    return byte
+  }))
 }
