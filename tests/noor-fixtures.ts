@@ -3,8 +3,11 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { WorkbookGrid } from '#app/server/workbook-reading/grid.ts'
+import { readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
 import { byJson, project, shapeOf, type Json } from './expected-json.ts'
-import { sheetJsGrid } from './support/sheetjs-grid.ts'
+
+/** Where the Noor-like fixtures are (copies of shared/fixtures/noor). */
+export const noorFixtureDir = path.resolve(import.meta.dirname, 'fixtures/noor')
 
 export interface NoorFixture {
   readonly file: string
@@ -14,9 +17,10 @@ export interface NoorFixture {
   readonly schoolDays?: number
 }
 
-export function noorFixtures(dir: string): NoorFixture[] {
+/** The fixtures of one tool (their names start with `absence-` or `grades-`). */
+export function noorFixtures(tool: 'absence' | 'grades', dir = noorFixtureDir): NoorFixture[] {
   return readdirSync(dir)
-    .filter((file) => /\.(xlsx|xls|csv)$/.test(file))
+    .filter((file) => file.startsWith(`${tool}-`) && /\.(xlsx|xls|csv)$/.test(file))
     .map((file) => {
       const expected = JSON.parse(readFileSync(path.join(dir, file.replace(/\.(xlsx|xls|csv)$/, '.expected.json')), 'utf8')) as Record<string, Json>
       const uploadWith = expected.uploadWith as { school_days?: number } | undefined
@@ -24,9 +28,9 @@ export function noorFixtures(dir: string): NoorFixture[] {
     })
 }
 
-/** A fixture's cell grid. */
+/** A fixture's cell grid, read by the project's reader as an upload is. */
 export function fixtureGrid(file: string): WorkbookGrid {
-  return sheetJsGrid(file)
+  return readWorkbook(readFileSync(file), { maxUncompressedBytes: 200 << 20, maxRows: 500_040, maxSheets: 1000, timeBudgetMs: 30_000 })
 }
 
 /** The fields the fixture states (not its notes), lists whose order it does not state compared as sets. */

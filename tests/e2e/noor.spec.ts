@@ -11,8 +11,8 @@ import { subscribedTeacher } from './teacher.ts'
 // figures with them, both exports), the same report as a CSV (asked for the school days), the
 // daily report as an Excel 97–2003 file, and the grades' report cards and band summary.
 
-const absenceDir = path.resolve('app/features/absence/fixtures/noor')
-const gradesDir = path.resolve('app/features/grades/fixtures/noor')
+const absenceDir = path.resolve('tests/fixtures/noor')
+const gradesDir = absenceDir
 
 const words = {
   ar: {

@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AnalysisError } from '#app/features/analyses/index.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -10,7 +9,7 @@ import { analyseAbsence, defaultWarningThresholds, recomputeTotals, type Absence
 // same as a Windows-1256 CSV, daily records in an Excel 97–2003 file.
 
 const en = createTranslator('en', getMessages('en', ['absence']))
-const fixtures = noorFixtures(path.resolve(import.meta.dirname, 'fixtures/noor'))
+const fixtures = noorFixtures('absence')
 
 /** The analysis in the fixtures' terms: skip reasons in English, with their sheet. */
 function asFixture(analysis: AbsenceAnalysis) {

@@ -1,4 +1,3 @@
-import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator } from '#app/i18n/translate.ts'
@@ -9,7 +8,7 @@ import { analyseGrades, recomputeGrades, type GradesAnalysis } from './analyse-g
 // without a maximum column), and the class band summary.
 
 const en = createTranslator('en', getMessages('en', ['grades']))
-const fixtures = noorFixtures(path.resolve(import.meta.dirname, 'fixtures/noor'))
+const fixtures = noorFixtures('grades')
 
 function asFixture(analysis: GradesAnalysis) {
   const { report } = analysis

@@ -19,16 +19,12 @@ export const workerTasks = {
   read: (data: Uint8Array, options: ReadSheetOptions): ReadSheetResult => readSheet(data, options),
   /** Any upload (.xlsx, .xls, .csv) to its sheets of cells, merged ranges included. */
   readWorkbook: (data: Uint8Array, options: ReadWorkbookOptions): WorkbookGrid => readWorkbook(data, options),
-  /** An absence workbook to its analysis: only the report and the students cross back. */
-  absence: (data: Uint8Array, options: { read: ReadSheetOptions; schoolDays?: number }) => {
-    const sheet = readSheet(data, options.read)
-    return analyseAbsence(sheet.rows, { sheetName: sheet.sheetName, ...(options.schoolDays !== undefined && { schoolDays: options.schoolDays }) })
-  },
-  /** A grades workbook to its analysis (meta, report and the records to recompute it with other bands). */
-  grades: (data: Uint8Array, options: { read: ReadSheetOptions; bands?: AnalyseGradesOptions['bands'] }) => {
-    const sheet = readSheet(data, options.read)
-    return analyseGrades(sheet.rows, { sheetName: sheet.sheetName, bands: options.bands })
-  },
+  /** An absence file (every sheet) to its analysis: only the report and the students cross back. */
+  absence: (data: Uint8Array, options: { read: ReadWorkbookOptions; schoolDays?: number }) =>
+    analyseAbsence(readWorkbook(data, options.read), options.schoolDays === undefined ? {} : { schoolDays: options.schoolDays }),
+  /** A grades file (every sheet) to its analysis (meta, report and the records to recompute it with other bands). */
+  grades: (data: Uint8Array, options: { read: ReadWorkbookOptions; bands?: AnalyseGradesOptions['bands'] }) =>
+    analyseGrades(readWorkbook(data, options.read), { bands: options.bands }),
 }
 
 export type WorkerTasks = typeof workerTasks
