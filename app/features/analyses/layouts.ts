@@ -107,3 +107,15 @@ export function idsInScientificNotation(tables: readonly SheetTable[]): boolean 
     return at !== undefined && table.rows.some((row) => isScientificId(row.cells[at]))
   })
 }
+
+/**
+ * A tool that analyses uploads (absence, grades): the layouts it reads and its analysis of a
+ * file's grid. Each tool exports its record from its `kind.ts` (pure, so the worker thread can
+ * be bundled from it); `worker-tasks.server.ts` runs them, the tool's pages and exports use
+ * the rest of its feature.
+ */
+export interface AnalysisKindRecord<K extends string, Options, Analysis> {
+  readonly kind: K
+  readonly layouts: readonly LayoutSpec[]
+  analyse(grid: WorkbookGrid, options: Options): Analysis
+}
