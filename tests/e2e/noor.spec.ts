@@ -45,7 +45,7 @@ const words = {
     bandSummary: 'Noor band summary',
     schoolDays: 'School days in the period',
     recompute: 'Recompute',
-    uploadDays: 'School days (only for Noor’s absence totals without a period)',
+    uploadDays: "School days (only for Noor's absence totals without a period)",
     askDays: 'number of school days',
     noorList: 'Files from Noor you can upload as they are',
     noDays: 'no chart by weekday or by date',

@@ -11,6 +11,7 @@ import {
   refuseMostlySkipped,
   refusalReasonLimit,
   Roster,
+  schoolNameOf,
   schoolDateOfDay,
   sheetsOf,
   type AnalysisInput,
@@ -201,8 +202,13 @@ export function analyseAbsence(input: AnalysisInput, options: AnalyseAbsenceOpti
   const dataRows = recognised.tables.reduce((sum, { table }) => sum + table.rows.length, 0)
   if (dataRows === 0) throw new AnalysisError('absence.errors.noDataRows')
   const sheetName = sheets.length === 1 ? (sheets[0]?.name ?? options.sheetName) : recognised.tables[0]?.sheet
-  if (recognised.layout === 'absence-totals') return analyseTotals(recognised, { ...options, thresholds, sheetName })
-  return analyseDaily(recognised.tables, recognised.sheetsSkipped, thresholds, sheetName)
+  const analysis =
+    recognised.layout === 'absence-totals'
+      ? analyseTotals(recognised, { ...options, thresholds, sheetName })
+      : analyseDaily(recognised.tables, recognised.sheetsSkipped, thresholds, sheetName)
+  if (analysis.meta.school !== undefined) return analysis
+  const school = schoolNameOf(sheets)
+  return school === undefined ? analysis : { ...analysis, meta: { school, ...analysis.meta } }
 }
 
 function analyseDaily(

@@ -2,7 +2,7 @@ import type { SheetGrid, WorkbookGrid } from '#app/server/workbook-reading/grid.
 import type { SheetRow } from '#app/server/xlsx/types.ts'
 import { AnalysisError } from './analysis-error.ts'
 import { isScientificId } from './data-rows.ts'
-import { defaultHeaderWithin, locateTable, type LocatedTable, type TableSpec } from './table.ts'
+import { defaultHeaderWithin, HeaderWords, locateTable, readTitle, type LocatedTable, type TableSpec } from './table.ts'
 
 /**
  * Which of a tool's layouts a file is written in (docs/noor-layouts.md): every layout looks for
@@ -118,4 +118,18 @@ export interface AnalysisKindRecord<K extends string, Options, Analysis> {
   readonly kind: K
   readonly layouts: readonly LayoutSpec[]
   analyse(grid: WorkbookGrid, options: Options): Analysis
+}
+
+const schoolLabels = new HeaderWords({ school: ['اسم المدرسة', 'المدرسة', 'School', 'School name'] }, 'School label')
+
+/**
+ * The school's name from any sheet's label and value (a "School Info" sheet Noor puts first, or
+ * a title block), for a report whose data sheets do not name it.
+ */
+export function schoolNameOf(sheets: readonly SheetGrid[]): string | undefined {
+  for (const sheet of sheets) {
+    const school = readTitle(sheet.rows.filter((row) => row.row <= defaultHeaderWithin), schoolLabels).school
+    if (school) return school
+  }
+  return undefined
 }

@@ -12,6 +12,7 @@ import {
   refuseMostlySkipped,
   Roster,
   roundHalfAway,
+  schoolNameOf,
   sheetsOf,
   studentKeyOf,
   readStudentId,
@@ -602,8 +603,9 @@ export function analyseGrades(input: AnalysisInput, options: AnalyseGradesOption
   const title = found.tables[0]?.table.title ?? {}
   const titleMax = title.max === undefined ? null : readMax(title.max)
   const sheetName = sheets.length === 1 ? (sheets[0]?.name ?? options.sheetName) : found.tables[0]?.sheet
+  const school = title.school ?? schoolNameOf(sheets)
   const meta: GradesMeta = {
-    ...(title.school !== undefined && { school: title.school }),
+    ...(school !== undefined && { school }),
     ...(title.subject !== undefined && found.layout === 'grades-rows' && { subject: title.subject }),
     ...(title.exam !== undefined && { exam: title.exam }),
     ...(title.term !== undefined && { term: title.term }),
