@@ -62,6 +62,19 @@ async function upload(page: Page, file: string, submit: string) {
   await page.getByRole('button', { name: submit }).click()
 }
 
+/** The page as a teacher sees it, kept among the test's outputs: light and dark, desktop and phone. */
+async function screenshots(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const width of [1280, 390]) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.setViewportSize({ width, height: 900 })
+      await page.screenshot({ path: test.info().outputPath(`${name}-${scheme}-${width}.png`), fullPage: true })
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 1280, height: 720 })
+}
+
 const attendanceOf = (page: Page, label: string) => page.locator('.key-figure').filter({ hasText: label }).locator('dd')
 
 for (const lang of ['ar', 'en'] as const) {
@@ -82,7 +95,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(recognised.locator('.recognised-line')).toContainText('1447/03/01')
     await expect(page.getByText(w.noDays)).toBeVisible()
     await expect(attendanceOf(page, w.attendance)).toHaveText(/94\.6\s?[%٪]/)
-    await page.screenshot({ path: test.info().outputPath(`totals-${lang}.png`), fullPage: false })
+    await screenshots(page, `totals-${lang}`)
 
     // 30 school days instead of 33: every rate is recomputed from the stored totals.
     const days = page.getByLabel(w.schoolDays)
@@ -135,7 +148,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.locator('.recognised-line')).toContainText(w.cards)
     await expect(page.locator('.recognised-line')).toContainText(w.students[16])
     await expect(page.getByRole('heading', { name: /التفكير الناقد/ })).toBeVisible()
-    await page.screenshot({ path: test.info().outputPath(`report-cards-${lang}.png`), fullPage: false })
+    await screenshots(page, `report-cards-${lang}`)
 
     await page.goto(`/${lang}/analysis-grade`)
     await upload(page, path.join(gradesDir, 'grades-band-summary.xlsx'), w.submit)
@@ -145,6 +158,6 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByRole('heading', { name: 'الرياضيات', exact: true })).toBeVisible()
     const pdfPath = await downloadFrom(page, test.info(), () => page.getByRole('link', { name: w.pdf }).click(), `bands-${lang}.pdf`)
     expect(execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' })).toContain('24')
-    await page.screenshot({ path: test.info().outputPath(`band-summary-${lang}.png`), fullPage: true })
+    await screenshots(page, `band-summary-${lang}`)
   })
 }
