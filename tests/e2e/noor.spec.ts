@@ -80,7 +80,7 @@ const attendanceOf = (page: Page, label: string) => page.locator('.key-figure').
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: Noor's absence totals, CSV and .xls as they come; the school days changed; both exports`, async ({ page }) => {
-    test.setTimeout(120_000)
+    test.setTimeout(240_000)
     await subscribedTeacher(page, lang, `noor-${lang}`)
     await page.goto(`/${lang}/analysis`)
     await expect(page.getByRole('heading', { name: w.noorList })).toBeVisible()
@@ -139,7 +139,7 @@ for (const lang of ['ar', 'en'] as const) {
   })
 
   test(`${lang}: Noor's report cards and band summary in the grades tool`, async ({ page }) => {
-    test.setTimeout(90_000)
+    test.setTimeout(180_000)
     await subscribedTeacher(page, lang, `noor-grades-${lang}`)
     await page.goto(`/${lang}/analysis-grade`)
     await expect(page.getByRole('heading', { name: w.noorList })).toBeVisible()

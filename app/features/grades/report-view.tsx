@@ -47,7 +47,13 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
   const classroomLabel = (c: { grade: string; classroom: string }) => `${c.grade} / ${c.classroom}`
   const segments = (bands: readonly BandCount[]) =>
     bands.map((b, i) => ({ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
-  const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({ key: classroomLabel(c), label: classroomLabel(c), segments: segments(c.bands) }))
+  // Beside each classroom's bar, how many students it counts (the file gives no pass rate).
+  const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({
+    key: classroomLabel(c),
+    label: classroomLabel(c),
+    segments: segments(c.bands),
+    note: t('analyses.recognised.students', { count: c.students }),
+  }))
   const distribution: ChartRow[] = subject.summary.bands.map((b, i) => ({
     key: b.key,
     label: bandName(b.key),
