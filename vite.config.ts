@@ -14,6 +14,8 @@ function xlsxWorker(): Plugin {
     buildStart() {
       if (this.environment.config.consumer !== 'server') return
       this.emitFile({ type: 'chunk', id: './app/server/xlsx/worker.ts', fileName: 'xlsx-worker.js' })
+      // The PDF render process (app/server/pdf-pool.server.ts looks for it beside the server).
+      this.emitFile({ type: 'chunk', id: './app/server/pdf-process.ts', fileName: 'pdf-process.js' })
     },
   }
 }
