@@ -125,7 +125,10 @@ describe('the tests pages', () => {
     const created = await saveExam(ctx, cookie, sampleExamBody())
     if (!created.body.ok) throw new Error('expected the test to be saved')
     const id = created.body.exam.id
-    const print = await printLoader(args(ctx, request(cookie, `exams/${id}/print?show=versions&count=3`), { examId: id }))
+    const printed = unwrap<{ pages: number; failure: string | null }>(await printLoader(args(ctx, request(cookie, `exams/${id}/print?show=versions&count=3`), { examId: id })))
+    expect(printed.status).toBe(200)
+    const print = printed.body
+    expect(print.failure).toBeNull()
     expect(print).toMatchObject({ show: 'versions', count: 3, pdfUrl: `/en/exams/${id}/pdf?versions=3`, previewUrl: `/en/exams/${id}/preview.svg?versions=3` })
     expect(print.pages).toBeGreaterThanOrEqual(6)
     const pdf = (await pdfLoader(args(ctx, request(cookie, `exams/${id}/pdf?answers=1`), { examId: id }))) as Response
