@@ -20,7 +20,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kind = { answers: query.answers, versions: query.versions ?? null, seed: query.seed }
   const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...kind })
   try {
-    return examPdfResponse((await renderExamPrint(exam, options)).pdf, examPdfFileName(exam, kind, lang))
+    const { pdf } = await renderExamPrint(exam, options, 'pdf')
+    return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, kind, lang))
   } catch (error) {
     if (isDomainError(error)) throw examPrintErrorPage(lang, error)
     throw error

@@ -21,7 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, answers: query.answers, versions: query.versions ?? null, seed: query.seed })
   let svg: string
   try {
-    svg = (await renderExamPrint(exam, options)).svg
+    svg = (await renderExamPrint(exam, options, 'svg')).svg ?? ''
   } catch (error) {
     if (isDomainError(error)) throw examPrintErrorPage(lang, error)
     throw error

@@ -42,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   let failure: string | null = null
   let status = 200
   try {
-    pages = (await renderExamPrint(exam, options)).pages
+    pages = (await renderExamPrint(exam, options, 'pages')).pages
   } catch (error) {
     if (!isDomainError(error)) throw error
     failure = error.messageKey

@@ -50,7 +50,8 @@ describe('the PDF render processes', () => {
     const error = await renders.render({ source: heavy, outputs: { pdf: true } }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PdfRenderLimitError)
     expect((error as PdfRenderLimitError).code).toBe('timeout')
-    expect(performance.now() - t0).toBeLessThan(4000)
+    // A CPU budget of 1.5 s, and four times that on the clock at most, however busy the machine.
+    expect(performance.now() - t0).toBeLessThan(6500)
     await new Promise((r) => setTimeout(r, 200))
     expect(alive(pid!)).toBe(false)
     expect((await renders.render({ source: 'after', outputs: { pdf: true } })).pages).toBe(1)

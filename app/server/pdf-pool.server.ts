@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { DocumentOutputs, PdfDiagnostic, RenderedDocument, RenderPdfOptions } from './pdf.server.ts'
 import { PdfRenderError } from './pdf.server.ts'
@@ -19,10 +19,15 @@ export type PdfRenderRequest = {
   readonly inputs?: Record<string, string>
   readonly images?: Record<string, Uint8Array>
   readonly outputs: DocumentOutputs
+  /**
+   * Renders of one document (its page count, then its SVG or PDF) go to the process that laid it
+   * out last, where typst still holds the layout: the export then skips the compile.
+   */
+  readonly affinity?: string
 }
 
 export type PdfRenderReply =
-  | { readonly id: number; readonly ok: true; readonly result: RenderedDocument }
+  | { readonly id: number; readonly ok: true; readonly result: RenderedDocument; readonly peakRssMb?: number }
   | { readonly id: number; readonly ok: false; readonly error: { name: string; message: string; diagnostics?: PdfDiagnostic[] } }
 
 export type PdfLimitCode = 'timeout' | 'memory' | 'busy' | 'crashed'
@@ -43,7 +48,11 @@ export interface PdfPoolOptions {
   readonly size?: number
   /** Renders waiting beyond the busy processes; more are refused (`busy`). */
   readonly maxQueue?: number
-  /** A render running longer is killed (`timeout`). */
+  /**
+   * A render using more CPU time than this is killed (`timeout`). CPU time, not the clock: on a
+   * busy machine the same render takes longer but costs the same. The clock stops it at four
+   * times this, however starved it is.
+   */
   readonly timeBudgetMs?: number
   /** A render process whose resident memory passes this is killed (`memory`). */
   readonly maxRssMb?: number
@@ -56,7 +65,8 @@ export interface PdfPoolOptions {
 export interface PdfPool {
   render(request: Omit<PdfRenderRequest, 'id'>): Promise<RenderedDocument>
   close(): Promise<void>
-  readonly stats: { readonly processes: number; readonly busy: number; readonly queued: number; readonly pids: number[] }
+  /** `peakRssMb`: the most memory any of its processes has held, as they reported it. */
+  readonly stats: { readonly processes: number; readonly busy: number; readonly queued: number; readonly pids: number[]; readonly peakRssMb: number }
 }
 
 type Job = {
@@ -73,6 +83,7 @@ type Slot = {
   watch?: NodeJS.Timeout
   idle?: NodeJS.Timeout
   isEnding: boolean
+  affinity?: string
 }
 
 const BUILT_ENTRY = 'pdf-process.js'
@@ -104,6 +115,19 @@ function residentMb(pid: number | undefined): number | undefined {
   }
 }
 
+/** CPU time (user and system) a process has used, in ms, from /proc (Linux; USER_HZ is 100). */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The fields after the command name, which may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
+}
+
 let nextId = 1
 
 export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
@@ -115,6 +139,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
   const slots = new Set<Slot>()
   const queue: Job[] = []
   let isClosed = false
+  let peakRssMb = 0
 
   const end = (slot: Slot) => {
     if (slot.isEnding) return
@@ -141,6 +166,13 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
+    // Renders yield the CPU to the server's requests: on a machine with few cores a long print
+    // slows itself, not everyone else's pages.
+    try {
+      if (child.pid) setPriority(child.pid, 10)
+    } catch {
+      // Not permitted here: the render runs at the server's priority.
+    }
     const slot: Slot = { child, isReady: false, job: null, isEnding: false }
     slots.add(slot)
     child.on('message', (message: PdfRenderReply | { ready: true }) => {
@@ -153,7 +185,10 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       clearTimeout(slot.timer)
       clearInterval(slot.watch)
       slot.job = null
-      if (message.ok) job.resolve(message.result)
+      if (message.ok) {
+        peakRssMb = Math.max(peakRssMb, message.peakRssMb ?? 0)
+        job.resolve(message.result)
+      }
       else {
         const { error } = message
         job.reject(error.diagnostics ? new PdfRenderError(error.diagnostics) : Object.assign(new Error(error.message), { name: error.name }))
@@ -175,10 +210,15 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     clearTimeout(slot.idle)
     slot.job = job
     slot.child.ref()
-    slot.timer = setTimeout(() => fail(slot, new PdfRenderLimitError('timeout', `the render ran past ${timeBudgetMs} ms`)), timeBudgetMs)
+    slot.affinity = job.request.affinity
+    const cpuAtStart = cpuMs(slot.child.pid)
+    const wallLimitMs = cpuAtStart === undefined ? timeBudgetMs : timeBudgetMs * 4
+    slot.timer = setTimeout(() => fail(slot, new PdfRenderLimitError('timeout', `the render ran past ${wallLimitMs} ms`)), wallLimitMs)
     slot.watch = setInterval(() => {
       const mb = residentMb(slot.child.pid)
-      if (mb !== undefined && mb > maxRssMb) fail(slot, new PdfRenderLimitError('memory', `the render passed ${maxRssMb} MB`))
+      if (mb !== undefined && mb > maxRssMb) return fail(slot, new PdfRenderLimitError('memory', `the render passed ${maxRssMb} MB`))
+      const cpu = cpuMs(slot.child.pid)
+      if (cpu !== undefined && cpuAtStart !== undefined && cpu - cpuAtStart > timeBudgetMs) fail(slot, new PdfRenderLimitError('timeout', `the render used more than ${timeBudgetMs} ms of CPU`))
     }, 100)
     slot.child.send(job.request)
   }
@@ -186,9 +226,11 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
   const pump = () => {
     if (isClosed) return
     while (queue.length > 0) {
-      const idle = [...slots].find((s) => s.isReady && !s.job && !s.isEnding)
-      if (idle) {
-        dispatch(idle, queue.shift()!)
+      const idle = [...slots].filter((s) => s.isReady && !s.job && !s.isEnding)
+      const next = queue[0]!
+      const slot = idle.find((s) => next.request.affinity !== undefined && s.affinity === next.request.affinity) ?? idle[0]
+      if (slot) {
+        dispatch(slot, queue.shift()!)
         continue
       }
       // Processes still starting will take the next jobs.
@@ -223,7 +265,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       await Promise.all(exits)
     },
     get stats() {
-      return { processes: slots.size, busy: [...slots].filter((s) => s.job).length, queued: queue.length, pids: [...slots].flatMap((s) => (s.child.pid ? [s.child.pid] : [])) }
+      return { processes: slots.size, busy: [...slots].filter((s) => s.job).length, queued: queue.length, pids: [...slots].flatMap((s) => (s.child.pid ? [s.child.pid] : [])), peakRssMb }
     },
   }
 }
@@ -318,8 +360,13 @@ const sharedCache = createRenderCache()
 export function renderOffThread(source: string, options: RenderPdfOptions, outputs: DocumentOutputs): Promise<RenderedDocument> {
   return sharedCache.get(renderKey(source, options, outputs), () => {
     sharedPool ??= createPdfPool()
-    return sharedPool.render({ source, inputs: options.inputs, images: options.images, outputs })
+    return sharedPool.render({ source, inputs: options.inputs, images: options.images, outputs, affinity: renderKey(source, options, {}) })
   })
+}
+
+/** The shared pool's figures (benchmarks and tests). */
+export function pdfPoolStats() {
+  return sharedPool?.stats
 }
 
 /** Ends the shared pool's processes (on shutdown, or after tests). */

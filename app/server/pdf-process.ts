@@ -9,7 +9,7 @@ process.on('message', (request: PdfRenderRequest) => {
   let reply: PdfRenderReply
   try {
     const result = renderer.renderDocument(request.source, { inputs: request.inputs, images: request.images }, request.outputs)
-    reply = { id: request.id, ok: true, result }
+    reply = { id: request.id, ok: true, result, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }
   } catch (error) {
     reply = {
       id: request.id,

@@ -96,7 +96,8 @@ export function createExamsApi() {
     if (asksTooManyVersions(c.req.query())) throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })
     const kind = pdfOptionsSchema.parse(c.req.query())
     const options = await examPrintOptions(exam, { db, files, userId: user.id, lang, answers: kind.answers, versions: kind.versions ?? null, seed: kind.seed })
-    return examPdfResponse((await renderExamPrint(exam, options)).pdf, examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
+    const { pdf } = await renderExamPrint(exam, options, 'pdf')
+    return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
   })
 
   api.post('/uploads/images', imageBodyLimit, async (c) => {

@@ -414,31 +414,38 @@ export function renderExamSvg(exam: ExamRecord, options: ExamPrintOptions): { sv
   return { svg, pages: Math.max(1, Math.round(height / A4_HEIGHT_PT)) }
 }
 
-export type ExamPrint = { pdf: Uint8Array; svg: string; pages: number }
+export type ExamPrintOutput = 'pages' | 'pdf' | 'svg'
+export type ExamPrint = { pages: number; pdf?: Uint8Array; svg?: string }
 
-/**
- * The test as the print page, its preview and its PDF all need it, rendered once in a render
- * process (never on the event loop) and shared by the three while cached. A test that prints
- * more pages per copy than EXAM_LIMITS.pagesPerCopy, or that passes the render's time or memory
- * budget, is refused with a DomainError naming the limit.
- */
-export async function renderExamPrint(exam: ExamRecord, options: ExamPrintOptions): Promise<ExamPrint> {
-  // The key and the versions print the same questions: a test whose plain copy is already too
-  // long is refused at the cost of that one copy, not of eight.
-  if (options.answers || options.versions) await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined })
-  const { data, files } = examPrintData(exam, options)
-  let rendered
+async function renderInProcess(source: string, inputs: Record<string, string>, images: Record<string, Uint8Array>, output: ExamPrintOutput) {
   try {
-    rendered = await renderOffThread(template, { inputs: { exam: JSON.stringify(data) }, images: files }, { pdf: true, svg: true })
+    return await renderOffThread(source, { inputs, images }, { pdf: output === 'pdf', svg: output === 'svg' })
   } catch (error) {
     if (!(error instanceof PdfRenderLimitError)) throw error
     if (error.code === 'memory') throw new DomainError(422, 'exams.errors.renderTooLarge')
     if (error.code === 'timeout') throw new DomainError(503, 'exams.errors.renderTimeout', undefined, 60)
     throw new DomainError(503, 'exams.errors.renderBusy', undefined, 30)
   }
-  const copies = data.documents.length
-  if (rendered.pages > EXAM_LIMITS.pagesPerCopy * copies) throw new DomainError(422, 'exams.errors.tooManyPages')
-  return { pdf: rendered.pdf ?? new Uint8Array(), svg: rendered.svg ?? '', pages: rendered.pages }
+}
+
+/**
+ * The test as the print page (its page count), its preview (SVG) or its PDF need it, in a render
+ * process, never on the event loop. Each answer is cached by content; the layout itself is
+ * computed once: the page count compiles the document, and the render process's typst keeps that
+ * layout, so the SVG and the PDF after it only export it. A test over EXAM_LIMITS.pagesPerCopy
+ * pages a copy, or past the render's time or memory budget, is refused with a DomainError naming
+ * the limit, before anything is exported.
+ */
+export async function renderExamPrint(exam: ExamRecord, options: ExamPrintOptions, output: ExamPrintOutput): Promise<ExamPrint> {
+  // The key and the versions print the same questions: a test whose plain copy is already too
+  // long is refused at the cost of laying out that one copy, not eight.
+  if (options.answers || options.versions) await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined }, 'pages')
+  const { data, files } = examPrintData(exam, options)
+  const inputs = { exam: JSON.stringify(data) }
+  const { pages } = await renderInProcess(template, inputs, files, 'pages')
+  if (pages > EXAM_LIMITS.pagesPerCopy * data.documents.length) throw new DomainError(422, 'exams.errors.tooManyPages')
+  if (output === 'pages') return { pages }
+  return await renderInProcess(template, inputs, files, output)
 }
 
 /**

@@ -10,6 +10,7 @@ export {
   type ExamPrint,
   type ExamPrintKind,
   type ExamPrintOptions,
+  type ExamPrintOutput,
 } from './exam-pdf.server.ts'
 export { examSummaryToJson, examToJson } from './exam-json.ts'
 export {
