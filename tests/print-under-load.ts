@@ -53,9 +53,9 @@ export async function measurePrintUnderLoad(services: AppServices): Promise<Prin
       list.push(performance.now() - t0)
       if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
     }
-    let isPrinting = true
+    const printing = { isDone: false }
     const probes = (async () => {
-      while (isPrinting) {
+      while (!printing.isDone) {
         await Promise.all([timed(healthzMs, `${base}/healthz`), timed(profileMs, `${base}/api/v1/auth/profile`, auth(other.token))])
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
@@ -64,7 +64,7 @@ export async function measurePrintUnderLoad(services: AppServices): Promise<Prin
     const res = await fetch(`${base}/api/v1/exams/${data.id}/pdf?versions=4`, { headers: auth(printer.token) })
     const pdf = new Uint8Array(await res.arrayBuffer())
     const renderMs = performance.now() - t0
-    isPrinting = false
+    printing.isDone = true
     await probes
     const pages = res.status === 200 ? Number(/Pages:\s+(\d+)/.exec(execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf, stdio: ['pipe', 'pipe', 'ignore'] }).toString('utf8'))?.[1]) : 0
     return { status: res.status, renderMs, pages, bytes: pdf.byteLength, healthzMs, profileMs, renderPeakRssMb: pdfPoolStats()?.peakRssMb ?? 0 }
