@@ -151,12 +151,12 @@ describe('the tests pages', () => {
     expect(printed).toMatchObject({ status: 422, body: { failure: 'exams.errors.tooManyPages', pages: 0 } })
     for (const path of [`exams/${id}/pdf?versions=2`, `exams/${id}/preview.svg`]) {
       const loader = path.includes('pdf') ? pdfLoader : previewLoader
-      const answer = await loader(args(ctx, request(cookie, path), { examId: id })).catch((thrown: unknown) => thrown)
+      const answer = await loader(args(ctx, request(cookie, path), { examId: id })).catch((error: unknown) => error)
       expect(answer).toBeInstanceOf(Response)
       expect((answer as Response).status).toBe(422)
       expect(await (answer as Response).text()).toContain('more than 50 A4 pages per copy')
     }
-    const tooMany = (await pdfLoader(args(ctx, request(cookie, `exams/${id}/pdf?versions=5`), { examId: id })).catch((thrown: unknown) => thrown)) as Response
+    const tooMany = (await pdfLoader(args(ctx, request(cookie, `exams/${id}/pdf?versions=5`), { examId: id })).catch((error: unknown) => error)) as Response
     expect(tooMany.status).toBe(422)
     expect(await tooMany.text()).toContain('at most 4 shuffled versions')
   })
