@@ -24,6 +24,8 @@ export type PrintUnderLoad = {
   profileMs: number[]
   /** The render processes' peak resident memory. */
   renderPeakRssMb: number
+  /** CPU time the render processes spent on this print (its page counts and the PDF). */
+  renderCpuMs: number
 }
 
 export async function measurePrintUnderLoad(services: AppServices): Promise<PrintUnderLoad> {
@@ -60,6 +62,7 @@ export async function measurePrintUnderLoad(services: AppServices): Promise<Prin
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
     })()
+    const cpuBefore = pdfPoolStats()?.cpuMs ?? 0
     const t0 = performance.now()
     const res = await fetch(`${base}/api/v1/exams/${data.id}/pdf?versions=4`, { headers: auth(printer.token) })
     const pdf = new Uint8Array(await res.arrayBuffer())
@@ -67,7 +70,7 @@ export async function measurePrintUnderLoad(services: AppServices): Promise<Prin
     printing.isDone = true
     await probes
     const pages = res.status === 200 ? Number(/Pages:\s+(\d+)/.exec(execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf, stdio: ['pipe', 'pipe', 'ignore'] }).toString('utf8'))?.[1]) : 0
-    return { status: res.status, renderMs, pages, bytes: pdf.byteLength, healthzMs, profileMs, renderPeakRssMb: pdfPoolStats()?.peakRssMb ?? 0 }
+    return { status: res.status, renderMs, pages, bytes: pdf.byteLength, healthzMs, profileMs, renderPeakRssMb: pdfPoolStats()?.peakRssMb ?? 0, renderCpuMs: (pdfPoolStats()?.cpuMs ?? 0) - cpuBefore }
   } finally {
     await new Promise((resolve) => server.close(resolve))
   }

@@ -27,7 +27,7 @@ export type PdfRenderRequest = {
 }
 
 export type PdfRenderReply =
-  | { readonly id: number; readonly ok: true; readonly result: RenderedDocument; readonly peakRssMb?: number }
+  | { readonly id: number; readonly ok: true; readonly result: RenderedDocument; readonly peakRssMb?: number; readonly cpuMs?: number }
   | { readonly id: number; readonly ok: false; readonly error: { name: string; message: string; diagnostics?: PdfDiagnostic[] } }
 
 export type PdfLimitCode = 'timeout' | 'memory' | 'busy' | 'crashed'
@@ -65,8 +65,11 @@ export interface PdfPoolOptions {
 export interface PdfPool {
   render(request: Omit<PdfRenderRequest, 'id'>): Promise<RenderedDocument>
   close(): Promise<void>
-  /** `peakRssMb`: the most memory any of its processes has held, as they reported it. */
-  readonly stats: { readonly processes: number; readonly busy: number; readonly queued: number; readonly pids: number[]; readonly peakRssMb: number }
+  /**
+   * `peakRssMb`: the most memory any of its processes has held; `cpuMs`: the CPU time its
+   * renders have used, in all (as the processes reported them).
+   */
+  readonly stats: { readonly processes: number; readonly busy: number; readonly queued: number; readonly pids: number[]; readonly peakRssMb: number; readonly cpuMs: number }
 }
 
 type Job = {
@@ -140,6 +143,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
   const queue: Job[] = []
   let isClosed = false
   let peakRssMb = 0
+  let cpuTotalMs = 0
 
   const end = (slot: Slot) => {
     if (slot.isEnding) return
@@ -187,6 +191,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       slot.job = null
       if (message.ok) {
         peakRssMb = Math.max(peakRssMb, message.peakRssMb ?? 0)
+        cpuTotalMs += message.cpuMs ?? 0
         job.resolve(message.result)
       }
       else {
@@ -265,7 +270,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       await Promise.all(exits)
     },
     get stats() {
-      return { processes: slots.size, busy: [...slots].filter((s) => s.job).length, queued: queue.length, pids: [...slots].flatMap((s) => (s.child.pid ? [s.child.pid] : [])), peakRssMb }
+      return { processes: slots.size, busy: [...slots].filter((s) => s.job).length, queued: queue.length, pids: [...slots].flatMap((s) => (s.child.pid ? [s.child.pid] : [])), peakRssMb, cpuMs: cpuTotalMs }
     },
   }
 }

@@ -7,9 +7,10 @@ const renderer = createPdfRenderer()
 
 process.on('message', (request: PdfRenderRequest) => {
   let reply: PdfRenderReply
+  const cpuAtStart = process.cpuUsage()
   try {
     const result = renderer.renderDocument(request.source, { inputs: request.inputs, images: request.images }, request.outputs)
-    reply = { id: request.id, ok: true, result, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }
+    reply = { id: request.id, ok: true, result, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), cpuMs: cpuMsSince(cpuAtStart) }
   } catch (error) {
     reply = {
       id: request.id,
@@ -23,6 +24,11 @@ process.on('message', (request: PdfRenderRequest) => {
   }
   process.send?.(reply)
 })
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start)
+  return Math.round((used.user + used.system) / 1000)
+}
 
 // The pool went away (the server stopped or crashed): nothing left to render for.
 process.on('disconnect', () => process.exit(0))

@@ -430,22 +430,19 @@ async function renderInProcess(source: string, inputs: Record<string, string>, i
 
 /**
  * The test as the print page (its page count), its preview (SVG) or its PDF need it, in a render
- * process, never on the event loop. Each answer is cached by content; the layout itself is
- * computed once: the page count compiles the document, and the render process's typst keeps that
- * layout, so the SVG and the PDF after it only export it. A test over EXAM_LIMITS.pagesPerCopy
- * pages a copy, or past the render's time or memory budget, is refused with a DomainError naming
- * the limit, before anything is exported.
+ * process, never on the event loop. Each answer is cached by content, and the render process's
+ * typst keeps the layout it computed, so the page count, the SVG and the PDF of one test lay it
+ * out once. A test over EXAM_LIMITS.pagesPerCopy pages a copy, or past the render's time or
+ * memory budget, is refused with a DomainError naming the limit.
  */
 export async function renderExamPrint(exam: ExamRecord, options: ExamPrintOptions, output: ExamPrintOutput): Promise<ExamPrint> {
   // The key and the versions print the same questions: a test whose plain copy is already too
   // long is refused at the cost of laying out that one copy, not eight.
   if (options.answers || options.versions) await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined }, 'pages')
   const { data, files } = examPrintData(exam, options)
-  const inputs = { exam: JSON.stringify(data) }
-  const { pages } = await renderInProcess(template, inputs, files, 'pages')
-  if (pages > EXAM_LIMITS.pagesPerCopy * data.documents.length) throw new DomainError(422, 'exams.errors.tooManyPages')
-  if (output === 'pages') return { pages }
-  return await renderInProcess(template, inputs, files, output)
+  const rendered = await renderInProcess(template, { exam: JSON.stringify(data) }, files, output)
+  if (rendered.pages > EXAM_LIMITS.pagesPerCopy * data.documents.length) throw new DomainError(422, 'exams.errors.tooManyPages')
+  return rendered
 }
 
 /**
