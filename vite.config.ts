@@ -3,9 +3,10 @@ import { defineConfig, type Plugin } from 'vite'
 import { buildSiteFonts } from './scripts/site-fonts.ts'
 
 /**
- * The worker thread that reads and analyses uploads is a second entry of the server build,
- * written beside build/server/index.js as analysis-worker.js (the worker pool looks for it
- * there). Emitted by name: React Router names every server entry index.js.
+ * The worker thread that reads and analyses uploads, and the process that renders PDFs, are
+ * more entries of the server build, written beside build/server/index.js as analysis-worker.js
+ * and pdf-process.js (their pools look for them there). Emitted by name: React Router names
+ * every server entry index.js.
  */
 function analysisWorker(): Plugin {
   return {
@@ -14,6 +15,8 @@ function analysisWorker(): Plugin {
     buildStart() {
       if (this.environment.config.consumer !== 'server') return
       this.emitFile({ type: 'chunk', id: './app/features/analyses/worker.ts', fileName: 'analysis-worker.js' })
+      // The PDF render process (app/server/pdf-pool.server.ts looks for it beside the server).
+      this.emitFile({ type: 'chunk', id: './app/server/pdf-process.ts', fileName: 'pdf-process.js' })
     },
   }
 }

@@ -4,7 +4,18 @@
 import { setImmediate as turn } from 'node:timers/promises'
 import { renderExamPdf, type ExamRecord } from '#app/features/exams/index.server.ts'
 import { examSchema } from '#app/features/exams/schemas.ts'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { closePdfPool } from '#app/server/pdf-pool.server.ts'
+import { loadEnv } from '#app/server/env.server.ts'
+import { createLocalFileStore } from '#app/server/files.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { createMailer } from '#app/server/mail.server.ts'
+import { seedPackages } from '#app/server/db/seed.server.ts'
+import { openDatabaseFor } from '#app/server/services.server.ts'
 import { examRecordOf, sampleExam } from '#tests/exams.ts'
+import { measurePrintUnderLoad } from '#tests/print-under-load.ts'
 import { median } from './measure.ts'
 
 
@@ -37,5 +48,26 @@ export async function benchExams() {
     test: await time({ answers: false, versions: null }),
     key: await time({ answers: true, versions: null }),
     versions: await time({ answers: false, versions: 2 }),
+  }
+}
+
+/**
+ * Issue #15: the largest test the limits accept, four versions with their keys, through the HTTP
+ * server (PGlite or DATABASE_URL), with /healthz and another teacher's profile probed meanwhile.
+ */
+export async function benchPrintUnderLoad() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-'))
+  const env = loadEnv({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+  const logger = createLogger('silent')
+  const database = await openDatabaseFor(env)
+  await database.migrate()
+  await seedPackages(database.db)
+  const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox'), logger })
+  try {
+    const figures = await measurePrintUnderLoad({ env, database, logger, mailer, files: createLocalFileStore(path.join(dataDir, 'files')) })
+    return { ...figures, database: env.DATABASE_URL ? 'postgres' : 'pglite' }
+  } finally {
+    await closePdfPool()
+    await database.close()
   }
 }

@@ -1,8 +1,9 @@
 import { data } from 'react-router'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
-import { examPdfFileName, examPdfResponse, examPrintOptions, findExam, renderExamPdf } from '#app/features/exams/index.server.ts'
-import { pdfOptionsSchema } from '#app/features/exams/schemas.ts'
+import { examPdfFileName, examPdfResponse, examPrintErrorPage, examPrintOptions, findExam, renderExamPrint } from '#app/features/exams/index.server.ts'
+import { asksTooManyVersions, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
+import { DomainError, isDomainError } from '#app/lib/errors.ts'
 import { limitPageExports } from '#app/server/export-limit.server.ts'
 import type { Route } from './+types/exams-pdf'
 
@@ -13,8 +14,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const exam = await findExam(context.db, user.id, params.examId)
   if (!exam) throw data(null, { status: 404 })
   await limitPageExports(context, user.id, request, lang)
-  const query = pdfOptionsSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  const search = Object.fromEntries(new URL(request.url).searchParams)
+  if (asksTooManyVersions(search)) throw examPrintErrorPage(lang, new DomainError(422, 'exams.errors.tooManyVersions'))
+  const query = pdfOptionsSchema.parse(search)
   const kind = { answers: query.answers, versions: query.versions ?? null, seed: query.seed }
   const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...kind })
-  return examPdfResponse(renderExamPdf(exam, options), examPdfFileName(exam, kind, lang))
+  try {
+    const { pdf } = await renderExamPrint(exam, options, 'pdf')
+    return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, kind, lang))
+  } catch (error) {
+    if (isDomainError(error)) throw examPrintErrorPage(lang, error)
+    throw error
+  }
 }

@@ -1,8 +1,10 @@
 import { data } from 'react-router'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
-import { examPrintOptions, findExam, renderExamSvg } from '#app/features/exams/index.server.ts'
-import { pdfOptionsSchema } from '#app/features/exams/schemas.ts'
+import { examPrintErrorPage, examPrintOptions, findExam, renderExamPrint } from '#app/features/exams/index.server.ts'
+import { asksTooManyVersions, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
+import { DomainError, isDomainError } from '#app/lib/errors.ts'
+import { limitPageExports } from '#app/server/export-limit.server.ts'
 import type { Route } from './+types/exams-preview'
 
 /** The print preview's image: the PDF's pages as one SVG (docs/decisions/007), the same options as the PDF. */
@@ -11,9 +13,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   const exam = await findExam(context.db, user.id, params.examId)
   if (!exam) throw data(null, { status: 404 })
-  const query = pdfOptionsSchema.parse(Object.fromEntries(new URL(request.url).searchParams))
+  // A preview costs the same render as the PDF it shows.
+  await limitPageExports(context, user.id, request, lang)
+  const search = Object.fromEntries(new URL(request.url).searchParams)
+  if (asksTooManyVersions(search)) throw examPrintErrorPage(lang, new DomainError(422, 'exams.errors.tooManyVersions'))
+  const query = pdfOptionsSchema.parse(search)
   const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, answers: query.answers, versions: query.versions ?? null, seed: query.seed })
-  return new Response(renderExamSvg(exam, options).svg, {
+  let svg: string
+  try {
+    svg = (await renderExamPrint(exam, options, 'svg')).svg ?? ''
+  } catch (error) {
+    if (isDomainError(error)) throw examPrintErrorPage(lang, error)
+    throw error
+  }
+  return new Response(svg, {
     headers: {
       'Content-Type': 'image/svg+xml; charset=utf-8',
       'Cache-Control': 'private, no-cache',

@@ -2,11 +2,13 @@ import type { CSSProperties } from 'react'
 import { data, Form } from 'react-router'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { examPrintStylesHref, examsStylesHref } from '#app/features/exams/index.ts'
-import { examPrintOptions, findExam, renderExamSvg } from '#app/features/exams/index.server.ts'
+import { examPrintOptions, findExam, renderExamPrint } from '#app/features/exams/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
+import { isDomainError } from '#app/lib/errors.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
+import { limitPageExports } from '#app/server/export-limit.server.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/exams-print'
@@ -32,11 +34,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const exam = await findExam(context.db, user.id, params.examId)
   if (!exam) throw data(null, { status: 404 })
   const choice = printChoice(new URL(request.url))
+  // Counted like the PDF: this page costs the render that the preview and the PDF then share.
+  await limitPageExports(context, user.id, request, lang)
   // The sheets are windows onto one SVG image; the page needs only how many there are.
   const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...choice.kind })
-  const { pages } = renderExamSvg(exam, options)
+  let pages = 0
+  let failure: string | null = null
+  let status = 200
+  try {
+    pages = (await renderExamPrint(exam, options, 'pages')).pages
+  } catch (error) {
+    if (!isDomainError(error)) throw error
+    failure = error.messageKey
+    status = error.status
+  }
   const base = localPath(lang, `exams/${exam.id}`)
-  return {
+  return data({
+    failure,
     messages: getMessages(lang, ['exams']),
     exam: { id: exam.id, title: exam.title },
     show: choice.show,
@@ -44,7 +58,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     pages,
     previewUrl: `${base}/preview.svg${choice.query}`,
     pdfUrl: `${base}/pdf${choice.query}`,
-  }
+  }, { status, headers: status === 503 ? { 'Retry-After': '30' } : undefined })
 }
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.print', `exams/${args.params.examId}/print`)
@@ -52,7 +66,7 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.
 export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { exam, show, count, pages, previewUrl, pdfUrl } = loaderData
+  const { exam, show, count, pages, previewUrl, pdfUrl, failure } = loaderData
   return (
     <>
       <PageHero title={t('exams.print.title')} lead={exam.title} />
@@ -87,16 +101,24 @@ export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
               <button type="button" className="button button-primary" onClick={() => window.print()}>
                 {t('exams.print.print')}
               </button>
-              <a className="button button-ghost" href={pdfUrl} download>
-                {t('exams.print.download')}
-              </a>
+              {failure ? null : (
+                <a className="button button-ghost" href={pdfUrl} download>
+                  {t('exams.print.download')}
+                </a>
+              )}
               <AppLink className="button button-ghost" to={`exams-test?id=${exam.id}`}>
                 {t('exams.print.edit')}
               </AppLink>
             </div>
-            <p className="muted">
-              {t('exams.print.pages', { count: pages })} · {t('exams.print.hint')}
-            </p>
+            {failure ? (
+              <p className="notice notice-error" role="alert">
+                {t(failure)}
+              </p>
+            ) : (
+              <p className="muted">
+                {t('exams.print.pages', { count: pages })} · {t('exams.print.hint')}
+              </p>
+            )}
           </div>
           <div className="exam-sheets" lang={lang}>
             {Array.from({ length: pages }, (_, i) => (

@@ -125,7 +125,10 @@ describe('the tests pages', () => {
     const created = await saveExam(ctx, cookie, sampleExamBody())
     if (!created.body.ok) throw new Error('expected the test to be saved')
     const id = created.body.exam.id
-    const print = await printLoader(args(ctx, request(cookie, `exams/${id}/print?show=versions&count=3`), { examId: id }))
+    const printed = unwrap<{ pages: number; failure: string | null }>(await printLoader(args(ctx, request(cookie, `exams/${id}/print?show=versions&count=3`), { examId: id })))
+    expect(printed.status).toBe(200)
+    const print = printed.body
+    expect(print.failure).toBeNull()
     expect(print).toMatchObject({ show: 'versions', count: 3, pdfUrl: `/en/exams/${id}/pdf?versions=3`, previewUrl: `/en/exams/${id}/preview.svg?versions=3` })
     expect(print.pages).toBeGreaterThanOrEqual(6)
     const pdf = (await pdfLoader(args(ctx, request(cookie, `exams/${id}/pdf?answers=1`), { examId: id }))) as Response
@@ -135,6 +138,27 @@ describe('the tests pages', () => {
     expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8')
     expect(svg.headers.get('content-security-policy')).toContain("default-src 'none'")
     expect((await svg.text()).startsWith('<svg')).toBe(true)
+  })
+
+  it('print: a test past the page limit shows the limit on the page (422), and its PDF and preview answer a page saying so', async () => {
+    const ctx = testContext(testDb())
+    const { cookie } = await subscribedTeacher(ctx)
+    const questions = Array.from({ length: 100 }, (_q, i) => ({ type: 'essay', text: `Question ${i + 1}`, marks: 1, lines: 30 }))
+    const created = await saveExam(ctx, cookie, sampleExamBody({ questions }))
+    if (!created.body.ok) throw new Error('expected the test to be saved')
+    const id = created.body.exam.id
+    const printed = unwrap<{ pages: number; failure: string | null }>(await printLoader(args(ctx, request(cookie, `exams/${id}/print`), { examId: id })))
+    expect(printed).toMatchObject({ status: 422, body: { failure: 'exams.errors.tooManyPages', pages: 0 } })
+    for (const path of [`exams/${id}/pdf?versions=2`, `exams/${id}/preview.svg`]) {
+      const loader = path.includes('pdf') ? pdfLoader : previewLoader
+      const answer = await loader(args(ctx, request(cookie, path), { examId: id })).catch((error: unknown) => error)
+      expect(answer).toBeInstanceOf(Response)
+      expect((answer as Response).status).toBe(422)
+      expect(await (answer as Response).text()).toContain('more than 50 A4 pages per copy')
+    }
+    const tooMany = (await pdfLoader(args(ctx, request(cookie, `exams/${id}/pdf?versions=5`), { examId: id })).catch((error: unknown) => error)) as Response
+    expect(tooMany.status).toBe(422)
+    expect(await tooMany.text()).toContain('at most 4 shuffled versions')
   })
 
   it('upload an image for the editor and show it to its owner only', async () => {

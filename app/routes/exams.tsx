@@ -119,7 +119,8 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
                                 {t('exams.list.duplicate')}
                               </button>
                             </Form>
-                            <AppLink className="button button-small button-ghost" to={`exams/${exam.id}/print`}>
+                            {/* Not prefetched: opening the list must not render every test it shows. */}
+                            <AppLink className="button button-small button-ghost" to={`exams/${exam.id}/print`} prefetch="none">
                               {t('exams.list.print')}
                             </AppLink>
                             <ConfirmDelete

@@ -52,7 +52,15 @@ export type PdfRenderer = {
    * outlines and images inlined: a page can show (and the browser print) exactly what the PDF holds.
    */
   renderSvg(source: string, options?: RenderPdfOptions): string
+  /**
+   * One compile, then the outputs asked for and the page count: a print page, its preview and
+   * its PDF share one layout instead of three.
+   */
+  renderDocument(source: string, options: RenderPdfOptions, outputs: DocumentOutputs): RenderedDocument
 }
+
+export type DocumentOutputs = { pdf?: boolean; svg?: boolean }
+export type RenderedDocument = { pdf?: Uint8Array; svg?: string; pages: number }
 
 export type PdfDiagnostic = { message: string; severity: 'error' | 'warning' }
 
@@ -125,15 +133,29 @@ export function createPdfRenderer(): PdfRenderer {
     }
   }
 
+  const checkFonts = (pdf: Uint8Array) => {
+    const foreign = embeddedFonts(pdf).filter((name) => !shippedFonts.has(name))
+    if (foreign.length) throw new PdfRenderError(foreign.map((name) => ({ message: `font not shipped: ${name}`, severity: 'error' })))
+    return pdf
+  }
+
   return {
     renderPdf(source, options = {}) {
+      // pdf() straight from the source: compile() first would hand back document objects
+      // that hold several times more memory until they are finalised.
+      return withDocument(source, options, (typst, args) => checkFonts(typst.pdf(args)))
+    },
+    renderDocument(source, options, outputs) {
       return withDocument(source, options, (typst, args) => {
-        // pdf() straight from the source: compile() first would hand back document objects
-        // that hold several times more memory until they are finalised.
-        const pdf = typst.pdf(args)
-        const foreign = embeddedFonts(pdf).filter((name) => !shippedFonts.has(name))
-        if (foreign.length) throw new PdfRenderError(foreign.map((name) => ({ message: `font not shipped: ${name}`, severity: 'error' })))
-        return pdf
+        const compiled = typst.compile(args)
+        const document = compiled.result
+        // The catch in withDocument compiles again to collect every diagnostic.
+        if (!document) throw new Error(errorText(compiled.takeError()))
+        return {
+          pdf: outputs.pdf ? checkFonts(typst.pdf(document)) : undefined,
+          svg: outputs.svg ? pagesInPlace(typst.plainSvg(document)) : undefined,
+          pages: document.numOfPages,
+        }
       })
     },
     renderSvg(source, options = {}) {

@@ -2,7 +2,7 @@
 // item 4). Not part of CI: it takes about five minutes, restarts the machine's PostgreSQL and
 // needs the cluster on 127.0.0.1:5432 (LOAD_DATABASE_URL to point elsewhere).
 //   npm run test:load                      all four
-//   npm run test:load -- mixed pg          some of them (mixed, pg, mail, gateway)
+//   npm run test:load -- mixed pg          some of them (mixed, pg, mail, gateway, print)
 //   npm run test:load -- --teachers 50 --seconds 20
 import { execSync } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
@@ -11,6 +11,7 @@ import { printResult, type ScenarioResult } from './lib.ts'
 import { mailDown } from './mail-down.ts'
 import { mixedLoad } from './mixed.ts'
 import { pgRestart } from './pg-restart.ts'
+import { printLoad } from './print.ts'
 
 const args = process.argv.slice(2)
 const flag = (name: string, fallback: number) => {
@@ -36,6 +37,7 @@ const scenarios: Array<[string, () => Promise<ScenarioResult>]> = [
   ['pg', () => pgRestart({ port: basePort + 1, writers: 20, seconds: 30, gapSeconds: 4 })],
   ['mail', () => mailDown({ port: basePort + 2, smtpPort: basePort + 25 })],
   ['gateway', () => gatewayFaults({ port: basePort + 3 })],
+  ['print', () => printLoad({ port: basePort + 4, printers: flag('printers', 20), others: flag('others', 100), seconds: flag('print-seconds', 90) })],
 ]
 let crashed = false
 for (const [name, scenario] of scenarios) {

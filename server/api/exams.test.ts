@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
-import { sampleExamBody, subscribedTeacher, teacher } from '#tests/exams.ts'
+import { EXAM_LIMITS } from '#app/features/exams/schemas.ts'
+import { hugeExamBody, largestExamBody, sampleExamBody, subscribedTeacher, teacher } from '#tests/exams.ts'
 import { apiTestApp } from '#tests/api-app.ts'
 
 let app: ReturnType<typeof apiTestApp>
@@ -127,8 +128,11 @@ describe('/api/v1/exams', () => {
     const versions = await pdf('?versions=3&seed=term-2')
     expect(versions.disposition).toContain('3%20versions%20with%20keys')
     expect(versions.bytes.length).toBeGreaterThan((await pdf('')).bytes.length)
-    // Out of range or unreadable options print the plain test.
-    expect((await pdf('?versions=9&answers=maybe')).disposition).toContain(`filename*=UTF-8''Science%20test.pdf`)
+    // Unreadable options print the plain test; more versions than a test prints are refused, naming the limit.
+    expect((await pdf('?versions=x&answers=maybe')).disposition).toContain(`filename*=UTF-8''Science%20test.pdf`)
+    const tooMany = await app.request(`/api/v1/exams/${body.data.id}/pdf?versions=9`, { headers: headers(token) })
+    expect(tooMany.status).toBe(422)
+    expect(((await tooMany.json()) as Body).message).toBe('A test prints at most 4 shuffled versions.')
   })
 
   it('uploads an image (PNG, JPEG or WebP up to 5 MB), readable by its owner only and usable in their questions only', async () => {
@@ -167,6 +171,45 @@ describe('/api/v1/exams', () => {
     expect(((await far.json()) as Body).message).toBe('The request is larger than allowed')
     const none = await app.request('/api/v1/uploads/images', { method: 'POST', headers: headers(token), body: '{}' })
     expect(none.status).toBe(422)
+  })
+
+  it('refuses the 790 KB test of issue 15 with the whole-test limit as the message, in both languages', async () => {
+    const { token } = await subscribedTeacher(ctx())
+    const huge = hugeExamBody()
+    expect(Buffer.byteLength(JSON.stringify(huge))).toBeGreaterThan(770_000)
+    const en = await call('POST', '/exams', token, huge)
+    expect(en.status).toBe(422)
+    expect(en.body.message).toBe(
+      'This test is too long: a test has at most 30,000 characters in all (header, questions, answers and pairs). Shorten it or split it into two tests.',
+    )
+    expect(en.body.errors?._form).toEqual([en.body.message, 'A test has at most 100 matching pairs in all. Remove some pairs or split it into two tests.'])
+    const ar = await call('POST', '/exams', token, huge, 'ar')
+    expect(ar.status).toBe(422)
+    expect(ar.body.message).toContain('30,000 حرف على الأكثر')
+    // The same on replacing a test, and nothing was stored.
+    const { body } = await call<Exam>('POST', '/exams', token, sampleExamBody())
+    expect((await call('PUT', `/exams/${body.data.id}`, token, huge)).status).toBe(422)
+    expect((await call<Exam[]>('GET', '/exams', token)).body.data).toHaveLength(1)
+    // The largest test the limits accept is stored.
+    expect((await call('POST', '/exams', token, largestExamBody(EXAM_LIMITS, 30))).status).toBe(201)
+  })
+
+  it('refuses to print a test longer than the page limit, naming it, without rendering its versions', async () => {
+    const { token } = await subscribedTeacher(ctx())
+    // Short texts, but a hundred essays of thirty lines each: about 90 pages a copy.
+    const questions = Array.from({ length: 100 }, (_q, i) => ({ type: 'essay', text: `Question ${i + 1}`, marks: 1, lines: 30 }))
+    const { body } = await call<Exam>('POST', '/exams', token, sampleExamBody({ questions }))
+    const refusal = async (query: string) => {
+      const t0 = performance.now()
+      const res = await app.request(`/api/v1/exams/${body.data.id}/pdf${query}`, { headers: headers(token) })
+      return { status: res.status, message: ((await res.json()) as Body).message, ms: performance.now() - t0 }
+    }
+    const message = 'This test prints more than 50 A4 pages per copy, the most a test may print. Shorten it or split it into two tests.'
+    expect(await refusal('')).toMatchObject({ status: 422, message })
+    // Versions are refused on the plain copy's page count, already known: nothing is laid out again.
+    const versions = await refusal('?versions=4')
+    expect(versions).toMatchObject({ status: 422, message })
+    expect(versions.ms).toBeLessThan(1000)
   })
 
   it('keeps the usual 64 KB limit for the rest of the API', async () => {

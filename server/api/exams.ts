@@ -15,11 +15,11 @@ import {
   listExams,
   parseExam,
   readExamImage,
-  renderExamPdf,
+  renderExamPrint,
   storeExamImage,
   updateExam,
 } from '#app/features/exams/index.server.ts'
-import { pdfOptionsSchema } from '#app/features/exams/schemas.ts'
+import { asksTooManyVersions, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { requireApiUser } from './auth.ts'
 import { apiLang, apiTranslator, jsonBody, ok } from './respond.ts'
@@ -93,9 +93,11 @@ export function createExamsApi() {
     if (!exam) return notFound(c)
     await limitExports(c.get('ctx'), user.id)
     const lang = apiLang(c)
+    if (asksTooManyVersions(c.req.query())) throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })
     const kind = pdfOptionsSchema.parse(c.req.query())
     const options = await examPrintOptions(exam, { db, files, userId: user.id, lang, answers: kind.answers, versions: kind.versions ?? null, seed: kind.seed })
-    return examPdfResponse(renderExamPdf(exam, options), examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
+    const { pdf } = await renderExamPrint(exam, options, 'pdf')
+    return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
   })
 
   api.post('/uploads/images', imageBodyLimit, async (c) => {

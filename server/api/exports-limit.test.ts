@@ -8,6 +8,8 @@ import { rateLimits } from '#app/server/db/schema.ts'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { loader as analysisExportLoader } from '#app/routes/analysis-export.tsx'
 import { loader as examPdfLoader } from '#app/routes/exams-pdf.tsx'
+import { loader as examPreviewLoader } from '#app/routes/exams-preview.tsx'
+import { loader as examPrintLoader } from '#app/routes/exams-print.tsx'
 import { loader as invoicePdfLoader } from '#app/routes/invoice-pdf.tsx'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
@@ -117,5 +119,22 @@ describe('downloads per teacher per hour', () => {
     expect(html).toContain('<h1>Too many downloads</h1>')
     expect(html).toMatch(/You can download again in (\d+ minutes|one minute)\./)
     expect(html).toContain('<a href="/en">Back</a>')
+  })
+
+  it('count the print page and its preview like the PDF: each costs the render they share', async () => {
+    const t = await teacherWithFiles()
+    const params = { lang: 'en', examId: t.exam }
+    // The print page answers its data (not a Response) when allowed.
+    const print = () => examPrintLoader({ request: new Request(`http://localhost/en/exams/${t.exam}/print`, { headers: { cookie: t.cookie } }), params, context: ctx } as never)
+    await print()
+    expect((await page(examPreviewLoader, t, `en/exams/${t.exam}/preview.svg`, params)).status).toBe(200)
+    await print()
+    expect((await page(examPreviewLoader, t, `en/exams/${t.exam}/preview.svg`, params)).status).toBe(200)
+    // Four renders asked for: the fifth, whichever it is, is refused.
+    const limited = await print().catch((thrown: unknown) => thrown)
+    expect(limited).toBeInstanceOf(Response)
+    expect((limited as Response).status).toBe(429)
+    expect((await page(examPreviewLoader, t, `en/exams/${t.exam}/preview.svg`, params)).status).toBe(429)
+    expect((await api(t, `exams/${t.exam}/pdf`)).status).toBe(429)
   })
 })

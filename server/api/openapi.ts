@@ -346,7 +346,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: R.exam, errors: [404] },
   { method: 'put', path: '/exams/{id}', tag: 'Tests', summary: 'Replace a test', auth: 'subscriber', body: json('ExamInput'), data: R.exam, errors: [404, 413, 422] },
   { method: 'delete', path: '/exams/{id}', tag: 'Tests', summary: 'Delete a test', auth: 'subscriber', errors: [404] },
-  { method: 'get', path: '/exams/{id}/pdf', tag: 'Tests', summary: 'A test, its answer key or its versions as PDF', auth: 'subscriber', query: pdfQuery, file: PDF, errors: [404, 429] },
+  { method: 'get', path: '/exams/{id}/pdf', tag: 'Tests', summary: 'A test, its answer key or its versions as PDF', auth: 'subscriber', query: pdfQuery, file: PDF, errors: [404, 422, 429, 503] },
   {
     method: 'post',
     path: '/uploads/images',

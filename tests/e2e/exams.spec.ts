@@ -283,6 +283,10 @@ for (const lang of ['ar', 'en'] as const) {
     expect((await headings(page))[0]).toBe(w.heading(1, w.types.blank))
     await expect(card(page, 4).locator('.question-image img')).toBeVisible()
 
+    // How much of the whole-test limits the test uses, in the page's language.
+    await expect(page.getByTestId('exam-size-characters')).toContainText(/30[,٬]000/)
+    await expect(page.getByTestId('exam-size-characters')).toHaveAttribute('data-state', 'ok')
+
     // Print preview: the PDF's own pages.
     await page.getByRole('link', { name: w.printPreview }).click()
     await expect(page).toHaveURL(/\/exams\/[0-9a-f-]{36}\/print$/)
@@ -322,11 +326,21 @@ for (const lang of ['ar', 'en'] as const) {
     for (const text of [w.test.versionA, w.test.versionB, w.answerKey]) expect(versionsPdf.text).toContain(text)
     await page.screenshot({ path: test.info().outputPath(`preview-versions-${lang}.png`), fullPage: false })
 
-    // The list: the test with its six questions.
+    // The list: the test with its six questions. Its Print link is not prefetched (each print
+    // costs a render): in view and hovered, it asks for nothing.
+    const printRequests: string[] = []
+    const onRequest = (r: { url: () => string }) => {
+      if (/\/print(?:\.data)?(?:\?|$)/.test(r.url())) printRequests.push(r.url())
+    }
+    page.on('request', onRequest)
     await page.goto(`/${lang}/exams`)
     const row = page.locator('tbody tr').first()
     await expect(row.getByRole('rowheader')).toHaveText(w.test.title)
     await expect(row.locator('td.num').first()).toHaveText('6')
+    await row.locator('a[href$="/print"]').hover()
+    await page.waitForTimeout(1500)
+    page.off('request', onRequest)
+    expect(printRequests).toEqual([])
     await expectAccessible(page)
   })
 }

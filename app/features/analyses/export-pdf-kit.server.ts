@@ -1,5 +1,6 @@
 import type { Lang } from '#app/i18n/config.ts'
-import { renderPdf } from '#app/server/pdf.server.ts'
+import { DomainError } from '#app/lib/errors.ts'
+import { PdfRenderLimitError, renderOffThread } from '#app/server/pdf-pool.server.ts'
 import type { SkippedRow } from './analysis-error.ts'
 import type { ExportWords } from './export-words.server.ts'
 
@@ -208,10 +209,14 @@ const kit = String.raw`
  */
 export async function renderReportPdf(body: string, data: PdfReportBase): Promise<Uint8Array> {
   const report = JSON.stringify(data)
-  // Rendering is synchronous and CPU-bound; let the event loop turn first so the previous
-  // render's native memory is released (see createPdfRenderer).
-  await new Promise<void>((resolve) => setImmediate(resolve))
-  // The document's title last: a set rule at the top whose value changes per document would stop
-  // typst from reusing layout.
-  return renderPdf(`${kit}\n${body}\n#set document(title: d.title)\n`, { inputs: { report } })
+  // In a render process, as every report a teacher's upload can make long (docs/decisions/014);
+  // the same bytes as rendering here. The document's title last: a set rule at the top whose
+  // value changes per document would stop typst from reusing layout.
+  try {
+    const rendered = await renderOffThread(`${kit}\n${body}\n#set document(title: d.title)\n`, { inputs: { report } }, { pdf: true })
+    return rendered.pdf ?? new Uint8Array()
+  } catch (error) {
+    if (error instanceof PdfRenderLimitError) throw new DomainError(503, 'common.errors.statusText.503', undefined, 30)
+    throw error
+  }
 }

@@ -9,6 +9,7 @@ import { ConfirmDialog } from './confirm-dialog.tsx'
 import { draftFromJson, editorReducer, emptyDraft, isDirty, toExamBody, type DraftExam, type HeaderField } from './editor-state.ts'
 import type { ExamJson } from './exam-json.ts'
 import { QuestionEditor, type UploadResult } from './question-editor.tsx'
+import { ExamSizeMeter } from './size-meter.tsx'
 import { EXAM_LIMITS, examFieldErrors, examSchema, questionTypes, totalMarks, type FieldErrorMap } from './schemas.ts'
 
 /** What the editor's action answers: the saved test, or each error under its path. */
@@ -221,6 +222,7 @@ export function ExamEditor({ exam }: { exam: ExamJson | null }) {
               })}
             </p>
           </div>
+          <ExamSizeMeter exam={toExamBody(draft)} errors={errorsAt('_form')} />
           <p id="exam-move-hint" className="visually-hidden">{t('exams.editor.question.moveHint')}</p>
           <p className="visually-hidden" aria-live="polite">{announcement}</p>
           {errorsAt('questions') ? (
@@ -283,7 +285,7 @@ export function ExamEditor({ exam }: { exam: ExamJson | null }) {
               {isSaving ? t('exams.editor.saving') : t('exams.editor.save')}
             </button>
             {exam ? (
-              <AppLink className="button button-ghost" to={`exams/${exam.id}/print`}>
+              <AppLink className="button button-ghost" to={`exams/${exam.id}/print`} prefetch="none">
                 {t('exams.editor.print')}
               </AppLink>
             ) : (

@@ -4,9 +4,11 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, lookup } from '#app/i18n/translate.ts'
 import type { Db } from '#app/server/db/client.server.ts'
 import type { FileStore } from '#app/server/files.server.ts'
+import { DomainError } from '#app/lib/errors.ts'
+import { PdfRenderLimitError, renderOffThread } from '#app/server/pdf-pool.server.ts'
 import { renderPdf, renderSvg } from '#app/server/pdf.server.ts'
 import { readExamImages, type ExamImageFile } from './images.server.ts'
-import { splitBlanks } from './schemas.ts'
+import { EXAM_LIMITS, splitBlanks } from './schemas.ts'
 import { printedTest, printedVersions, type PrintedQuestion, type PrintedVersion } from './shuffle.ts'
 import type { ExamRecord } from './store.server.ts'
 
@@ -86,10 +88,28 @@ function optionColumns(options: readonly string[]): 1 | 2 | 4 {
 
 type PrintImage = { path: string; widthMm: number; heightMm: number }
 
+// typst breaks lines only between words, so a long run without a space (a URL, a chemical name,
+// a 300-letter string) would run off the page. Such a run gets a zero-width space every few
+// letters: a place to break, invisible, and (a format character) transparent to Arabic joining.
+const LONG_RUN = /\S{25,}/gu
+const BREAK_EVERY = 16
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+/** The text with break opportunities inside runs too long for a line; shorter words untouched. */
+export function breakLongRuns(text: string): string {
+  return text.replace(LONG_RUN, (run) => {
+    const pieces = [...graphemes.segment(run)].map((g) => g.segment)
+    let out = ''
+    for (let i = 0; i < pieces.length; i += BREAK_EVERY) out += (i ? '\u200B' : '') + pieces.slice(i, i + BREAK_EVERY).join('')
+    return out
+  })
+}
+
 function questionData(q: PrintedQuestion, lang: Lang, isKey: boolean, imagePath: (id: string) => PrintImage | null) {
   const { t, letters } = wordsFor(lang)
   const optionLetters = letters('exams.pdf.optionLetters')
   const image = q.image ? imagePath(q.image) : null
+  const b = breakLongRuns
   const base = {
     number: figure(lang, q.number),
     marks: t('exams.pdf.marks', { count: q.marks }),
@@ -103,24 +123,24 @@ function questionData(q: PrintedQuestion, lang: Lang, isKey: boolean, imagePath:
       const correct = new Set(q.type === 'multiple_choice' ? [q.correct] : q.correct)
       return {
         ...base,
-        text: q.text,
+        text: b(q.text),
         columns: optionColumns(q.options),
-        options: q.options.map((text, i) => ({ letter: optionLetters[i] ?? String(i + 1), text, isCorrect: isKey && correct.has(i) })),
+        options: q.options.map((text, i) => ({ letter: optionLetters[i] ?? String(i + 1), text: b(text), isCorrect: isKey && correct.has(i) })),
       }
     }
     case 'true_false':
-      return { ...base, text: q.text, answer: isKey ? q.correct : null }
+      return { ...base, text: b(q.text), answer: isKey ? q.correct : null }
     case 'essay':
-      return { ...base, text: q.text, lines: q.lines }
+      return { ...base, text: b(q.text), lines: q.lines }
     case 'matching':
       return {
         ...base,
-        text: q.text,
-        left: q.pairs.map((p, i) => ({ number: figure(lang, i + 1), text: p.left, answer: isKey ? figure(lang, q.key[i] as number) : null })),
-        right: q.rightOrder.map((source, i) => ({ number: figure(lang, i + 1), text: q.pairs[source]?.right ?? '' })),
+        text: b(q.text),
+        left: q.pairs.map((p, i) => ({ number: figure(lang, i + 1), text: b(p.left), answer: isKey ? figure(lang, q.key[i] as number) : null })),
+        right: q.rightOrder.map((source, i) => ({ number: figure(lang, i + 1), text: b(q.pairs[source]?.right ?? '') })),
       }
     case 'fill_blank':
-      return { ...base, text: '', pieces: splitBlanks(q.text), answers: isKey ? q.answers : q.answers.map(() => null) }
+      return { ...base, text: '', pieces: splitBlanks(q.text).map(b), answers: isKey ? q.answers.map(b) : q.answers.map(() => null) }
   }
 }
 
@@ -153,16 +173,16 @@ export function examPrintData(exam: ExamRecord, options: ExamPrintOptions) {
   const versionLetters = letters('exams.pdf.versionLetters')
   const { files, imagePath } = imageFiles(exam, options.images)
   const header = {
-    title: exam.title,
-    school: exam.schoolName,
+    title: breakLongRuns(exam.title),
+    school: breakLongRuns(exam.schoolName),
     fields: [
-      exam.subject ? { label: t('exams.pdf.subject'), value: [exam.subject] } : null,
-      exam.grade ? { label: t('exams.pdf.grade'), value: [exam.grade] } : null,
+      exam.subject ? { label: t('exams.pdf.subject'), value: [breakLongRuns(exam.subject)] } : null,
+      exam.grade ? { label: t('exams.pdf.grade'), value: [breakLongRuns(exam.grade)] } : null,
       date ? { label: t('exams.pdf.date'), value: [date.gregorian, date.hijri] } : null,
       exam.durationMinutes ? { label: t('exams.pdf.duration'), value: [t('exams.pdf.minutes', { count: exam.durationMinutes })] } : null,
       { label: t('exams.pdf.totalMarks'), value: [t('exams.pdf.marks', { count: exam.totalMarks })] },
     ].filter((f) => f !== null),
-    info: exam.info,
+    info: breakLongRuns(exam.info),
     showStudentName: exam.showStudentName,
   }
   const documents = printedDocuments(exam, options).map(({ version, isKey }) => ({
@@ -392,6 +412,55 @@ export function renderExamSvg(exam: ExamRecord, options: ExamPrintOptions): { sv
   const svg = renderSvg(template, { inputs: { exam: JSON.stringify(data) }, images: files })
   const height = Number(/viewBox="0 0 [\d.]+ ([\d.]+)"/.exec(svg)?.[1] ?? A4_HEIGHT_PT)
   return { svg, pages: Math.max(1, Math.round(height / A4_HEIGHT_PT)) }
+}
+
+export type ExamPrintOutput = 'pages' | 'pdf' | 'svg'
+export type ExamPrint = { pages: number; pdf?: Uint8Array; svg?: string }
+
+async function renderInProcess(source: string, inputs: Record<string, string>, images: Record<string, Uint8Array>, output: ExamPrintOutput) {
+  try {
+    return await renderOffThread(source, { inputs, images }, { pdf: output === 'pdf', svg: output === 'svg' })
+  } catch (error) {
+    if (!(error instanceof PdfRenderLimitError)) throw error
+    if (error.code === 'memory') throw new DomainError(422, 'exams.errors.renderTooLarge')
+    if (error.code === 'timeout') throw new DomainError(503, 'exams.errors.renderTimeout', undefined, 60)
+    throw new DomainError(503, 'exams.errors.renderBusy', undefined, 30)
+  }
+}
+
+/**
+ * The test as the print page (its page count), its preview (SVG) or its PDF need it, in a render
+ * process, never on the event loop. Each answer is cached by content, and the render process's
+ * typst keeps the layout it computed, so the page count, the SVG and the PDF of one test lay it
+ * out once. A test over EXAM_LIMITS.pagesPerCopy pages a copy, or past the render's time or
+ * memory budget, is refused with a DomainError naming the limit.
+ */
+export async function renderExamPrint(exam: ExamRecord, options: ExamPrintOptions, output: ExamPrintOutput): Promise<ExamPrint> {
+  // The key and the versions print the same questions: a test whose plain copy is already too
+  // long is refused at the cost of laying out that one copy, not eight.
+  if (options.answers || options.versions) await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined }, 'pages')
+  const { data, files } = examPrintData(exam, options)
+  const rendered = await renderInProcess(template, { exam: JSON.stringify(data) }, files, output)
+  if (rendered.pages > EXAM_LIMITS.pagesPerCopy * data.documents.length) throw new DomainError(422, 'exams.errors.tooManyPages')
+  return rendered
+}
+
+/**
+ * A refused print on the download and preview routes: a small page in the teacher's language
+ * with the limit it met (and Retry-After when waiting helps), in place of the file.
+ */
+export function examPrintErrorPage(lang: Lang, error: DomainError): Response {
+  const { t } = wordsFor(lang)
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+  const html = `<!doctype html>
+<html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(t('exams.print.failedTitle'))}</title></head>
+<body><main><h1>${escape(t('exams.print.failedTitle'))}</h1><p>${escape(t(error.messageKey))}</p><p><a href="/${lang}/exams">${escape(t('exams.print.backToList'))}</a></p></main></body>
+</html>
+`
+  const headers: Record<string, string> = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'private, no-store' }
+  if (error.retryAfterSeconds) headers['Retry-After'] = String(error.retryAfterSeconds)
+  return new Response(html, { status: error.status, headers })
 }
 
 export type ExamPrintRequest = ExamPrintKind & { db: Db; files: FileStore; userId: string; lang: Lang }

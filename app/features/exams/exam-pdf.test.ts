@@ -8,7 +8,7 @@ import { embeddedFonts } from '#app/server/pdf.server.ts'
 import { examPdfFileName, examPrintData, printedDocuments, renderExamPdf, renderExamSvg, type ExamPrintOptions } from './exam-pdf.server.ts'
 import { examSchema } from './schemas.ts'
 import type { ExamRecord } from './store.server.ts'
-import { examRecordOf, sampleExam } from '#tests/exams.ts'
+import { examRecordOf, sampleExam, sampleExamBody } from '#tests/exams.ts'
 
 // poppler reads the PDF from standard input; its direction marks are dropped, the words kept.
 const pdftotext = (pdf: Uint8Array, page?: number) =>
@@ -243,5 +243,35 @@ describe('the print preview and the file', () => {
     expect(examPdfFileName({ title: 'اختبار / العلوم: "الأول"' }, { answers: true, versions: null }, 'ar')).toBe('اختبار العلوم الأول - نموذج الإجابة.pdf')
     expect(examPdfFileName({ title: 'Science' }, { answers: false, versions: 3 }, 'en')).toBe('Science - 3 versions with keys.pdf')
     expect(examPdfFileName({ title: '' }, { answers: false, versions: null }, 'en')).toBe('exam.pdf')
+  })
+
+  it('wraps words of 300 letters without a space, Arabic or Latin, and long URLs inside the page', () => {
+    const latin = 'x'.repeat(300)
+    const arabicRun = 'بسم'.repeat(100)
+    const url = `https://example.com/${'path/segment-'.repeat(25)}end`
+    const exam = record(
+      examSchema.parse({
+        ...sampleExamBody(),
+        title: `Title ${latin.slice(0, 150)}`,
+        info: `See ${url}`,
+        questions: [
+          { type: 'essay', text: `Latin ${latin} end`, marks: 1, lines: 1 },
+          { type: 'essay', text: `عربي ${arabicRun} نهاية`, marks: 1, lines: 1 },
+          { type: 'multiple_choice', text: 'Options', marks: 1, options: [latin, arabicRun, url, 'd'], correct: 0 },
+          { type: 'matching', text: 'Pairs', marks: 1, pairs: [{ left: latin, right: arabicRun }, { left: url, right: 'b' }] },
+          { type: 'fill_blank', text: `${latin} ___ ${arabicRun}`, marks: 1, answers: [latin.slice(0, 200)] },
+        ],
+      }),
+    )
+    for (const lang of ['ar', 'en'] as const) {
+      const pdf = renderExamPdf(exam, { lang, answers: true, versions: null, images: noImages })
+      const html = execFileSync('/usr/bin/pdftotext', ['-bbox', '-', '-'], { input: pdf }).toString('utf8')
+      const pageWidth = Number(/<page width="([\d.]+)"/.exec(html)?.[1])
+      const words = [...html.matchAll(/<word xMin="([\d.-]+)" yMin="[\d.-]+" xMax="([\d.-]+)"/g)].map((m) => [Number(m[1]), Number(m[2])] as const)
+      expect(pageWidth).toBeGreaterThan(500)
+      expect(words.length).toBeGreaterThan(50)
+      const outside = words.filter(([xMin, xMax]) => xMin < 0 || xMax > pageWidth)
+      expect(outside, `${lang}: words past the page's edge`).toEqual([])
+    }
   })
 })

@@ -1,5 +1,17 @@
 export type { ExamJson, ExamSummaryJson, QuestionJson } from './exam-json.ts'
-export { examPdfFileName, examPdfResponse, examPrintOptions, renderExamPdf, renderExamSvg, type ExamPrintKind, type ExamPrintOptions } from './exam-pdf.server.ts'
+export {
+  examPdfFileName,
+  examPdfResponse,
+  examPrintErrorPage,
+  examPrintOptions,
+  renderExamPdf,
+  renderExamPrint,
+  renderExamSvg,
+  type ExamPrint,
+  type ExamPrintKind,
+  type ExamPrintOptions,
+  type ExamPrintOutput,
+} from './exam-pdf.server.ts'
 export { examSummaryToJson, examToJson } from './exam-json.ts'
 export {
   EXAM_IMAGE_MAX_BYTES,

@@ -22,7 +22,42 @@ export const EXAM_LIMITS = {
   checkboxOptions: { min: 2, max: 6 },
   matchingPairs: { min: 2, max: 10 },
   essayLines: { min: 1, max: 30 },
+  // The whole test, not one field: what a render costs grows with these (README, "Limits of a
+  // test"). A full 50-question term test with images is about 12,000 characters and 30 pairs;
+  // at these limits four versions with their keys render in 5–8 s on two busy cores.
+  totalCharacters: 30_000,
+  totalPairs: 100,
+  pagesPerCopy: 50,
+  versions: 4,
 } as const
+
+type SizedExam = {
+  title?: string
+  school_name?: string
+  subject?: string
+  grade?: string
+  info?: string
+  questions: ReadonlyArray<{ text: string; options?: readonly string[]; pairs?: ReadonlyArray<{ left: string; right: string }>; answers?: readonly string[] }>
+}
+
+/** How large a test is against the whole-test limits: characters of every text, matching pairs, questions. */
+export function examSize(exam: SizedExam): { characters: number; pairs: number; questions: number } {
+  // Code points, as a teacher counts letters (an emoji is one).
+  const count = (text: string | undefined) => (text ? [...text].length : 0)
+  let characters = count(exam.title) + count(exam.school_name) + count(exam.subject) + count(exam.grade) + count(exam.info)
+  let pairs = 0
+  for (const q of exam.questions) {
+    characters += count(q.text)
+    for (const option of q.options ?? []) characters += count(option)
+    for (const answer of q.answers ?? []) characters += count(answer)
+    for (const pair of q.pairs ?? []) characters += count(pair.left) + count(pair.right)
+    pairs += q.pairs?.length ?? 0
+  }
+  return { characters, pairs, questions: exam.questions.length }
+}
+
+/** The whole-test limits' messages: parseExam answers with one of these as the 422's message. */
+export const EXAM_SIZE_ERRORS = ['exams.errors.totalCharacters', 'exams.errors.totalPairs'] as const
 
 /** A blank in a fill-in-the-blank sentence: three or more underscores. */
 export const BLANK_PATTERN = /_{3,}/g
@@ -202,8 +237,11 @@ export const examSchema = z
     { error: 'exams.errors.body' },
   )
   .check(
-    z.superRefine((exam: { questions: ReadonlyArray<{ marks: number }> }, ctx) => {
+    z.superRefine((exam: SizedExam & { questions: ReadonlyArray<{ marks: number }> }, ctx) => {
       if (totalMarks(exam.questions) > EXAM_LIMITS.totalMarks) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'exams.errors.totalMarks' })
+      const size = examSize(exam)
+      if (size.characters > EXAM_LIMITS.totalCharacters) ctx.addIssue({ code: 'custom', path: [], message: 'exams.errors.totalCharacters' })
+      if (size.pairs > EXAM_LIMITS.totalPairs) ctx.addIssue({ code: 'custom', path: [], message: 'exams.errors.totalPairs' })
     }),
   )
 
@@ -222,9 +260,15 @@ export const pdfOptionsSchema = z.object({
     z.catch(z.optional(z.string()), undefined),
     z.transform((v: string | undefined) => v === '1' || v === 'true'),
   ),
-  versions: z.catch(z.optional(z.coerce.number().check(z.int(), z.gte(2), z.lte(4))), undefined),
+  versions: z.catch(z.optional(z.coerce.number().check(z.int(), z.gte(2), z.lte(EXAM_LIMITS.versions))), undefined),
   seed: z.catch(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))), undefined),
 })
+
+/** `?versions=` asking for more versions than a test prints (refused with 422, not read as the plain test). */
+export function asksTooManyVersions(query: Record<string, string | undefined>): boolean {
+  const count = Number(query.versions)
+  return Number.isInteger(count) && count > EXAM_LIMITS.versions
+}
 
 export type FieldErrorMap = Record<string, string[]>
 
