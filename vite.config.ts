@@ -3,17 +3,17 @@ import { defineConfig, type Plugin } from 'vite'
 import { buildSiteFonts } from './scripts/site-fonts.ts'
 
 /**
- * The worker thread that parses uploads is a second entry of the server build, written beside
- * build/server/index.js as xlsx-worker.js (app/server/xlsx/worker-pool.server.ts looks for it
+ * The worker thread that reads and analyses uploads is a second entry of the server build,
+ * written beside build/server/index.js as analysis-worker.js (the worker pool looks for it
  * there). Emitted by name: React Router names every server entry index.js.
  */
-function xlsxWorker(): Plugin {
+function analysisWorker(): Plugin {
   return {
-    name: 'hallil:xlsx-worker',
+    name: 'hallil:analysis-worker',
     apply: 'build',
     buildStart() {
       if (this.environment.config.consumer !== 'server') return
-      this.emitFile({ type: 'chunk', id: './app/server/xlsx/worker.ts', fileName: 'xlsx-worker.js' })
+      this.emitFile({ type: 'chunk', id: './app/features/analyses/worker.ts', fileName: 'analysis-worker.js' })
     },
   }
 }
@@ -41,5 +41,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   worker: { format: 'es' },
   server: { hmr: { port: 24678 } },
-  plugins: [siteFonts(), reactRouter(), xlsxWorker()],
+  plugins: [siteFonts(), reactRouter(), analysisWorker()],
 }))

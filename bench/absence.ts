@@ -58,7 +58,7 @@ async function measure(file: string, runs: number) {
   const { openDatabaseFor } = await import('#app/server/services.server.ts')
   const { analyses, users } = await import('#app/server/db/schema.ts')
   const { uploadAbsence } = await import('#app/features/absence/index.server.ts')
-  const { closeWorkerPool } = await import('#app/server/xlsx/worker-pool.server.ts')
+  const { closeAnalysisWorkers } = await import('#app/features/analyses/index.server.ts')
   const { sql } = await import('drizzle-orm')
   const env = loadEnv({ ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-bench-db-')), LOG_LEVEL: 'silent', ANALYSIS_UPLOADS_PER_HOUR: '10000' })
   const database = await openDatabaseFor(env)
@@ -95,7 +95,7 @@ async function measure(file: string, runs: number) {
     .select({ bytes: sql<number>`pg_column_size(${analyses.report}) + pg_column_size(${analyses.records})` })
     .from(analyses)
     .where(sql`${analyses.id} = ${first.id}`)
-  await closeWorkerPool()
+  await closeAnalysisWorkers()
   await database.close()
   console.log(JSON.stringify({ database: database.kind, medianMs: times.length ? median(times) : firstMs, firstMs, peakMb: database.kind === 'pglite' ? null : Math.max(0, peakMb), storedBytes: Number(size?.bytes ?? 0) }))
 }

@@ -1,5 +1,6 @@
 // One way for imports to flow: routes and server → features → infrastructure (server, lib,
-// i18n, ui). A feature is used from outside only through index.ts, index.server.ts or schemas.ts.
+// i18n, ui). A feature is used from outside only through index.ts, index.server.ts, schemas.ts or
+// kind.ts (an analysis tool's pure record, which the analyses' worker is bundled from).
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
@@ -39,16 +40,11 @@ for (const dir of ['app', 'server']) {
       const toFeature = featureOf(target)
       if (target.startsWith('app/routes/') && !file.startsWith('app/routes/') && !isTest)
         problems.push(`${file}: imports a route module (${spec})`)
-      // The worker thread's task list is where the features' parse-and-analyse jobs are bundled
-      // from: the one infrastructure file that names features.
-      const isWorkerRegistry = file === 'app/server/xlsx/worker-tasks.server.ts'
-      if (infrastructure.some((d) => file.startsWith(`${d}/`)) && toFeature && !isTest && !isWorkerRegistry)
+      if (infrastructure.some((d) => file.startsWith(`${d}/`)) && toFeature && !isTest)
         problems.push(`${file}: infrastructure must not import a feature (${spec})`)
-      // The registry takes only the pure analysis functions, so the worker bundle stays free of
-      // pages and renderers.
-      if (toFeature && toFeature !== fromFeature && !isWorkerRegistry) {
+      if (toFeature && toFeature !== fromFeature) {
         const rest = target.slice(`app/features/${toFeature}/`.length)
-        if (!/^(index(\.server)?|schemas)(\.tsx?)?$/.test(rest))
+        if (!/^(index(\.server)?|schemas|kind)(\.tsx?)?$/.test(rest))
           problems.push(`${file}: use the ${toFeature} feature through its index (or schemas), not ${spec}`)
       }
       if (target.startsWith('tests/') && !isTest) problems.push(`${file}: production code imports test helpers (${spec})`)

@@ -31,7 +31,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'grades-report.meta.tool', 'analysis-grade')
 
 export default function GradesTool({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useT()
+  const { t, tm } = useT()
   const lang = useLang()
   return (
     <AnalysisToolPage
@@ -42,6 +42,7 @@ export default function GradesTool({ loaderData, actionData }: Route.ComponentPr
       columnsNamespace="grades.columns"
       maxMb={loaderData.maxMb}
       failure={actionData?.failure ?? null}
+      noorReports={tm<string[]>('grades-report.tool.noorReports')}
     />
   )
 }

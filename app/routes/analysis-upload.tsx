@@ -1,21 +1,15 @@
-import { uploadAbsence } from '#app/features/absence/index.server.ts'
-import { uploadedFile, uploadFailure } from '#app/features/analyses/index.server.ts'
+import { schoolDaysField, uploadAbsence } from '#app/features/absence/index.server.ts'
+import { uploadAnswer, uploadedFile } from '#app/features/analyses/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
-import { uploadGrades } from '#app/features/grades/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import type { Route } from './+types/analysis-upload'
 
-/** The tool pages' script posts here (with progress) and reads a JSON answer. */
+/** The absence tool's script posts here (with progress) and reads a JSON answer. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const upload = new URL(request.url).pathname.includes('/analysis-grade/') ? uploadGrades : uploadAbsence
-  try {
-    const { id } = await upload(context, { userId: user.id, file: await uploadedFile(await request.formData()), lang })
-    return Response.json({ ok: true, location: `/${lang}/single-analysis?id=${id}` }, { status: 201 })
-  } catch (error) {
-    const failure = uploadFailure(error)
-    const headers = failure.retryAfterSeconds ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined
-    return Response.json({ ok: false, ...failure }, { status: failure.status, headers })
-  }
+  return uploadAnswer(lang, async () => {
+    const form = await request.formData()
+    return uploadAbsence(context, { userId: user.id, file: await uploadedFile(form), lang, schoolDays: schoolDaysField(form.get('school_days')) })
+  })
 }

@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router'
-import { uploadAbsence } from '#app/features/absence/index.server.ts'
+import { schoolDaysField, uploadAbsence } from '#app/features/absence/index.server.ts'
+import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { uploadedFile, uploadFailure } from '#app/features/analyses/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
@@ -20,7 +21,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   try {
-    const { id } = await uploadAbsence(context, { userId: user.id, file: await uploadedFile(await request.formData()), lang })
+    const form = await request.formData()
+    const { id } = await uploadAbsence(context, { userId: user.id, file: await uploadedFile(form), lang, schoolDays: schoolDaysField(form.get('school_days')) })
     return redirect(`/${lang}/single-analysis?id=${id}`)
   } catch (error) {
     const failure = uploadFailure(error)
@@ -31,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'absence-report.meta.tool', 'analysis')
 
 export default function AbsenceTool({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useT()
+  const { t, tm } = useT()
   const lang = useLang()
   return (
     <AnalysisToolPage
@@ -42,6 +44,16 @@ export default function AbsenceTool({ loaderData, actionData }: Route.ComponentP
       columnsNamespace="absence.columns"
       maxMb={loaderData.maxMb}
       failure={actionData?.failure ?? null}
+      noorReports={tm<string[]>('absence-report.tool.noorReports')}
+      fields={
+        <div className="field">
+          <label htmlFor="school-days-upload">{t('analyses.upload.schoolDaysLabel')}</label>
+          <p className="field-hint" id="school-days-upload-hint">
+            {t('analyses.upload.schoolDaysHint')}
+          </p>
+          <input id="school-days-upload" name="school_days" type="number" inputMode="numeric" min={1} max={maxSchoolDays} step={1} aria-describedby="school-days-upload-hint" />
+        </div>
+      }
     />
   )
 }

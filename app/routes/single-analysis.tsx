@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router'
-import { absenceReportPage } from '#app/features/absence/index.server.ts'
-import { AbsenceReportView } from '#app/features/absence/index.ts'
+import { absenceReportPage, schoolDaysFromQuery } from '#app/features/absence/index.server.ts'
+import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades, type GradeRecords, type GradesReport } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
 import { flashCookie } from '#app/features/accounts/index.server.ts'
@@ -27,10 +27,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const report = choice.custom || choice.preset !== 'default' ? recomputeGrades(stored.records as GradeRecords, choice.bands) : (stored.report as GradesReport)
     return { messages: getMessages(lang, ['grades-report', 'analyses', 'grades']), analysis, absence: null, grades: { report, choice, query: bandsQuery(choice) } }
   }
+  // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
+  const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
+  const page = absenceReportPage(stored, url.searchParams.get('q'), schoolDays)
   return {
     messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
     analysis,
-    absence: absenceReportPage(stored, url.searchParams.get('q')),
+    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}` },
     grades: null,
   }
 }
@@ -51,7 +54,8 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
   const { analysis, absence, grades } = loaderData
-  const exportQuery = grades?.query ? `?${grades.query}` : ''
+  const query = grades?.query || absence?.query
+  const exportQuery = query ? `?${query}` : ''
   const created = formatDate(lang, analysis.createdAt)
   const info = analysis.meta
   return (
@@ -103,6 +107,8 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             search={absence.search}
             searchAction={`/${lang}/single-analysis`}
             analysisId={analysis.id}
+            maxSchoolDays={maxSchoolDays}
+            schoolDaysError={absence.schoolDaysError}
           />
         ) : null}
         {grades ? <GradesReportView report={grades.report} choice={grades.choice} analysisId={analysis.id} action={`/${lang}/single-analysis`} /> : null}

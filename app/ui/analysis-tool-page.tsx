@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
 import type { UploadFailure } from '#app/lib/upload-failure.ts'
 import { PageHero } from './page-hero.tsx'
@@ -12,6 +13,10 @@ export function AnalysisToolPage(props: {
   columnsNamespace: string
   maxMb: number
   failure: UploadFailure | null
+  /** Noor's reports this tool reads as they are, by name. */
+  noorReports: readonly string[]
+  /** Fields sent with the file. */
+  fields?: ReactNode
 }) {
   const { t } = useT()
   return (
@@ -30,10 +35,18 @@ export function AnalysisToolPage(props: {
             <a className="button button-ghost" href={props.sampleHref} download>
               {t('analyses.upload.sample')}
             </a>
+            <h3>{t('analyses.upload.noorTitle')}</h3>
+            <ul className="noor-reports">
+              {props.noorReports.map((report) => (
+                <li key={report}>{report}</li>
+              ))}
+            </ul>
           </div>
           <div className="card">
             <h2>{t('analyses.upload.title')}</h2>
-            <UploadForm maxMb={props.maxMb} failure={props.failure} jsonAction={props.jsonAction} columnsNamespace={props.columnsNamespace} />
+            <UploadForm maxMb={props.maxMb} failure={props.failure} jsonAction={props.jsonAction} columnsNamespace={props.columnsNamespace}>
+              {props.fields}
+            </UploadForm>
           </div>
         </div>
       </section>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type DragEvent, type FormEvent, type ReactNode } from 'react'
 import { Form, useNavigate } from 'react-router'
 import { useT } from '#app/i18n/use-t.ts'
 import type { UploadFailure } from '#app/lib/upload-failure.ts'
@@ -17,8 +17,11 @@ export function UploadForm({
   failure,
   jsonAction,
   columnsNamespace,
+  children,
 }: {
   maxMb: number
+  /** Fields sent with the file (the absence tool's school days). */
+  children?: ReactNode
   failure: UploadFailure | null
   jsonAction: string
   /** Where the column names of a "missing columns" refusal are translated (e.g. `absence.columns`). */
@@ -57,8 +60,8 @@ export function UploadForm({
     event.preventDefault()
     setShown(null)
     setProgress(0)
-    const body = new FormData()
-    body.append('file', file)
+    // Every field of the form, the file included (a dropped file was put into the input).
+    const body = new FormData(event.currentTarget)
     const xhr = new XMLHttpRequest()
     xhr.open('POST', jsonAction)
     xhr.setRequestHeader('Accept', 'application/json')
@@ -137,6 +140,7 @@ export function UploadForm({
           <p>{analysing ? t('analyses.upload.analysing') : t('analyses.upload.uploading', { percent: progress ?? 0 })}</p>
         </div>
       ) : null}
+      {children}
       <button type="submit" className="button button-primary button-large" disabled={busy}>
         {t('analyses.upload.submit')}
       </button>

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
+import { project, shapeOf, type Json as ExpectedJson } from '#tests/expected-json.ts'
 import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'
 import { apiTestApp } from '#tests/api-app.ts'
 
@@ -47,7 +48,9 @@ describe('/api/v1/analyses (absence)', () => {
       const res = await upload(headers, readFileSync(`${fixtures}/${name}.xlsx`))
       expect(res.status).toBe(201)
       const { data } = (await res.json()) as { data: Json & { id: string } }
-      for (const key of ['summary', 'bySection', 'bySystem', 'byWeekday', 'byDate', 'skipped']) expect({ [key]: data[key] }).toEqual({ [key]: expected[key] })
+      for (const key of ['summary', 'bySection', 'bySystem', 'byWeekday', 'byDate']) expect({ [key]: data[key] }).toEqual({ [key]: expected[key] })
+      // Skipped rows also name their sheet now; the fixture states their row and reason.
+      expect(project(data.skipped, shapeOf(expected.skipped as ExpectedJson))).toEqual(expected.skipped)
       // Classrooms come in school order (absence.md "Order"); one fixture lists them in file order.
       const byName = (list: unknown) => (list as Json[]).toSorted((a, b) => `${a.grade}/${a.classroom}`.localeCompare(`${b.grade}/${b.classroom}`))
       expect(byName(data.byClassroom)).toEqual(byName(expected.byClassroom))
@@ -108,11 +111,19 @@ describe('/api/v1/analyses (absence)', () => {
 
   it('refuses files that are not the sample’s workbook with the product’s message, and says which limit', async () => {
     const { headers } = await teacher('en')
+    // A CSV is read (whatever its name says), but its table lacks the student's name: the
+    // product's message, then the closest table found and what it lacks.
     const csv = await upload(headers, new TextEncoder().encode('name,date,status\nA,2025-09-01,present\n'), 'report.xlsx')
     expect(csv.status).toBe(422)
-    // api.md: a 422 names the field at fault, here the upload's `file`.
     const invalid = 'Invalid file format. Please download the sample file and modify it.'
-    expect(await csv.json()).toEqual({ message: invalid, errors: { file: [invalid] } })
+    const refused = (await csv.json()) as { message: string; errors: { file: string[] }; missingColumns: string[] }
+    expect(refused.message).toBe(`${invalid} The closest table found: a header row on sheet 1, row 1, but missing columns Student name.`)
+    // api.md: a 422 names the field at fault, here the upload's `file`.
+    expect(refused.errors).toEqual({ file: [refused.message] })
+    expect(refused.missingColumns).toEqual(['Student name'])
+    // A binary file that is no workbook: the product's message alone.
+    const pdf = await upload(headers, new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x9c]), 'report.xlsx')
+    expect(await pdf.json()).toEqual({ message: invalid, errors: { file: [invalid] } })
     const xls = await upload(headers, new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), 'report.xls')
     expect(xls.status).toBe(422)
     const none = await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: new FormData() })

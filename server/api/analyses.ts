@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono'
-import { absenceExport, searchAbsenceStudents, uploadAbsence } from '#app/features/absence/index.server.ts'
+import { absenceExport, schoolDaysField, schoolDaysFromQuery, searchAbsenceStudents, storedAbsence, uploadAbsence } from '#app/features/absence/index.server.ts'
+import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { AnalysisError, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
 import { requireSubscription } from '#app/features/billing/index.server.ts'
 import { parseBands, type GradeBand } from '#app/features/grades/index.ts'
@@ -30,7 +31,7 @@ export function createAnalysesApi() {
     } catch {
       throw new AnalysisError('analyses.errors.noFile')
     }
-    const { id } = await uploadAbsence(ctx, { userId: user.id, file: await uploadedFile(form), lang })
+    const { id } = await uploadAbsence(ctx, { userId: user.id, file: await uploadedFile(form), lang, schoolDays: schoolDaysField(form.get('school_days')) })
     const stored = await findAnalysis(ctx.db, user.id, id)
     if (!stored) throw new Error('saved analysis vanished')
     return ok(c, analysisJson(c, stored), '', 201)
@@ -64,7 +65,9 @@ export function createAnalysesApi() {
     const user = await subscriber(c)
     const stored = await findAnalysis(c.get('ctx').db, user.id, c.req.param('id'))
     if (!stored) return notFound(c)
-    return ok(c, analysisJson(c, stored))
+    // A totals analysis with other school days (`school_days`): recomputed from its stored rows.
+    const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
+    return ok(c, analysisJson(c, schoolDays === null ? stored : { ...stored, report: storedAbsence(stored, schoolDays).report }))
   })
 
   api.get('/analyses/:id/students', async (c) => {
@@ -80,7 +83,7 @@ export function createAnalysesApi() {
     if (!stored) return notFound(c)
     await limitExports(c.get('ctx'), user.id)
     const format = c.req.param('file').endsWith('.pdf') ? 'pdf' : 'xlsx'
-    if (stored.kind === 'absence') return absenceExport(stored, format, apiLang(c))
+    if (stored.kind === 'absence') return absenceExport(stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays))
     return gradesExport(stored, format, apiLang(c))
   })
 
@@ -117,7 +120,7 @@ type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
 
 /** The analysis in the shape of absence.md's "API shape", skip reasons in the request's language. */
 function analysisJson(c: Context<ApiEnv>, stored: Stored) {
-  const report = stored.report as { skipped?: { row: number; reason: { key: string; values?: Record<string, string | number> } }[] }
+  const report = stored.report as { skipped?: { sheet?: string; row: number; reason: { key: string; values?: Record<string, string | number> } }[] }
   const t = apiTranslator(c, [stored.kind === 'absence' ? 'absence' : 'grades'])
   return {
     id: stored.id,
@@ -126,7 +129,7 @@ function analysisJson(c: Context<ApiEnv>, stored: Stored) {
     createdAt: stored.createdAt.toISOString(),
     meta: stored.meta,
     ...(stored.report as object),
-    skipped: (report.skipped ?? []).map((s) => ({ row: s.row, reason: t(s.reason.key, s.reason.values) })),
+    skipped: (report.skipped ?? []).map((s) => ({ ...(s.sheet !== undefined && { sheet: s.sheet }), row: s.row, reason: t(s.reason.key, s.reason.values) })),
   }
 }
 

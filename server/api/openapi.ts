@@ -124,7 +124,7 @@ function responseSchemas(bodies: z.ZodType[]): { components: Record<string, Json
 const json = (name: string): Body => ({ kind: 'json', schema: ref(name) })
 const PDF = ['application/pdf']
 const XLSX = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']
-const workbook = binary('The workbook (.xlsx) exported from Noor')
+const workbook = binary('The file exported from Noor, or the sample filled in: .xlsx, .xls or .csv')
 const idOf = (what: string) => `The ${what}'s id`
 
 const pdfQuery: Query[] = Object.entries((fromZod(pdfOptionsSchema).properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => ({
@@ -291,8 +291,13 @@ export const operations: Operation[] = [
     path: '/analyses/absence',
     tag: 'Analyses',
     summary: 'Analyse an absence workbook',
+    description:
+      'The sample’s daily records or Noor’s absence report with per-student totals (.xlsx, .xls or .csv). A totals file needs the school days of its period: from the period in its title block, or `school_days` (a 422 asks for it when the file gives neither).',
     auth: 'subscriber',
-    body: { kind: 'multipart', schema: object({ file: workbook }) },
+    body: {
+      kind: 'multipart',
+      schema: object({ file: workbook, school_days: { type: 'integer', minimum: 1, maximum: 366, description: 'Totals files: the school days the totals cover' } }, ['file']),
+    },
     status: 201,
     data: R.analysis,
     errors: [413, 422, 429, 503],
@@ -312,7 +317,16 @@ export const operations: Operation[] = [
     errors: [413, 422, 429, 503],
   },
   { method: 'get', path: '/analyses', tag: 'Analyses', summary: 'The user’s analyses', auth: 'subscriber', data: z.array(R.analysisSummary) },
-  { method: 'get', path: '/analyses/{id}', tag: 'Analyses', summary: 'One analysis', auth: 'subscriber', data: R.analysis, errors: [404] },
+  {
+    method: 'get',
+    path: '/analyses/{id}',
+    tag: 'Analyses',
+    summary: 'One analysis',
+    auth: 'subscriber',
+    query: [{ name: 'school_days', description: 'Absence totals: recompute the figures for this many school days (1–366)', schema: { type: 'integer' } }],
+    data: R.analysis,
+    errors: [404],
+  },
   {
     method: 'get',
     path: '/analyses/{id}/students',

@@ -26,7 +26,11 @@ export const errorBody = z.object({ message: z.string().describe('In the languag
 /** 422 (api.md): the message and every field's messages (none when no one field is at fault). */
 export const validationErrorBody = z.object({ message: z.string(), errors: fieldErrors })
 
-const skippedRow = z.object({ row: z.int().min(1).describe('As Excel numbers it'), reason: z.string() })
+const skippedRow = z.object({
+  sheet: z.string().optional().describe('The sheet’s name (none for a CSV file)'),
+  row: z.int().min(1).describe('As Excel numbers it'),
+  reason: z.string(),
+})
 
 /** A refused workbook (422): the message, also as the `file` field's, and the missing columns or the first skipped rows when those are why. */
 export const analysisErrorBody = z.object({
@@ -154,15 +158,39 @@ const figures = { ...counts, ...rates }
 
 const analysisHead = { id, title: z.string(), createdAt: dateTime, meta: z.record(z.string(), z.string()).describe('The title block as written, and the sheet’s name') }
 
+/** What was recognised in the file (docs/noor-layouts.md): layout, sheets, classrooms, students, and the notes. */
+const recognisedBase = {
+  sheets: count.describe('Sheets read'),
+  sheetsSkipped: count.describe('Sheets that hold no table of the layout (a cover, School Info)'),
+  classrooms: count,
+  gradeCodes: z.array(z.string()).optional().describe('Grades written as Noor’s codes, kept as written'),
+}
+const absenceRecognised = z.object({
+  layout: z.enum(['absence-daily', 'absence-totals']),
+  ...recognisedBase,
+  students: count,
+  idsIgnored: z.boolean().describe('The IDs were in scientific notation: students told apart by name, grade and classroom'),
+  schoolDays: z.int().min(1).optional().describe('Totals: the school days the figures use'),
+  period: z.object({ from: z.string(), to: z.string(), fromDate: day, toDate: day }).nullable().optional().describe('Totals: the period as written and as Gregorian dates'),
+})
+const gradesRecognised = z.object({
+  layout: z.enum(['grades-rows', 'report-cards', 'band-summary']),
+  ...recognisedBase,
+  students: count.nullable().describe('Null for a band summary'),
+  assumedMaxima: z.record(z.string(), z.number().positive()).optional().describe('Report cards without maxima: the maximum assumed per subject'),
+})
+
 export const absenceAnalysis = z.object({
   ...analysisHead,
   kind: z.literal('absence'),
-  summary: z.object({ students: count, days: count, ...figures }),
+  recognised: absenceRecognised.optional().describe('Absent from analyses saved before Noor’s layouts were read'),
+  summary: z.object({ students: count, days: count.describe('School days with records, or the totals’ school days'), ...figures }),
   bySection: z.array(z.object({ section: z.string(), ...figures })),
   byClassroom: z.array(z.object({ grade: z.string(), classroom: z.string(), ...figures })),
   bySystem: z.array(z.object({ system: z.string(), ...figures })),
-  byWeekday: z.array(z.object({ weekday: z.int().min(0).max(6).describe('0 = Sunday'), ...figures })),
-  byDate: z.array(z.object({ date: day, hijri: z.string(), ...figures })),
+  byWeekday: z.array(z.object({ weekday: z.int().min(0).max(6).describe('0 = Sunday'), ...figures })).optional().describe('Daily records only'),
+  byDate: z.array(z.object({ date: day, hijri: z.string(), ...figures })).optional().describe('Daily records only'),
+  periodAbsences: count.optional().describe('Absences from a lesson, counted apart (present for the day)'),
   skipped: z.array(skippedRow),
 })
 
@@ -187,9 +215,12 @@ const scoreFigures = {
   lowest5: z.array(studentScore),
 }
 
+const bandCount = z.object({ key: z.string(), count, percentage: rate.nullable() })
+
 export const gradesAnalysis = z.object({
   ...analysisHead,
   kind: z.literal('grades'),
+  recognised: gradesRecognised.optional().describe('Absent from analyses saved before Noor’s layouts were read'),
   bands: z.array(band),
   subjects: z.array(
     z.object({
@@ -199,6 +230,16 @@ export const gradesAnalysis = z.object({
       byClassroom: z.array(z.object({ grade: z.string(), classroom: z.string(), ...scoreFigures })),
     }),
   ),
+  bandSubjects: z
+    .array(
+      z.object({
+        subject: z.string(),
+        summary: z.object({ students: count, bands: z.array(bandCount) }),
+        byClassroom: z.array(z.object({ grade: z.string(), classroom: z.string(), students: count, bands: z.array(bandCount) })),
+      }),
+    )
+    .optional()
+    .describe('A band summary: students per band, no scores (then `subjects` is empty)'),
   skipped: z.array(skippedRow),
 })
 
@@ -220,7 +261,10 @@ export const student = z.object({
   ...counts,
   absenceRate: rate,
   warningLevel: z.int().min(0).max(3).describe('0 none; 1, 2, 3 from 3, 5, 10 unexcused days'),
-  absences: z.array(z.object({ date: day, hijri: z.string(), weekday: z.int().min(0).max(6), type: z.enum(['excused', 'unexcused']) })),
+  absences: z
+    .array(z.object({ date: day, hijri: z.string(), weekday: z.int().min(0).max(6), type: z.enum(['excused', 'unexcused']) }))
+    .optional()
+    .describe('Daily records only: a totals file has no dates'),
 })
 
 /** The document's named schemas (components/schemas), each referenced by name where it is used. */

@@ -1,5 +1,7 @@
+import { AnalysisError } from '#app/features/analyses/index.ts'
 import { DomainError, isDomainError } from '#app/lib/errors.ts'
-import { defaultWarningThresholds, type AbsenceReport, type StudentFigures } from './analyse-absence.ts'
+import { defaultWarningThresholds, type StudentFigures } from './analyse-absence.ts'
+import { storedAbsence } from './export.server.ts'
 import type { StudentSearch, WarnedStudent } from './report-view.tsx'
 import { searchStudents } from './search-students.ts'
 
@@ -7,9 +9,20 @@ import { searchStudents } from './search-students.ts'
  * What the report page shows of a saved absence analysis: the report, the students with a
  * warning (not every student: the page carries only what it shows), and a search if asked.
  */
-export function absenceReportPage(stored: { report: unknown; records: unknown }, q: string | null) {
-  const report = stored.report as AbsenceReport
-  const students = stored.records as StudentFigures[]
+type Stored = Parameters<typeof storedAbsence>[0]
+
+export function absenceReportPage(stored: Stored, q: string | null, schoolDays?: number | null) {
+  let schoolDaysError: string | null = null
+  let analysis: ReturnType<typeof storedAbsence>
+  try {
+    analysis = storedAbsence(stored, schoolDays)
+  } catch (error) {
+    // School days so few that no student's totals fit: the stored days stand, and the page says why.
+    if (!(error instanceof AnalysisError) || !schoolDays) throw error
+    schoolDaysError = 'analyses.recognised.schoolDaysTooFew'
+    analysis = storedAbsence(stored)
+  }
+  const { report, students } = analysis
   let search: StudentSearch = null
   if (q !== null) {
     try {
@@ -26,12 +39,12 @@ export function absenceReportPage(stored: { report: unknown; records: unknown },
     .filter((s) => s.warningLevel > 0)
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
     .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel }))
-  return { report, warned, thresholds: [...defaultWarningThresholds], search }
+  return { report, warned, thresholds: [...defaultWarningThresholds], search, schoolDaysError }
 }
 
 /** GET analyses/{id}/students?q=: the students matching a full name, in absence.md's shape. */
-export function searchAbsenceStudents(stored: { records: unknown }, q: string) {
-  const students = stored.records as StudentFigures[]
+export function searchAbsenceStudents(stored: Stored, q: string) {
+  const { students } = storedAbsence(stored)
   let found: StudentFigures[]
   try {
     found = searchStudents(students, q)
@@ -57,6 +70,6 @@ function studentView(s: StudentFigures) {
     late: s.late,
     absenceRate: s.absenceRate,
     warningLevel: s.warningLevel,
-    absences: s.absences,
+    ...(s.absences && { absences: s.absences }),
   }
 }

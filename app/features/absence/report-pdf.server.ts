@@ -98,10 +98,12 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
     rows: groups.map((g): PdfBarRow => ({ label: g.label, value: words.rate(g.present, g.records), segments: segmentsOf(g) })),
   })
   const classroomLabel = (g: { grade: string; classroom: string }) => `${g.grade} / ${g.classroom}`
-  const weekdayGroups = report.byWeekday.map((g) => ({ ...g, label: words.weekday(g.weekday) }))
+  // A totals file (Noor's absence report) has no days: its PDF has no weekday or date figures.
+  const byDate = report.byDate ?? []
+  const weekdayGroups = (report.byWeekday ?? []).map((g) => ({ ...g, label: words.weekday(g.weekday) }))
 
   // Over the dates: attendance on its own axis (it sits near 100), the two absence rates on theirs.
-  const ratesOf = (key: 'present' | 'excused' | 'unexcused') => report.byDate.map((g) => (g.records > 0 ? (100 * g[key]) / g.records : 0))
+  const ratesOf = (key: 'present' | 'excused' | 'unexcused') => byDate.map((g) => (g.records > 0 ? (100 * g[key]) / g.records : 0))
   const attendance = ratesOf('present')
   const excused = ratesOf('excused')
   const unexcused = ratesOf('unexcused')
@@ -113,8 +115,8 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
     ...axis,
     tickLabels: axis.ticks.map(percentLabel),
   })
-  const every = Math.max(1, Math.ceil(report.byDate.length / 8))
-  const dateLabels = report.byDate.flatMap((g, i) => (i % every === 0 ? [[i, `${g.date.slice(8, 10)}/${g.date.slice(5, 7)}`] as const] : []))
+  const every = Math.max(1, Math.ceil(byDate.length / 8))
+  const dateLabels = byDate.flatMap((g, i) => (i % every === 0 ? [[i, `${g.date.slice(8, 10)}/${g.date.slice(5, 7)}`] as const] : []))
 
   const headers = figureHeaders(t)
   const tables: Table[] = [
@@ -146,9 +148,9 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
       title: t('absence-report.tables.byDate'),
       headers: [t('absence-report.tables.date'), t('absence-report.tables.hijri'), t('absence-report.tables.weekday'), ...headers],
       labels: 3,
-      rows: report.byDate.map((g) => [g.date, g.hijri, words.weekday(new Date(`${g.date}T00:00:00Z`).getUTCDay()), ...figureRow(words, g)]),
+      rows: byDate.map((g) => [g.date, g.hijri, words.weekday(new Date(`${g.date}T00:00:00Z`).getUTCDay()), ...figureRow(words, g)]),
     },
-  ]
+  ].filter((table) => table.rows.length > 0)
 
   const [first, second, third] = warningThresholds
   return {
@@ -176,10 +178,10 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
       bars(t('absence-report.charts.bySection'), report.bySection.map((g) => ({ ...g, label: g.section }))),
       bars(t('absence-report.charts.bySystem'), report.bySystem.map((g) => ({ ...g, label: g.system }))),
       bars(t('absence-report.charts.byWeekday'), weekdayGroups),
-    ],
+    ].filter((chart) => chart.rows.length > 0),
     dates: {
       title: t('absence-report.charts.byDate'),
-      count: report.byDate.length,
+      count: byDate.length,
       labels: dateLabels,
       panels: [
         panel(t('absence-report.exports.attendanceByDate'), attendanceAxis, [{ label: t('absence-report.series.present'), tone: 'present', values: attendance }]),

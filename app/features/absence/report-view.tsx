@@ -4,6 +4,7 @@ import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/form
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { LineChart, StackedBarChart, type ChartRow } from '#app/ui/charts.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
+import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
 import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
 
@@ -24,8 +25,14 @@ export function AbsenceReportView({
   search,
   searchAction,
   analysisId,
+  maxSchoolDays,
+  schoolDaysError = null,
 }: {
   report: AbsenceReport
+  /** The most school days a teacher may enter for a totals file. */
+  maxSchoolDays: number
+  /** Why the school days typed were not used (so few that no student's totals fit). */
+  schoolDaysError?: string | null
   warned: WarnedStudent[]
   thresholds: readonly number[]
   search: StudentSearch
@@ -51,11 +58,19 @@ export function AbsenceReportView({
     classroom: report.byClassroom.map((g): ChartRow => ({ key: classroomLabel(g), label: classroomLabel(g), segments: segments(g) })),
     section: report.bySection.map((g): ChartRow => ({ key: g.section, label: g.section, segments: segments(g) })),
     system: report.bySystem.map((g): ChartRow => ({ key: g.system, label: g.system, segments: segments(g) })),
-    weekday: report.byWeekday.map((g): ChartRow => ({ key: String(g.weekday), label: weekdayName(lang, g.weekday), segments: segments(g) })),
+    weekday: (report.byWeekday ?? []).map((g): ChartRow => ({ key: String(g.weekday), label: weekdayName(lang, g.weekday), segments: segments(g) })),
   }
+  // A totals file (Noor's absence report) has no days: no weekday or date figures.
+  const byDate = report.byDate
 
   return (
     <>
+      {report.recognised ? (
+        <RecognisedSummary
+          recognised={report.recognised}
+          {...(report.recognised.layout === 'absence-totals' && { schoolDaysForm: { action: searchAction, analysisId, max: maxSchoolDays, error: schoolDaysError } })}
+        />
+      ) : null}
       <section className="report-section" aria-labelledby="figures-title">
         <h2 id="figures-title">{t('absence-report.figures.title')}</h2>
         <dl className="key-figures">
@@ -66,6 +81,7 @@ export function AbsenceReportView({
           <KeyFigure label={t('absence-report.figures.students')} value={count(s.students)} />
           <KeyFigure label={t('absence-report.figures.days')} value={count(s.days)} />
           <KeyFigure label={t('absence-report.figures.records')} value={count(s.records)} />
+          {report.periodAbsences ? <KeyFigure label={t('absence-report.figures.periodAbsences')} value={count(report.periodAbsences)} /> : null}
         </dl>
       </section>
 
@@ -78,20 +94,23 @@ export function AbsenceReportView({
           <StackedBarChart id="chart-classroom" title={t('absence-report.charts.byClassroom')} rows={rows.classroom} formatValue={rate} />
           <StackedBarChart id="chart-section" title={t('absence-report.charts.bySection')} rows={rows.section} formatValue={rate} />
           <StackedBarChart id="chart-system" title={t('absence-report.charts.bySystem')} rows={rows.system} formatValue={rate} />
-          <StackedBarChart id="chart-weekday" title={t('absence-report.charts.byWeekday')} rows={rows.weekday} formatValue={rate} />
-          <LineChart
-            id="chart-dates"
-            title={t('absence-report.charts.byDate')}
-            dir={dirOf(lang)}
-            labels={report.byDate.map((d) => formatDay(lang, d.date).gregorian)}
-            formatValue={rate}
-            series={[
-              { key: 'present', label: t('absence-report.series.present'), tone: 'present', values: report.byDate.map((d) => d.attendanceRate) },
-              { key: 'excused', label: t('absence-report.series.excused'), tone: 'excused', values: report.byDate.map((d) => d.excusedRate) },
-              { key: 'unexcused', label: t('absence-report.series.unexcused'), tone: 'unexcused', values: report.byDate.map((d) => d.unexcusedRate) },
-            ]}
-          />
+          {report.byWeekday ? <StackedBarChart id="chart-weekday" title={t('absence-report.charts.byWeekday')} rows={rows.weekday} formatValue={rate} /> : null}
+          {byDate ? (
+            <LineChart
+              id="chart-dates"
+              title={t('absence-report.charts.byDate')}
+              dir={dirOf(lang)}
+              labels={byDate.map((d) => formatDay(lang, d.date).gregorian)}
+              formatValue={rate}
+              series={[
+                { key: 'present', label: t('absence-report.series.present'), tone: 'present', values: byDate.map((d) => d.attendanceRate) },
+                { key: 'excused', label: t('absence-report.series.excused'), tone: 'excused', values: byDate.map((d) => d.excusedRate) },
+                { key: 'unexcused', label: t('absence-report.series.unexcused'), tone: 'unexcused', values: byDate.map((d) => d.unexcusedRate) },
+              ]}
+            />
+          ) : null}
         </div>
+        {byDate ? null : <p className="muted">{t('analyses.recognised.totalsNoDays')}</p>}
       </section>
 
       <section className="report-section" aria-labelledby="search-title">
@@ -122,7 +141,7 @@ export function AbsenceReportView({
                   <KeyFigure label={t('absence-report.warnings.absenceRate')} value={rate(st.absenceRate)} />
                   <KeyFigure label={t('absence-report.warnings.level')} value={t(`absence.warning.${warningKeys[st.warningLevel]}`)} />
                 </dl>
-                {st.absences.length ? (
+                {st.absences === undefined ? null : st.absences.length ? (
                   <div className="table-wrap">
                     <table className="data-table">
                       <thead>
@@ -196,15 +215,21 @@ export function AbsenceReportView({
           { caption: 'byClassroom', head: 'classroom', rows: report.byClassroom.map((g) => ({ label: classroomLabel(g), group: g as GroupFigures })) },
           { caption: 'bySection', head: 'section', rows: report.bySection.map((g) => ({ label: g.section, group: g as GroupFigures })) },
           { caption: 'bySystem', head: 'system', rows: report.bySystem.map((g) => ({ label: g.system, group: g as GroupFigures })) },
-          { caption: 'byWeekday', head: 'weekday', rows: report.byWeekday.map((g) => ({ label: weekdayName(lang, g.weekday), group: g as GroupFigures })) },
-          {
-            caption: 'byDate',
-            head: 'date',
-            rows: report.byDate.map((g) => {
-              const day = formatDay(lang, g.date)
-              return { label: `${day.gregorian} — ${day.hijri}`, group: g as GroupFigures }
-            }),
-          },
+          ...(report.byWeekday
+            ? [{ caption: 'byWeekday', head: 'weekday', rows: report.byWeekday.map((g) => ({ label: weekdayName(lang, g.weekday), group: g as GroupFigures })) }]
+            : []),
+          ...(byDate
+            ? [
+                {
+                  caption: 'byDate',
+                  head: 'date',
+                  rows: byDate.map((g) => {
+                    const day = formatDay(lang, g.date)
+                    return { label: `${day.gregorian} — ${day.hijri}`, group: g as GroupFigures }
+                  }),
+                },
+              ]
+            : []),
         ].map((table) => (
           <GroupTable key={table.caption} caption={t(`absence-report.tables.${table.caption}`)} groupHeader={t(`absence-report.tables.${table.head}`)} rows={table.rows} columns={groupColumns} />
         ))}

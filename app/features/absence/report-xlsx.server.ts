@@ -56,8 +56,8 @@ export function exportWords(lang: Lang): AbsenceExportWords {
       const { from, to } = meta
       if (from && to) return t('analyses.report.periodValue', { from, to })
       if (from || to) return from || to
-      const first = report.byDate[0]?.date
-      const last = report.byDate.at(-1)?.date
+      const first = report.byDate?.[0]?.date
+      const last = report.byDate?.at(-1)?.date
       if (!first || !last) return undefined
       const day = (iso: string) => calendarDay.format(new Date(`${iso}T00:00:00Z`))
       return first === last ? day(first) : t('analyses.report.periodValue', { from: day(first), to: day(last) })
@@ -128,6 +128,7 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis }: Abse
     [t('absence-report.tables.excused'), integer(summary.excused)],
     [t('absence-report.tables.unexcused'), integer(summary.unexcused)],
     [t('absence-report.tables.late'), integer(summary.late)],
+    ...(report.periodAbsences ? [[t('absence-report.figures.periodAbsences'), integer(report.periodAbsences)]] : []),
     [t('absence-report.figures.attendance'), fraction(summary.present, summary.records)],
     [t('absence-report.figures.excused'), fraction(summary.excused, summary.records)],
     [t('absence-report.figures.unexcused'), fraction(summary.unexcused, summary.records)],
@@ -154,21 +155,23 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis }: Abse
       [t('absence-report.tables.system'), ...figures],
       report.bySystem.map((g) => [g.system, ...figureCells(g)]),
     ),
-    tableSheet(
-      t('absence-report.exports.sheets.weekdays'),
-      lang,
-      [t('absence-report.tables.weekday'), ...figures],
-      report.byWeekday.map((g) => [words.weekday(g.weekday), ...figureCells(g)]),
-    ),
-    tableSheet(
-      t('absence-report.exports.sheets.dates'),
-      lang,
-      [t('absence-report.tables.date'), t('absence-report.tables.hijri'), t('absence-report.tables.weekday'), ...figures],
-      report.byDate.map((g) => {
-        const day = isoDay(g.date)
-        return [day, g.hijri, words.weekday(day.getUTCDay()), ...figureCells(g)]
-      }),
-    ),
+    // A totals file (Noor's absence report) has no days: no weekday or date sheets.
+    ...(report.byWeekday
+      ? [tableSheet(t('absence-report.exports.sheets.weekdays'), lang, [t('absence-report.tables.weekday'), ...figures], report.byWeekday.map((g) => [words.weekday(g.weekday), ...figureCells(g)]))]
+      : []),
+    ...(report.byDate
+      ? [
+          tableSheet(
+            t('absence-report.exports.sheets.dates'),
+            lang,
+            [t('absence-report.tables.date'), t('absence-report.tables.hijri'), t('absence-report.tables.weekday'), ...figures],
+            report.byDate.map((g) => {
+              const day = isoDay(g.date)
+              return [day, g.hijri, words.weekday(day.getUTCDay()), ...figureCells(g)]
+            }),
+          ),
+        ]
+      : []),
     tableSheet(
       t('absence-report.exports.sheets.students'),
       lang,

@@ -1,6 +1,6 @@
 import type { Lang } from '#app/i18n/config.ts'
-import { analyseInWorker, checkUpload, readLimits, saveAnalysis, type UploadContext } from '#app/features/analyses/index.server.ts'
-import type { AbsenceAnalysis, AbsenceMeta } from './analyse-absence.ts'
+import { AnalysisError, analyseInWorker, checkUpload, readLimits, saveAnalysis, type UploadContext } from '#app/features/analyses/index.server.ts'
+import { maxSchoolDays, type AbsenceAnalysis, type AbsenceMeta } from './analyse-absence.ts'
 
 /** The sheet absence.md reads: `الغياب` or `Absence`, else the first. */
 export const absenceSheetNames = ['الغياب', 'Absence'] as const
@@ -11,10 +11,13 @@ export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<U
  * An uploaded absence workbook to a saved analysis: checks, then read and analysed in a worker
  * thread, then stored as one row (report and per-student records; never the file).
  */
-export async function uploadAbsence(ctx: UploadContext, input: { userId: string; file: AbsenceUpload | null; lang: Lang }) {
+export async function uploadAbsence(ctx: UploadContext, input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined }) {
   await checkUpload(ctx, input.userId, input.file)
   const file = input.file as AbsenceUpload
-  const analysis: AbsenceAnalysis = await analyseInWorker(ctx, 'absence', await file.bytes(), { read: readLimits(ctx.env, absenceSheetNames) })
+  const analysis: AbsenceAnalysis = await analyseInWorker(ctx, 'absence', await file.bytes(), {
+    read: readLimits(ctx.env, absenceSheetNames),
+    ...(input.schoolDays !== undefined && { schoolDays: input.schoolDays }),
+  })
   const saved = await saveAnalysis(ctx.db, {
     userId: input.userId,
     kind: 'absence',
@@ -24,11 +27,12 @@ export async function uploadAbsence(ctx: UploadContext, input: { userId: string;
       attendanceRate: analysis.report.summary.attendanceRate,
       records: analysis.report.summary.records,
       students: analysis.report.summary.students,
-      from: analysis.report.byDate[0]?.date ?? null,
-      to: analysis.report.byDate.at(-1)?.date ?? null,
+      from: analysis.report.byDate?.[0]?.date ?? analysis.report.recognised?.period?.fromDate ?? null,
+      to: analysis.report.byDate?.at(-1)?.date ?? analysis.report.recognised?.period?.toDate ?? null,
     },
     report: analysis.report,
-    records: analysis.students,
+    // Totals keep their rows as read (to recompute for other school days); daily records, the students.
+    records: analysis.records ?? analysis.students,
   })
   return { id: saved.id, analysis }
 }
@@ -40,7 +44,19 @@ export async function uploadAbsence(ctx: UploadContext, input: { userId: string;
 export function absenceTitle(meta: AbsenceMeta, fileName: string): string {
   const parts = [meta.school, meta.term].filter((p): p is string => Boolean(p && p.trim()))
   if (parts.length) return parts.join(' · ')
-  return fileName.replace(/\.xlsx$/i, '').trim() || 'absence'
+  return fileName.replace(/\.(xlsx|xls|csv)$/i, '').trim() || 'absence'
+}
+
+/**
+ * The `school_days` field of an upload (form or API): empty is "take them from the file's
+ * period"; anything but a whole number from 1 to 366 is refused (422) before the file is read.
+ */
+export function schoolDaysField(value: FormDataEntryValue | null): number | undefined {
+  if (value === null || (typeof value === 'string' && value.trim() === '')) return undefined
+  const text = typeof value === 'string' ? value.trim() : ''
+  const days = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
+  if (!Number.isInteger(days) || days < 1 || days > maxSchoolDays) throw new AnalysisError('absence.errors.schoolDaysInvalid', { values: { max: maxSchoolDays } })
+  return days
 }
 
 function metaRecord(meta: AbsenceMeta): Record<string, string> {

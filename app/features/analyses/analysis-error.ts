@@ -6,8 +6,9 @@ export interface MessageRef {
   readonly values?: Readonly<Record<string, string | number>>
 }
 
-/** A data row left out of an analysis: its number as Excel shows it and why. */
+/** A data row left out of an analysis: its sheet (none for a CSV file), its number as Excel shows it and why. */
 export interface SkippedRow {
+  readonly sheet?: string
   readonly row: number
   readonly reason: MessageRef
 }

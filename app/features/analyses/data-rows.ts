@@ -42,7 +42,7 @@ export type PlacementProblem = 'noName' | 'noGrade' | 'noClassroom'
 export interface PlacedStudent {
   /** The name as displayed (cleanText of this row's cell). */
   readonly name: string
-  /** Null when the sheet has no ID column or the row's ID cell is empty. */
+  /** Null when the sheet has no ID column, the row's ID cell is empty, or the file's IDs are ignored. */
   readonly studentId: string | null
   /**
    * Who the student is: the ID when there is one, else the normalised name with grade and
@@ -50,13 +50,67 @@ export interface PlacedStudent {
    */
   readonly studentKey: string
   readonly classroom: Classroom
+  /** The section written after the grade (`الأول الثانوي_السنة المشتركة`), when it is. */
+  readonly section?: string
 }
 
 export interface StudentColumns {
   readonly student: number
-  readonly grade: number
-  readonly classroom: number
+  /** Absent when the grade comes from the sheet's title block. */
+  readonly grade?: number | undefined
+  /** Absent when the classroom comes from the grade cell (`X / N`) or the sheet's title block. */
+  readonly classroom?: number | undefined
   readonly studentId?: number | undefined
+}
+
+/** What a sheet's title block says for all its rows (Noor writes one classroom per sheet). */
+export interface SheetDefaults {
+  readonly grade?: string | undefined
+  readonly classroom?: string | undefined
+}
+
+/** A grade cell as Noor writes it: `X_Y` is grade X in section Y, `X / N` is grade X, classroom N. */
+export interface GradeCell {
+  readonly grade: string
+  readonly section?: string
+  readonly classroom?: string
+}
+
+const gradeWithClassroom = /^(.*\D)\s*\/\s*(\d{1,3})$/
+
+export function readGradeCell(text: string): GradeCell {
+  const cleaned = cleanText(text)
+  const underscore = cleaned.indexOf('_')
+  if (underscore > 0) {
+    const section = cleaned.slice(underscore + 1).replace(/_+/g, ' ').trim()
+    const grade = cleaned.slice(0, underscore).trim()
+    return section ? { grade, section } : { grade }
+  }
+  const split = gradeWithClassroom.exec(cleaned)
+  if (split && /[^\d\s]/.test(split[1] ?? '')) return { grade: (split[1] as string).trim(), classroom: split[2] as string }
+  return { grade: cleaned }
+}
+
+/** A grade written as Noor's code (`1314`, `1416`) rather than in words. */
+export const isGradeCode = (grade: string) => /^\d{3,5}$/.test(grade)
+
+const scientific = /^[+-]?\d+(?:\.\d+)?e[+-]?\d+$/i
+
+/** An ID as compared: Latin digits, no `.0` a number format added; null when blank. */
+export function readStudentId(value: CellValue | undefined): string | null {
+  if (isBlankCell(value)) return null
+  const text = normalizeText(cellText(value))
+  return text.replace(/^(\d+)\.0+$/, '$1')
+}
+
+/** Whether an ID cell lost its digits to scientific notation (`1.10002E+09`): such IDs tell no one apart. */
+export function isScientificId(value: CellValue | undefined): boolean {
+  return typeof value === 'string' && scientific.test(normalizeText(value).replace(/ /g, ''))
+}
+
+export interface RosterOptions {
+  /** Leave every ID out (the file's IDs were printed in scientific notation). */
+  readonly ignoreIds?: boolean
 }
 
 /**
@@ -65,8 +119,13 @@ export interface StudentColumns {
  */
 export class Roster {
   private readonly grades = new Map<string, { readonly label: string; readonly classrooms: Map<string, Classroom> }>()
+  /** Grades written as codes, as written (listed once in the report). */
+  readonly gradeCodes = new Set<string>()
 
-  constructor(private readonly columns: StudentColumns = { student: 0, grade: 1, classroom: 2 }) {}
+  constructor(
+    private readonly columns: StudentColumns = { student: 0, grade: 1, classroom: 2 },
+    private readonly options: RosterOptions = {},
+  ) {}
 
   /** The one Classroom object of a grade and a classroom written this way or an equivalent one. */
   classroomOf(gradeText: string, classroomText: string): Classroom {
@@ -86,23 +145,28 @@ export class Roster {
   }
 
   /** The row's student and classroom, or why they cannot be read (no name, grade or classroom). */
-  place(cells: readonly CellValue[]): PlacedStudent | PlacementProblem {
+  place(cells: readonly CellValue[], defaults: SheetDefaults = {}): PlacedStudent | PlacementProblem {
     const { columns } = this
     const nameCell = cells[columns.student]
     if (isBlankCell(nameCell)) return 'noName'
-    const gradeCell = cells[columns.grade]
-    if (isBlankCell(gradeCell)) return 'noGrade'
-    const classroomCell = cells[columns.classroom]
-    if (isBlankCell(classroomCell)) return 'noClassroom'
+    const gradeCell = columns.grade === undefined ? null : cells[columns.grade]
+    const gradeText = isBlankCell(gradeCell) ? defaults.grade : cellText(gradeCell)
+    if (gradeText === undefined || gradeText.trim() === '') return 'noGrade'
+    const parsed = readGradeCell(gradeText)
+    const classroomCell = columns.classroom === undefined ? null : cells[columns.classroom]
+    const classroomText = isBlankCell(classroomCell) ? (parsed.classroom ?? defaults.classroom) : cellText(classroomCell)
+    if (classroomText === undefined || classroomText.trim() === '') return 'noClassroom'
+    if (isGradeCode(parsed.grade)) this.gradeCodes.add(parsed.grade)
     const nameText = cellText(nameCell)
-    const classroom = this.classroomOf(cellText(gradeCell), cellText(classroomCell))
-    const idCell = columns.studentId === undefined ? null : cells[columns.studentId]
-    const studentId = isBlankCell(idCell) ? null : normalizeText(cellText(idCell))
+    const classroom = this.classroomOf(parsed.grade, classroomText)
+    const idCell = columns.studentId === undefined || this.options.ignoreIds ? null : cells[columns.studentId]
+    const studentId = readStudentId(idCell)
     return {
       name: cleanText(nameText),
       studentId,
       studentKey: studentKeyOf(nameText, studentId, classroom),
       classroom,
+      ...(parsed.section !== undefined && { section: parsed.section }),
     }
   }
 }

@@ -1,5 +1,6 @@
 export { deleteAnalysis, findAnalysis, listAnalyses, renameAnalysis, saveAnalysis, type AnalysisSummary } from './store.server.ts'
-export { analyseInWorker, checkUpload, readLimits, uploadedFile, uploadError, uploadFailure, type UploadContext } from './upload.server.ts'
+export { analyseInWorker, checkUpload, readLimits, uploadAnswer, uploadedFile, uploadError, uploadFailure, type UploadContext } from './upload.server.ts'
+export { closeAnalysisWorkers } from './analysis-workers.server.ts'
 export { exportResponse, xlsxResponse } from './responses.server.ts'
 export { AnalysisError } from './analysis-error.ts'
 // The pieces both exports of every analysis are built from.

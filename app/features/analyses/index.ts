@@ -14,7 +14,14 @@ export {
   type HijriDate,
   type SchoolDate,
 } from './dates.ts'
+export { idsInScientificNotation, recogniseLayout, schoolNameOf, sheetsOf, type AnalysisInput, type AnalysisKindRecord, type LayoutName, type LayoutSpec, type RecognisedLayout, type SheetTable } from './layouts.ts'
 export {
+  isGradeCode,
+  isScientificId,
+  readGradeCell,
+  readStudentId,
+  type GradeCell,
+  type SheetDefaults,
   refuseMostlySkipped,
   refusalReasonLimit,
   requireTable,
@@ -31,6 +38,7 @@ export { classroomNumber, compareClassrooms, compareGrades, compareNames, gradeR
 export {
   cellText,
   defaultHeaderWithin,
+  headerLabel,
   isBlankCell,
   locateTable,
   type ColumnSpec,

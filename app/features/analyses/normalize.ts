@@ -5,8 +5,11 @@
  * hundred names and statuses across 100,000 rows.
  */
 
-// Tashkeel U+064B–U+065F and U+0670, tatweel U+0640, bidi marks U+200C–U+200F and U+202A–U+202E.
-const marks = /[\u064B-\u065F\u0670\u0640\u200C-\u200F\u202A-\u202E]/g
+// Tashkeel U+064B–U+065F and U+0670, tatweel U+0640, and the invisible marks Noor's exports
+// carry around Hijri dates and names: zero-width space U+200B, joiners and bidi marks
+// U+200C–U+200F, embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069, the Arabic
+// letter mark U+061C and the byte order mark U+FEFF.
+const marks = /[\u064B-\u065F\u0670\u0640\u200B-\u200F\u202A-\u202E\u2066-\u2069\u061C\uFEFF]/g
 // أ إ آ ٱ → ا, ى → ي, Arabic-Indic ٠–٩ and Eastern Arabic-Indic ۰–۹ → 0–9.
 const letters = /[\u0623\u0625\u0622\u0671\u0649\u0660-\u0669\u06F0-\u06F9]/g
 const spaces = /\s+/g

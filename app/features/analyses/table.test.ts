@@ -54,16 +54,60 @@ describe('locateTable', () => {
   })
 
   it('says which required columns the closest row lacks', () => {
-    expect(locateTable(sheet([['Title'], ['Student name', 'Marks'], ['Ali', 1]]), spec)).toEqual({ found: false, missing: ['score'] })
+    expect(locateTable(sheet([['Title'], ['Student name', 'Marks'], ['Ali', 1]]), spec)).toEqual({ found: false, missing: ['score'], closestRow: 2, matched: ['name'] })
     expect(locateTable(sheet([['a', 'b'], [1, 2]]), spec)).toEqual({ found: false, missing: ['name', 'score'] })
     expect(locateTable([], spec)).toEqual({ found: false, missing: ['name', 'score'] })
   })
 
-  it('looks for the header only within the first 30 rows', () => {
-    const filler = Array.from({ length: 30 }, (): CellValue[] => ['...'])
+  it('looks for the header only within the first 40 rows', () => {
+    const filler = Array.from({ length: 40 }, (): CellValue[] => ['...'])
     expect(locateTable(sheet([...filler, ['Student name', 'Score'], ['Ali', 1]]), spec)).toMatchObject({ found: false })
-    expect(locateTable(sheet([...filler.slice(1), ['Student name', 'Score'], ['Ali', 1]]), spec)).toMatchObject({ found: true, headerRow: 30 })
-    expect(locateTable(sheet([['Student name', 'Score'], ['Ali', 1]], 31), spec)).toMatchObject({ found: false })
+    expect(locateTable(sheet([...filler.slice(1), ['Student name', 'Score'], ['Ali', 1]]), spec)).toMatchObject({ found: true, headerRow: 40 })
+    expect(locateTable(sheet([['Student name', 'Score'], ['Ali', 1]], 41), spec)).toMatchObject({ found: false })
+  })
+
+  it('matches a header that contains an accepted text as whole words, the longest winning, `_` read as a space', () => {
+    const table = locateTable(sheet([['اســـم الطالب', null, 'الدرجة_النهائية', 'ملاحظة المعلم (Note)'], ['علي', null, 90, '']]), spec)
+    expect(table).toMatchObject({ found: true, columns: { name: 0, score: 2, note: 3 } })
+    // `Score` inside `Scored` is not a whole word.
+    expect(locateTable(sheet([['Student name', 'Scored'], ['Ali', 1]]), spec)).toMatchObject({ found: false })
+  })
+
+  it('reads data under a header merged over several columns from whichever of them holds it', () => {
+    const rows = sheet([['Score', null, 'Student name'], [null, 90, 'Ali']])
+    const table = locateTable(rows, spec, [{ firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 1 }])
+    expect(table).toMatchObject({ found: true, rows: [{ row: 2, cells: [90, 90, 'Ali'] }] })
+  })
+
+  it('ends the table at a footer line after a blank row, but not at a data row after one', () => {
+    const rows = [
+      { row: 1, cells: ['Student name', 'Score'] },
+      { row: 2, cells: ['Ali', 1] },
+      { row: 4, cells: ['Omar', 2] },
+      { row: 6, cells: ['School leader: Fahd'] },
+      { row: 7, cells: ['Sami', 3] },
+    ] satisfies SheetRow[]
+    const table = locateTable(rows, spec)
+    expect(table).toMatchObject({ found: true })
+    expect((table as unknown as { rows: SheetRow[] }).rows.map((r) => r.row)).toEqual([2, 4])
+  })
+
+  it('reads a title block written right to left: label, a `:` cell, the value on the `:` side', () => {
+    const table = locateTable(
+      sheet([
+        [null, '1447/04/15 هـ', null, ':', 'إلى تاريخ', null, null, '1447/03/01 هـ', ':', 'اسم المدرسة'],
+        ['Student name', 'Score'],
+      ]),
+      { ...spec, titleLabels: { school: ['اسم المدرسة'], term: ['إلى تاريخ'] } },
+    )
+    expect(table).toMatchObject({ found: true, title: { school: '1447/03/01 ه', term: '1447/04/15 ه' } })
+  })
+
+  it('matches a title label against the whole cell, an English translation beside it dropped', () => {
+    const labels = { school: ['اسم المدرسة'], term: ['الصف'] }
+    const table = locateTable(sheet([['الترتيب على الصف', '3'], ['اسم المدرسة / School name', 'النور'], ['Student name', 'Score']]), { ...spec, titleLabels: labels })
+    expect(table).toMatchObject({ found: true, title: { school: 'النور' } })
+    expect((table as { title: object }).title).not.toHaveProperty('term')
   })
 
   it('reads `label : value` cells and labels followed by their value, several on a row', () => {

@@ -1,8 +1,9 @@
 import { DomainError } from '#app/lib/errors.ts'
 import type { RequestContext } from '#app/server/context.server.ts'
 import { hitRateLimit } from '#app/server/rate-limit.server.ts'
-import { parseInWorker, WorkerPoolBusyError } from '#app/server/xlsx/worker-pool.server.ts'
-import type { WorkerTaskName } from '#app/server/xlsx/worker-tasks.server.ts'
+import { WorkerPoolBusyError } from '#app/server/xlsx/worker-pool.server.ts'
+import { runInWorker } from './analysis-workers.server.ts'
+import type { WorkerTaskName } from './worker-tasks.server.ts'
 import { CSV_MAX_LINE_BYTES, type ReadWorkbookOptions } from '#app/server/workbook-reading/grid.ts'
 import { XlsxError, type ReadSheetOptions } from '#app/server/xlsx/types.ts'
 import { AnalysisError } from './analysis-error.ts'
@@ -47,9 +48,9 @@ export async function checkUpload(ctx: UploadContext, userId: string, file: { na
  * Runs a feature's worker task (read the sheet and analyse it) off the event loop, turning the
  * reader's refusals into the teacher's messages.
  */
-export async function analyseInWorker<K extends WorkerTaskName>(ctx: UploadContext, task: K, bytes: Uint8Array, options: Parameters<typeof parseInWorker<K>>[2]) {
+export async function analyseInWorker<K extends WorkerTaskName>(ctx: UploadContext, task: K, bytes: Uint8Array, options: Parameters<typeof runInWorker<K>>[2]) {
   try {
-    return await parseInWorker(task, bytes, options)
+    return await runInWorker(task, bytes, options)
   } catch (error) {
     throw uploadError(ctx, error)
   }
@@ -109,4 +110,19 @@ export async function uploadedFile(form: FormData): Promise<{ name: string; size
   const file = form.get('file')
   if (!file || typeof file === 'string') return null
   return { name: file.name, size: file.size, bytes: async () => new Uint8Array(await file.arrayBuffer()) }
+}
+
+/**
+ * The JSON answer a tool page's upload script reads: where the saved analysis is (201), or the
+ * refusal with its message key, values and status (and Retry-After on a 429).
+ */
+export async function uploadAnswer(lang: string, upload: () => Promise<{ id: string }>): Promise<Response> {
+  try {
+    const { id } = await upload()
+    return Response.json({ ok: true, location: `/${lang}/single-analysis?id=${id}` }, { status: 201 })
+  } catch (error) {
+    const failure = uploadFailure(error)
+    const headers = failure.retryAfterSeconds ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined
+    return Response.json({ ok: false, ...failure }, { status: failure.status, headers })
+  }
 }

@@ -1,4 +1,5 @@
 import {
+  AnalysisError,
   cellText,
   cleanText,
   compareClassrooms,
@@ -6,18 +7,29 @@ import {
   isBlankCell,
   normalizeLabel,
   normalizeText,
+  percent,
+  recogniseLayout,
   refuseMostlySkipped,
-  requireTable,
   Roster,
   roundHalfAway,
+  schoolNameOf,
+  sheetsOf,
+  studentKeyOf,
+  readStudentId,
+  readGradeCell,
+  isGradeCode,
+  type AnalysisInput,
   type Classroom,
   type ColumnSpec,
+  type LayoutName,
+  type LayoutSpec,
   type LocatedTable,
   type MessageRef,
+  type SheetTable,
   type SkippedRow,
   type TableSpec,
 } from '#app/features/analyses/index.ts'
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue } from '#app/server/xlsx/types.ts'
 import { resolveBands, type BandPresetName, type GradeBand } from './bands.ts'
 import { maxScoreDecimals, ScoreGroup, scoreFigures, type ScoreFigures, type SubjectScale } from './grade-figures.ts'
 
@@ -30,9 +42,9 @@ import { maxScoreDecimals, ScoreGroup, scoreFigures, type ScoreFigures, type Sub
 
 export const gradesColumns = {
   student: { headers: ['اسم الطالب', 'الاسم', 'Student name', 'Student'], required: true },
-  studentId: { headers: ['رقم الهوية', 'رقم الطالب', 'National ID', 'ID'], required: false },
-  grade: { headers: ['الصف', 'رقم الصف', 'Grade'], required: true },
-  classroom: { headers: ['الفصل', 'رقم الفصل', 'الشعبة', 'Class', 'Classroom'], required: true },
+  studentId: { headers: ['رقم الهوية', 'رقم الطالب', 'السجل المدني', 'الرقم الأكاديمي', 'National ID', 'Student ID', 'ID'], required: false },
+  grade: { headers: ['الصف', 'رقم الصف', 'Grade'], required: false },
+  classroom: { headers: ['الفصل', 'رقم الفصل', 'الشعبة', 'Class', 'Classroom'], required: false },
   subject: { headers: ['المادة', 'Subject'], required: false },
   score: { headers: ['الدرجة', 'الدرجة المستحقة', 'Score', 'Mark'], required: true },
   max: { headers: ['الدرجة العظمى', 'النهاية العظمى', 'Max score', 'Out of'], required: false },
@@ -46,11 +58,66 @@ export const gradesTitleLabels = {
   exam: ['الاختبار', 'Exam'],
   term: ['الفصل الدراسي', 'Term'],
   max: ['الدرجة العظمى', 'Max score'],
+  grade: ['الصف', 'Grade'],
+  classroom: ['الفصل', 'رقم الفصل', 'Class', 'Classroom'],
 } as const
 
 export type GradesTitleField = keyof typeof gradesTitleLabels
 
-const gradesTable: TableSpec<GradesColumn, GradesTitleField> = { columns: gradesColumns, titleLabels: gradesTitleLabels }
+/** Grade and classroom: a column, a grade cell written `X / N`, or the sheet's title block. */
+function lacksClassroom(table: LocatedTable<string, string>): string[] {
+  const lacking: string[] = []
+  if (table.columns.grade === undefined && !table.title.grade) lacking.push('grade')
+  if (table.columns.classroom === undefined && !table.title.classroom && table.columns.grade === undefined) lacking.push('classroom')
+  return lacking
+}
+
+const rowsLayout: LayoutSpec = {
+  name: 'grades-rows',
+  table: { columns: gradesColumns, titleLabels: gradesTitleLabels } satisfies TableSpec<GradesColumn, GradesTitleField>,
+  lacks: lacksClassroom,
+  named: ['grade', 'classroom'],
+}
+
+/** A report card (Noor's إشعار فترة / إشعار بدرجات الفصل / كشف درجات الفصل): one sheet per student. */
+export const reportCardColumns = {
+  subject: { headers: ['المادة', 'المواد الدراسية', 'اسم المادة', 'Subject', 'Subjects'], required: true },
+  score: { headers: ['مجموع', 'المجموع', 'Total'], required: true },
+  max: { headers: ['النهاية العظمى', 'الدرجة العظمى', 'Max score', 'Maximum', 'Out of'], required: false },
+} as const satisfies Record<string, ColumnSpec>
+
+export const reportCardTitleLabels = {
+  school: ['اسم المدرسة', 'School'],
+  student: ['اسم الطالب', 'الاسم', 'Student name', 'Student', 'Name'],
+  studentId: ['رقم الهوية', 'السجل المدني', 'رقم الطالب', 'السجل المدني / الإقامة', 'National ID', 'Student ID', 'ID'],
+  grade: ['الصف', 'Grade'],
+  classroom: ['الفصل', 'رقم الفصل', 'Class', 'Classroom'],
+} as const
+
+const reportCardsLayout: LayoutSpec = {
+  name: 'report-cards',
+  table: { columns: reportCardColumns, titleLabels: reportCardTitleLabels },
+  lacks: (table) => [...(table.title.student ? [] : ['student']), ...(table.title.grade ? [] : ['grade']), ...(table.title.classroom || table.title.grade?.includes('/') ? [] : ['classroom'])],
+}
+
+/** Noor's class aggregate (توزيع أعداد الطلاب على مستويات الأداء): students per band for each subject. */
+export const bandSummaryColumns = {
+  subject: { headers: ['المادة', 'المواد الدراسية', 'Subject'], required: true },
+  excellent: { headers: ['ممتاز', 'Excellent'], required: true },
+  veryGood: { headers: ['جيد جدا', 'Very good'], required: true },
+  good: { headers: ['جيد', 'Good'], required: true },
+  acceptable: { headers: ['مقبول', 'Acceptable'], required: true },
+  weak: { headers: ['ضعيف', 'Weak'], required: true },
+} as const satisfies Record<string, ColumnSpec>
+
+const bandSummaryLayout: LayoutSpec = {
+  name: 'band-summary',
+  table: { columns: bandSummaryColumns, titleLabels: { grade: ['الصف', 'Grade'], classroom: ['الفصل', 'رقم الفصل', 'Class', 'Classroom'] } },
+  lacks: (table) => [...(table.title.grade ? [] : ['grade']), ...(table.title.classroom ? [] : ['classroom'])],
+}
+
+/** The layouts a grades file may be in, the sample's first. */
+export const gradesLayouts: readonly LayoutSpec[] = [rowsLayout, reportCardsLayout, bandSummaryLayout]
 
 /** The sheet read from a grades workbook (else its first sheet). */
 export const gradesSheetNames = ['الدرجات', 'Grades'] as const
@@ -80,11 +147,41 @@ export interface SubjectRecords {
   readonly students: readonly GradeRecord[]
 }
 
+/** What was recognised in the file, shown first on the report. */
+export interface GradesRecognised {
+  readonly layout: Extract<LayoutName, 'grades-rows' | 'report-cards' | 'band-summary'>
+  readonly sheets: number
+  readonly sheetsSkipped: number
+  readonly classrooms: number
+  /** Null for a band summary, which names no student. */
+  readonly students: number | null
+  readonly gradeCodes?: readonly string[]
+  /** Report cards without a maximum: the maximum assumed for each subject (60 or 100). */
+  readonly assumedMaxima?: Readonly<Record<string, number>>
+}
+
 /** Everything the report is computed from: recomputeGrades(records, bands) gives the report again. */
 export interface GradeRecords {
   /** In order of first appearance. */
   readonly subjects: readonly SubjectRecords[]
   readonly skipped: readonly SkippedRow[]
+  readonly recognised?: GradesRecognised
+  /** A band summary's counts (then `subjects` is empty): the report is these counts. */
+  readonly bandSubjects?: readonly BandSubjectReport[]
+}
+
+/** A band's count and its share of the group's students (two decimals). */
+export interface BandCount {
+  readonly key: string
+  readonly count: number
+  readonly percentage: number | null
+}
+
+/** A subject of a band summary: students per band, overall and per classroom; no scores. */
+export interface BandSubjectReport {
+  readonly subject: string
+  readonly summary: { readonly students: number; readonly bands: readonly BandCount[] }
+  readonly byClassroom: ReadonlyArray<{ readonly grade: string; readonly classroom: string; readonly students: number; readonly bands: readonly BandCount[] }>
 }
 
 export type ClassroomScoreFigures = { readonly grade: string; readonly classroom: string } & ScoreFigures
@@ -99,8 +196,11 @@ export interface SubjectReport {
 
 /** The API's `data` of a grades analysis, without id, kind, title and createdAt. */
 export interface GradesReport {
+  readonly recognised?: GradesRecognised
   readonly bands: readonly GradeBand[]
   readonly subjects: readonly SubjectReport[]
+  /** A band summary's subjects (then `subjects` is empty): counts per band, no scores. */
+  readonly bandSubjects?: readonly BandSubjectReport[]
   readonly skipped: readonly SkippedRow[]
 }
 
@@ -170,6 +270,8 @@ function readMax(value: CellValue | undefined): number | null {
 
 interface SubjectEntry {
   readonly label: string
+  /** Whether any row gave the subject's maximum (report cards may give none). */
+  hasMax: boolean
   /** The max of the first scored row; the subject's other scored rows must have the same. */
   max: number | null
   /** The max when every row is absent: the first absent row's, else the title's, else 100. */
@@ -179,90 +281,237 @@ interface SubjectEntry {
   readonly rowOfStudent: Map<string, number>
 }
 
-function skip(row: number, key: string, values?: MessageRef['values']): SkippedRow {
-  return { row, reason: values ? { key: `grades.skip.${key}`, values } : { key: `grades.skip.${key}` } }
+function skip(sheet: string | null, row: number, key: string, values?: MessageRef['values']): SkippedRow {
+  return { ...(sheet !== null && { sheet }), row, reason: values ? { key: `grades.skip.${key}`, values } : { key: `grades.skip.${key}` } }
 }
 
 const shown = (value: CellValue | undefined) => cleanText(cellText(value))
 
-/** Reads a sheet's rows into records (grades.md, "Table"); the skipped rows with their reasons. */
-function readRecords(table: LocatedTable<GradesColumn, GradesTitleField>): GradeRecords {
-  const { columns, title } = table
-  const scoreAt = columns.score as number
-  const subjectAt = columns.subject
-  const maxAt = columns.max
-  const roster = new Roster({ student: columns.student as number, grade: columns.grade as number, classroom: columns.classroom as number, studentId: columns.studentId })
-  const titleSubject = title.subject ?? noSubject
-  const titleMax = title.max
+/** The subjects being read, by normalised name, and the rows skipped. */
+class SubjectBook {
+  readonly subjects = new Map<string, SubjectEntry>()
+  readonly skipped: SkippedRow[] = []
+  readonly students = new Set<string>()
+  readonly classrooms = new Set<Classroom>()
 
-  const subjects = new Map<string, SubjectEntry>()
-  const skipped: SkippedRow[] = []
-
-  for (const { row, cells } of table.rows) {
-    const placed = roster.place(cells)
-    if (typeof placed === 'string') {
-      skipped.push(skip(row, placed))
-      continue
-    }
-    const scoreCell = cells[scoreAt]
-    const score = readScore(scoreCell)
-    if (score === null) {
-      skipped.push(skip(row, 'unreadableScore', { value: shown(scoreCell) }))
-      continue
-    }
-    if (score !== 'absent' && score < 0) {
-      skipped.push(skip(row, 'negativeScore', { value: shown(scoreCell) }))
-      continue
-    }
-
-    // The row's max: its own cell, else the title block's, else 100.
-    const maxCell = maxAt === undefined ? null : cells[maxAt]
-    const maxSource: CellValue | undefined = isBlankCell(maxCell) ? (titleMax ?? null) : maxCell
-    const max = maxSource === null ? defaultMaxScore : readMax(maxSource)
-    const subjectCell = subjectAt === undefined ? null : cells[subjectAt]
-    const subjectText = isBlankCell(subjectCell) ? titleSubject : cellText(subjectCell)
+  /**
+   * One student's score in a subject, checked (grades.md, "Cell values"): a score above its
+   * maximum, a maximum other than the subject's, or a second score of the student is skipped.
+   */
+  add(sheet: string | null, row: number, subjectText: string, score: number | 'absent', max: number | null, fallbackMax: number | null, student: { name: string; studentId: string | null; studentKey: string; classroom: Classroom }): void {
     const subjectKey = normalizeLabel(subjectText)
-    let subject = subjects.get(subjectKey)
-
-    if (score !== 'absent') {
-      // An absent row's max is of no use: only a scored row is checked against it.
-      if (max === null) {
-        skipped.push(skip(row, 'unreadableMax', { value: shown(maxSource) }))
-        continue
-      }
+    let subject = this.subjects.get(subjectKey)
+    if (score !== 'absent' && max !== null) {
       if (score > max) {
-        skipped.push(skip(row, 'scoreAboveMax', { value: score, max }))
-        continue
+        this.skipped.push(skip(sheet, row, 'scoreAboveMax', { value: score, max }))
+        return
       }
       if (subject?.max != null && subject.max !== max) {
-        skipped.push(skip(row, 'otherMax', { value: max, max: subject.max }))
-        continue
+        this.skipped.push(skip(sheet, row, 'otherMax', { value: max, max: subject.max }))
+        return
       }
     }
-    const firstRow = subject?.rowOfStudent.get(placed.studentKey)
+    const firstRow = subject?.rowOfStudent.get(student.studentKey)
     if (firstRow !== undefined) {
-      skipped.push(skip(row, 'duplicate', { firstRow }))
-      continue
+      this.skipped.push(skip(sheet, row, 'duplicate', { firstRow }))
+      return
     }
-
     if (!subject) {
-      subject = {
-        label: cleanText(subjectText),
-        max: null,
-        fallbackMax: max ?? (titleMax === undefined ? null : readMax(titleMax)) ?? defaultMaxScore,
-        students: [],
-        rowOfStudent: new Map(),
-      }
-      subjects.set(subjectKey, subject)
+      subject = { label: cleanText(subjectText), max: null, fallbackMax: max ?? fallbackMax ?? defaultMaxScore, students: [], rowOfStudent: new Map(), hasMax: false }
+      this.subjects.set(subjectKey, subject)
     }
-    if (score !== 'absent') subject.max ??= max
-    subject.rowOfStudent.set(placed.studentKey, row)
-    subject.students.push(record(placed.name, placed.studentId, placed.classroom, score === 'absent' ? null : score))
+    if (score !== 'absent' && max !== null) subject.max ??= max
+    if (max !== null) subject.hasMax = true
+    subject.rowOfStudent.set(student.studentKey, row)
+    subject.students.push(record(student.name, student.studentId, student.classroom, score === 'absent' ? null : score))
+    this.students.add(student.studentKey)
+    this.classrooms.add(student.classroom)
   }
 
+  records(recognised: Omit<GradesRecognised, 'classrooms' | 'students'>, assume: boolean): GradeRecords {
+    const assumed: Record<string, number> = {}
+    const subjects = [...this.subjects.values()].map(({ label, max, fallbackMax, students, hasMax }) => {
+      if (!assume || hasMax) return { subject: label, max: max ?? fallbackMax, students }
+      // No maximum anywhere: out of 60 when no score passes 60, else out of 100 (docs/noor-layouts.md).
+      const highest = Math.max(0, ...students.map((s) => s.score ?? 0))
+      const guessed = highest <= assumedLowMax ? assumedLowMax : defaultMaxScore
+      assumed[label] = guessed
+      return { subject: label, max: guessed, students }
+    })
+    return {
+      subjects,
+      skipped: this.skipped,
+      recognised: {
+        ...recognised,
+        classrooms: this.classrooms.size,
+        students: this.students.size,
+        ...(Object.keys(assumed).length > 0 && { assumedMaxima: assumed }),
+      },
+    }
+  }
+}
+
+/** The lower maximum a report card without maxima may have (middle-school subjects out of 60). */
+export const assumedLowMax = 60
+
+/** Reads the sample's rows (one score per row) of every sheet into records. */
+function readRows(tables: readonly SheetTable[], book: SubjectBook, codes: Set<string>): number {
+  const roster = new Roster()
+  let dataRows = 0
+  for (const { sheet, table } of tables) {
+    const { columns, title } = table
+    dataRows += table.rows.length
+    const scoreAt = columns.score as number
+    const subjectAt = columns.subject
+    const maxAt = columns.max
+    const sheetRoster = new Roster({ student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId })
+    const defaults = { grade: title.grade, classroom: title.classroom }
+    const titleSubject = title.subject ?? noSubject
+    const titleMax = title.max
+
+    for (const { row, cells } of table.rows) {
+      const placed = sheetRoster.place(cells, defaults)
+      if (typeof placed === 'string') {
+        book.skipped.push(skip(sheet, row, placed))
+        continue
+      }
+      const scoreCell = cells[scoreAt]
+      const score = readScore(scoreCell)
+      if (score === null) {
+        book.skipped.push(skip(sheet, row, 'unreadableScore', { value: shown(scoreCell) }))
+        continue
+      }
+      if (score !== 'absent' && score < 0) {
+        book.skipped.push(skip(sheet, row, 'negativeScore', { value: shown(scoreCell) }))
+        continue
+      }
+      // The row's max: its own cell, else the title block's, else 100.
+      const maxCell = maxAt === undefined ? null : cells[maxAt]
+      const maxSource: CellValue | undefined = isBlankCell(maxCell) ? (titleMax ?? null) : maxCell
+      const max = maxSource === null ? defaultMaxScore : readMax(maxSource)
+      if (score !== 'absent' && max === null) {
+        book.skipped.push(skip(sheet, row, 'unreadableMax', { value: shown(maxSource) }))
+        continue
+      }
+      const subjectCell = subjectAt === undefined ? null : cells[subjectAt]
+      const subjectText = isBlankCell(subjectCell) ? titleSubject : cellText(subjectCell)
+      // One classroom object per classroom across sheets.
+      const classroom = roster.classroomOf(placed.classroom.grade, placed.classroom.classroom)
+      book.add(sheet, row, subjectText, score, max, titleMax === undefined ? null : readMax(titleMax), { ...placed, classroom })
+    }
+    for (const code of sheetRoster.gradeCodes) codes.add(code)
+  }
+  return dataRows
+}
+
+/** Rows of a report card that are not subjects: conduct, attendance, totals, averages, ranks. */
+const notSubjects = new Set(['السلوك', 'المواظبه', 'المواظبة', 'النشاط', 'الحضور', 'الغياب', 'المجموع', 'مجموع الدرجات الموزونه', 'مجموع الدرجات الموزونة', 'المعدل', 'التقدير العام', 'النسبه المئويه', 'النسبة المئوية', 'behaviour', 'behavior', 'attendance', 'total', 'average', 'percentage'])
+const notSubjectWords = ['غياب', 'تاخر', 'الترتيب', 'مجموع الدرجات', 'المعدل', 'rank']
+
+function subjectName(text: string): string {
+  return cleanText(text).replace(/^\*+\s*/, '').replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ').replace(/\s+/g, ' ').trim()
+}
+
+function isSubject(name: string): boolean {
+  const label = normalizeLabel(name)
+  return label !== '' && !notSubjects.has(label) && !notSubjectWords.some((word) => label.includes(word))
+}
+
+/** Reads report cards (one sheet per student: the name in the title block, a row per subject). */
+function readReportCards(tables: readonly SheetTable[], book: SubjectBook, codes: Set<string>): number {
+  const roster = new Roster()
+  let dataRows = 0
+  for (const { sheet, table } of tables) {
+    const { columns, title } = table
+    const parsed = readGradeCell(title.grade as string)
+    if (isGradeCode(parsed.grade)) codes.add(parsed.grade)
+    const classroom = roster.classroomOf(parsed.grade, title.classroom ?? parsed.classroom ?? '')
+    const name = cleanText(title.student as string)
+    const studentId = readStudentId(title.studentId ?? null)
+    const student = { name, studentId, studentKey: studentKeyOf(name, studentId, classroom), classroom }
+    const scoreAt = columns.score as number
+    const maxAt = columns.max
+    for (const { row, cells } of table.rows) {
+      const subjectText = subjectName(cellText(cells[columns.subject as number]))
+      if (!isSubject(subjectText)) continue
+      dataRows++
+      const scoreCell = cells[scoreAt]
+      const score = readScore(scoreCell)
+      if (score === null) {
+        book.skipped.push(skip(sheet, row, 'unreadableScore', { value: shown(scoreCell) }))
+        continue
+      }
+      if (score !== 'absent' && score < 0) {
+        book.skipped.push(skip(sheet, row, 'negativeScore', { value: shown(scoreCell) }))
+        continue
+      }
+      const maxCell = maxAt === undefined ? null : cells[maxAt]
+      const max = isBlankCell(maxCell) ? null : readMax(maxCell)
+      if (!isBlankCell(maxCell) && max === null) {
+        book.skipped.push(skip(sheet, row, 'unreadableMax', { value: shown(maxCell) }))
+        continue
+      }
+      book.add(sheet, row, subjectText, score, max, null, student)
+    }
+  }
+  return dataRows
+}
+
+const bandKeys = ['excellent', 'veryGood', 'good', 'acceptable', 'weak'] as const
+
+/** Reads band summaries (one classroom per sheet: students per band for each subject). */
+function readBandSummary(tables: readonly SheetTable[], skipped: SkippedRow[], codes: Set<string>): { subjects: BandSubjectReport[]; classrooms: number; dataRows: number } {
+  const roster = new Roster()
+  const subjects = new Map<string, { label: string; byClassroom: Map<Classroom, number[]> }>()
+  const classrooms = new Set<Classroom>()
+  let dataRows = 0
+  for (const { sheet, table } of tables) {
+    const { columns, title } = table
+    const parsed = readGradeCell(title.grade as string)
+    if (isGradeCode(parsed.grade)) codes.add(parsed.grade)
+    const classroom = roster.classroomOf(parsed.grade, title.classroom ?? parsed.classroom ?? '')
+    for (const { row, cells } of table.rows) {
+      const subjectText = subjectName(cellText(cells[columns.subject as number]))
+      if (!isSubject(subjectText)) continue
+      dataRows++
+      const counts = bandKeys.map((key) => {
+        const reading = readScore(cells[columns[key] as number])
+        return reading === 'absent' ? 0 : reading
+      })
+      if (counts.some((count) => count === null || !Number.isInteger(count) || (count as number) < 0)) {
+        skipped.push(skip(sheet, row, 'unreadableCount', { value: counts.map((c) => c ?? '?').join(' · ') }))
+        continue
+      }
+      const key = normalizeLabel(subjectText)
+      let subject = subjects.get(key)
+      if (!subject) {
+        subject = { label: subjectText, byClassroom: new Map() }
+        subjects.set(key, subject)
+      }
+      const previous = subject.byClassroom.get(classroom)
+      if (previous) {
+        skipped.push(skip(sheet, row, 'duplicate', { firstRow: row }))
+        continue
+      }
+      subject.byClassroom.set(classroom, counts as number[])
+      classrooms.add(classroom)
+    }
+  }
+  const bandsOf = (counts: readonly number[]) => {
+    const students = counts.reduce((a, b) => a + b, 0)
+    return { students, bands: bandKeys.map((key, i) => ({ key, count: counts[i] as number, percentage: percent(counts[i] as number, students) })) }
+  }
   return {
-    subjects: [...subjects.values()].map(({ label, max, fallbackMax, students }) => ({ subject: label, max: max ?? fallbackMax, students })),
-    skipped,
+    subjects: [...subjects.values()].map(({ label, byClassroom }) => {
+      const total = bandKeys.map((_, i) => [...byClassroom.values()].reduce((sum, counts) => sum + (counts[i] as number), 0))
+      return {
+        subject: label,
+        summary: bandsOf(total),
+        byClassroom: [...byClassroom.keys()].sort(compareClassrooms).map((c) => ({ grade: c.grade, classroom: c.classroom, ...bandsOf(byClassroom.get(c) as number[]) })),
+      }
+    }),
+    classrooms: classrooms.size,
+    dataRows,
   }
 }
 
@@ -309,34 +558,59 @@ function subjectReport(subject: SubjectRecords, bands: readonly GradeBand[], ros
 /**
  * The report of stored records with the given bands (a preset's name, or the teacher's own: see
  * parseBands), without the workbook: the page changes the band thresholds this way. Invalid
- * bands are a DomainError (400) with the reason's key.
+ * bands are a DomainError (400) with the reason's key. A band summary's counts stand as they are.
  */
 export function recomputeGrades(records: GradeRecords, bands?: readonly GradeBand[] | BandPresetName): GradesReport {
-  const resolved = resolveBands(bands)
+  const resolved = resolveBands(records.bandSubjects ? undefined : bands)
   const roster = new Roster()
   return {
+    ...(records.recognised && { recognised: records.recognised }),
     bands: resolved.map(({ key, min }) => ({ key, min })),
     subjects: records.subjects.map((subject) => subjectReport(subject, resolved, roster)),
+    ...(records.bandSubjects && { bandSubjects: records.bandSubjects }),
     skipped: records.skipped,
   }
 }
 
-/** Analyses a sheet's rows (grades.md). Throws AnalysisError when the file is refused. */
-export function analyseGrades(rows: readonly SheetRow[], options: AnalyseGradesOptions = {}): GradesAnalysis {
+/** Analyses a file's sheets (or one sheet's rows). Throws AnalysisError when the file is refused. */
+export function analyseGrades(input: AnalysisInput, options: AnalyseGradesOptions = {}): GradesAnalysis {
   const bands = resolveBands(options.bands)
-  const table = requireTable(rows, gradesTable, 'grades')
-  const records = readRecords(table)
-  refuseMostlySkipped(records.skipped, table.rows.length, 'grades')
+  const sheets = sheetsOf(input, options.sheetName)
+  const found = recogniseLayout(sheets, gradesLayouts, 'grades')
+  const codes = new Set<string>()
+  const base = { sheets: found.tables.length, sheetsSkipped: found.sheetsSkipped }
+  let records: GradeRecords
+  let dataRows: number
+  if (found.layout === 'band-summary') {
+    const skipped: SkippedRow[] = []
+    const read = readBandSummary(found.tables, skipped, codes)
+    dataRows = read.dataRows
+    records = {
+      subjects: [],
+      skipped,
+      bandSubjects: read.subjects,
+      recognised: { layout: 'band-summary', ...base, classrooms: read.classrooms, students: null, ...(codes.size > 0 && { gradeCodes: [...codes] }) },
+    }
+  } else {
+    const book = new SubjectBook()
+    const isCards = found.layout === 'report-cards'
+    dataRows = isCards ? readReportCards(found.tables, book, codes) : readRows(found.tables, book, codes)
+    records = book.records({ layout: isCards ? 'report-cards' : 'grades-rows', ...base, ...(codes.size > 0 && { gradeCodes: [...codes] }) }, isCards)
+  }
+  if (dataRows === 0) throw new AnalysisError('grades.errors.noDataRows')
+  refuseMostlySkipped(records.skipped, dataRows, 'grades')
 
-  const { title } = table
+  const title = found.tables[0]?.table.title ?? {}
   const titleMax = title.max === undefined ? null : readMax(title.max)
+  const sheetName = sheets.length === 1 ? (sheets[0]?.name ?? options.sheetName) : found.tables[0]?.sheet
+  const school = title.school ?? schoolNameOf(sheets)
   const meta: GradesMeta = {
-    ...(title.school !== undefined && { school: title.school }),
-    ...(title.subject !== undefined && { subject: title.subject }),
+    ...(school !== undefined && { school }),
+    ...(title.subject !== undefined && found.layout === 'grades-rows' && { subject: title.subject }),
     ...(title.exam !== undefined && { exam: title.exam }),
     ...(title.term !== undefined && { term: title.term }),
     ...(titleMax !== null && { maxScore: titleMax }),
-    ...(options.sheetName !== undefined && { sheetName: options.sheetName }),
+    ...(sheetName != null && { sheetName }),
   }
   return { meta, report: recomputeGrades(records, bands), records }
 }

@@ -1,5 +1,5 @@
 import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarChart, type PdfLegendItem } from '#app/features/analyses/index.server.ts'
-import type { GradesReport, SubjectReport } from './analyse-grades.ts'
+import type { BandSubjectReport, GradesReport, SubjectReport } from './analyse-grades.ts'
 import type { ScoreFigures } from './grade-figures.ts'
 import { gradesExportWords, groupsOf, passedCount, subjectList, type GradesExportOptions, type GradesExportWords } from './report-xlsx.server.ts'
 
@@ -143,6 +143,30 @@ function subjectData(words: GradesExportWords, subject: SubjectReport, bands: Gr
   }
 }
 
+/** A band summary's subject: students per band by classroom, as bars and a table; no scores. */
+function bandSubjectData(words: GradesExportWords, subject: BandSubjectReport) {
+  const { t } = words
+  const groups = [...subject.byClassroom.map((c) => ({ label: `${c.grade} / ${c.classroom}`, group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }]
+  const bandsChart: PdfBarChart = {
+    title: t('grades-report.charts.bandsByClassroom'),
+    rows: groups.map(({ label, group }) => ({
+      label,
+      value: words.integer(group.students),
+      segments: group.bands.map((b, i) => ({ tone: bandTone(i), value: group.students > 0 ? b.count / group.students : 0 })),
+    })),
+  }
+  return {
+    title: subject.subject,
+    bandsChart,
+    bands: {
+      title: t('grades-report.tables.bands'),
+      headers: [t('grades-report.tables.classroom'), t('grades-report.figures.students'), ...subject.summary.bands.map((b) => words.band(b.key))],
+      strong: [groups.length - 1],
+      rows: groups.map(({ label, group }) => [label, words.integer(group.students), ...group.bands.map((b) => [words.integer(b.count), words.rate(b.count, group.students)])]),
+    },
+  }
+}
+
 function reportData({ lang, title, createdAt, analysis }: GradesReportPdfOptions) {
   const words = gradesExportWords(lang)
   const { t } = words
@@ -161,6 +185,8 @@ function reportData({ lang, title, createdAt, analysis }: GradesReportPdfOptions
     headings: { bands: t('grades-report.exports.bandsUsed') },
     legend,
     subjects: report.subjects.map((subject) => subjectData(words, subject, report.bands)),
+    bandSubjects: (report.bandSubjects ?? []).map((subject) => bandSubjectData(words, subject)),
+    bandsOnly: report.bandSubjects ? t('analyses.recognised.bandsOnly') : '',
     skipped: pdfSkipped(words, report.skipped),
   }
 }
@@ -199,6 +225,14 @@ const body = String.raw`
       subhead(l.title)
       if l.rows.len() == 0 { par(l.none) } else { data-table(l.headers, l.rows, labels: 2, widths: (auto, 1fr, auto)) }
     })))
+}
+
+#if d.bandsOnly != "" { lead(d.bandsOnly) }
+#for s in d.bandSubjects {
+  section(s.title)
+  bar-chart(s.bandsChart, d.legend)
+  subhead(s.bands.title)
+  data-table(s.bands.headers, s.bands.rows, strong: s.bands.strong)
 }
 
 #skipped-section(d.skipped)

@@ -2,8 +2,9 @@ import { Form } from 'react-router'
 import { formatNumber, formatRate } from '#app/i18n/format.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.tsx'
+import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
 import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
-import type { GradesReport, SubjectReport } from './analyse-grades.ts'
+import type { BandCount, BandSubjectReport, GradesReport, SubjectReport } from './analyse-grades.ts'
 import { isBandKey } from './bands.ts'
 import type { BandsChoice } from './bands-query.ts'
 import type { ScoreFigures } from './grade-figures.ts'
@@ -12,14 +13,72 @@ const tones: ChartTone[] = ['band1', 'band2', 'band3', 'band4', 'band5']
 
 /** The grades report: the bands form, then per subject its figures, charts and tables. */
 export function GradesReportView({ report, choice, analysisId, action }: { report: GradesReport; choice: BandsChoice; analysisId: string; action: string }) {
+  const { t } = useT()
   return (
     <>
-      <BandsForm choice={choice} analysisId={analysisId} action={action} />
-      {report.subjects.map((subject, i) => (
-        <SubjectSection key={`${subject.subject}-${i}`} subject={subject} bands={report.bands} index={i} />
-      ))}
+      {report.recognised ? <RecognisedSummary recognised={report.recognised} /> : null}
+      {report.bandSubjects ? (
+        <>
+          <p className="notice">{t('analyses.recognised.bandsOnly')}</p>
+          {report.bandSubjects.map((subject, i) => (
+            <BandSubjectSection key={`${subject.subject}-${i}`} subject={subject} index={i} />
+          ))}
+        </>
+      ) : (
+        <>
+          <BandsForm choice={choice} analysisId={analysisId} action={action} />
+          {report.subjects.map((subject, i) => (
+            <SubjectSection key={`${subject.subject}-${i}`} subject={subject} bands={report.bands} index={i} />
+          ))}
+        </>
+      )}
       <SkippedRows rows={report.skipped} />
     </>
+  )
+}
+
+/** A subject of a band summary: the bands by classroom and overall, counts and shares, no scores. */
+function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; index: number }) {
+  const { t } = useT()
+  const lang = useLang()
+  const bandName = useBandName()
+  const rate = (v: number | null) => (v === null ? '—' : formatRate(lang, v))
+  const id = `band-subject-${index}`
+  const classroomLabel = (c: { grade: string; classroom: string }) => `${c.grade} / ${c.classroom}`
+  const segments = (bands: readonly BandCount[]) =>
+    bands.map((b, i) => ({ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
+  const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({ key: classroomLabel(c), label: classroomLabel(c), segments: segments(c.bands) }))
+  const distribution: ChartRow[] = subject.summary.bands.map((b, i) => ({
+    key: b.key,
+    label: bandName(b.key),
+    segments: [{ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
+    note: `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`,
+  }))
+  type Group = { students: number; bands: readonly BandCount[] }
+  const rows: { label: string; group: Group }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }]
+  return (
+    <section className="report-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{subject.subject}</h2>
+      <dl className="key-figures">
+        <KeyFigure label={t('grades-report.figures.students')} value={formatNumber(lang, subject.summary.students)} />
+      </dl>
+      <div className="chart-grid">
+        <StackedBarChart id={`${id}-bands`} title={t('grades-report.charts.bandsByClassroom')} rows={byClassroom} formatValue={rate} />
+        <StackedBarChart id={`${id}-distribution`} title={t('grades-report.charts.distribution')} rows={distribution} formatValue={rate} />
+      </div>
+      <GroupTable
+        caption={t('grades-report.tables.bands')}
+        groupHeader={t('grades-report.tables.classroom')}
+        rows={rows}
+        columns={[
+          { header: t('grades-report.figures.students'), cell: (g: Group) => formatNumber(lang, g.students) },
+          ...subject.summary.bands.map((b, i) => ({
+            header: bandName(b.key),
+            cell: (g: Group) => `${formatNumber(lang, g.bands[i]?.count ?? 0)} (${rate(g.bands[i]?.percentage ?? null)})`,
+          })),
+        ]}
+      />
+    </section>
   )
 }
 

@@ -75,7 +75,35 @@ export function groupsOf(subject: SubjectReport, words: GradesExportWords): { la
 
 /** The subjects' names, joined as a list in the page's language. */
 export function subjectList(lang: Lang, report: GradesReport): string {
-  return new Intl.ListFormat(lang, { type: 'conjunction' }).format(report.subjects.map((s) => s.subject))
+  return new Intl.ListFormat(lang, { type: 'conjunction' }).format([...report.subjects, ...(report.bandSubjects ?? [])].map((s) => s.subject))
+}
+
+/** A band summary's subjects: one sheet, a row per subject and classroom with each band's count and share. */
+function bandSummarySheet(report: GradesReport, words: GradesExportWords, lang: Lang): XlsxSheet[] {
+  const { t } = words
+  const subjects = report.bandSubjects
+  if (!subjects?.length) return []
+  const keys = subjects[0]?.summary.bands.map((b) => b.key) ?? []
+  return [
+    tableSheet(
+      t('grades-report.exports.sheets.bands'),
+      lang,
+      [
+        t('grades-report.tables.subject'),
+        t('grades-report.tables.classroom'),
+        t('grades-report.figures.students'),
+        ...keys.flatMap((key) => [t('grades-report.exports.bandCount', { band: words.band(key) }), t('grades-report.exports.bandShare', { band: words.band(key) })]),
+      ],
+      subjects.flatMap((subject) =>
+        [...subject.byClassroom.map((c) => ({ label: `${c.grade} / ${c.classroom}`, group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }].map(({ label, group }) => [
+          subject.subject,
+          label,
+          xlsxCells.integer(group.students),
+          ...group.bands.flatMap((b) => [xlsxCells.integer(b.count), xlsxCells.fraction(b.count, group.students)]),
+        ]),
+      ),
+    ),
+  ]
 }
 
 // ---- the workbook -------------------------------------------------------------------------
@@ -236,6 +264,7 @@ export function gradesReportWorkbook({ lang, title, createdAt, analysis }: Grade
   const sheets: XlsxSheet[] = [
     summarySheet(t('grades-report.exports.sheets.summary'), lang, title, about, [subjects, bands]),
     ...report.subjects.flatMap((subject) => subjectSheets(subject, words, report.bands)),
+    ...bandSummarySheet(report, words, lang),
     skippedSheet(t('grades-report.exports.sheets.skipped'), words, report.skipped),
   ]
   return writeWorkbook({ sheets, created: createdAt })

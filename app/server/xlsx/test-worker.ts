@@ -1,13 +1,16 @@
-// A worker entry for the pool's tests: the real tasks plus ones that fail in every way a task
-// can (a domain error, an uncaught exception, an exit, an endless loop, too much memory).
+// A worker entry for the pool's tests: the readers as tasks plus ones that fail in every way a
+// task can (a domain error, an uncaught exception, an exit, an endless loop, too much memory).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { threadId } from 'node:worker_threads'
 import { DomainError } from '#app/lib/errors.ts'
+import { readSheet, readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
+import type { ReadWorkbookOptions } from '#app/server/workbook-reading/grid.ts'
+import type { ReadSheetOptions } from './types.ts'
 import { serveWorkerTasks } from './worker-pool.server.ts'
-import { workerTasks } from './worker-tasks.server.ts'
 
 export const testTasks = {
-  ...workerTasks,
+  read: (data: Uint8Array, options: ReadSheetOptions) => readSheet(data, options),
+  readWorkbook: (data: Uint8Array, options: ReadWorkbookOptions) => readWorkbook(data, options),
   describe: (data: Uint8Array) => ({ byteLength: data.byteLength, first: data[0] ?? null, threadId }),
   sleep: async (_data: Uint8Array, options: { ms: number }) => {
     await sleep(options.ms)

@@ -5,27 +5,29 @@ import { readSheet, readWorkbook } from '#app/server/workbook-reading/read-workb
 import { buildWorkbook, sheetJsWorkbook } from '#tests/support/workbooks.ts'
 import type { TestTasks } from './test-worker.ts'
 import { XlsxError, type ReadSheetOptions } from './types.ts'
-import { closeWorkerPool, createWorkerPool, parseInWorker, resolveWorkerEntry, WorkerPoolBusyError, type WorkerPool } from './worker-pool.server.ts'
+import { createWorkerPool, resolveWorkerEntry, WorkerPoolBusyError, type WorkerPool } from './worker-pool.server.ts'
 
 const options: ReadSheetOptions = { maxUncompressedBytes: 200 << 20, maxRows: 500_000, timeBudgetMs: 10_000, preferredSheets: ['الغياب'] }
 const fixture = new URL('../../features/absence/fixtures/small-ar.xlsx', import.meta.url).pathname
-const testEntry = new URL('./test-worker.ts', import.meta.url)
+const testEntry = { source: new URL('./test-worker.ts', import.meta.url) }
 const pools: Array<WorkerPool<TestTasks>> = []
-const testPool = (opts: Parameters<typeof createWorkerPool>[0] = {}) => {
+const testPool = (opts: Partial<Parameters<typeof createWorkerPool>[0]> = {}) => {
   const pool = createWorkerPool<TestTasks>({ entry: testEntry, ...opts })
   pools.push(pool)
   return pool
 }
+// The readers' tasks on a pool of its own, as the analyses run theirs.
+let readers: WorkerPool<TestTasks> | undefined
+const parseInWorker: WorkerPool<TestTasks>['run'] = (task, data, taskOptions, run) => (readers ??= testPool()).run(task, data, taskOptions, run)
 
 afterAll(async () => {
-  await closeWorkerPool()
   await Promise.all(pools.map((p) => p.close()))
 })
 
-describe('parseInWorker', () => {
+describe('a worker pool', () => {
   it('starts the worker from the source through tsx when no build sits beside the module', () => {
-    const entry = resolveWorkerEntry()
-    expect(entry.url.pathname).toMatch(/app\/server\/xlsx\/worker\.ts$/)
+    const entry = resolveWorkerEntry({ source: new URL('../../features/analyses/worker.ts', import.meta.url), built: 'analysis-worker.js' })
+    expect(entry.url.pathname).toMatch(/app\/features\/analyses\/worker\.ts$/)
     expect(entry.bootstrap).toMatch(/tsx.*register.*worker\.ts/)
   })
 

@@ -6,14 +6,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { isMainThread, parentPort, Worker } from 'node:worker_threads'
 import { DomainError } from '#app/lib/errors.ts'
 import { XLSX_ERROR_CODES, XlsxError, type XlsxErrorCode } from './types.ts'
-import type { WorkerTaskName, WorkerTasks } from './worker-tasks.server.ts'
 
 // Parsing and analysing an upload is pure CPU for up to a few seconds: it runs in worker
 // threads so the event loop keeps serving other requests. A small pool (cores − 1) takes the
 // jobs, a queue holds the rest; a worker that crashes, runs out of memory or passes the hard
 // timeout is terminated and replaced. The upload's bytes are moved to the worker, not copied.
 
-/** A task: bytes and plain options in, plain data out (see worker-tasks.server.ts). */
+/** A task: bytes and plain options in, plain data out (the analyses' tasks: features/analyses/worker-tasks.server.ts). */
 // oxlint-disable-next-line typescript/no-explicit-any -- each task narrows its own options
 export type WorkerTask = (data: Uint8Array, options: any) => unknown
 export type TaskMap = Record<string, WorkerTask>
@@ -34,8 +33,16 @@ export interface WorkerPoolOptions {
   readonly idleTimeoutMs?: number
   /** V8 old-space limit per worker; a worker past it is ended (error code `too_large`). */
   readonly maxHeapMb?: number
-  /** The worker's entry module; the xlsx worker (built or source) by default. */
-  readonly entry?: URL
+  /** The worker's entry module, built or from source (see resolveWorkerEntry). */
+  readonly entry: WorkerEntrySpec
+}
+
+/** Where a pool's workers start from: the source module, and the file the server build writes for it. */
+export interface WorkerEntrySpec {
+  /** The TypeScript entry (development, tests, CLIs), run through tsx. */
+  readonly source: URL
+  /** The built entry's file name, beside the server build (vite.config.ts writes it). */
+  readonly built?: string
 }
 
 export interface RunOptions {
@@ -146,26 +153,23 @@ export interface WorkerEntry {
   readonly bootstrap?: string
 }
 
-const BUILT_WORKER = 'xlsx-worker.js'
-const SOURCE_WORKER = 'worker.ts'
-
 /**
  * Where the worker starts from. In the Vite build this module sits in build/server/ (or one of
- * its chunk folders) beside xlsx-worker.js; from source (Vite dev, vitest, tsx) the .ts entry
- * beside this file runs through tsx, registered inside the worker with the project's tsconfig
- * (for `#app/...` imports). Node 20 ignores `--import` in a worker's execArgv, hence the
- * bootstrap rather than `execArgv: ['--import', 'tsx']`.
+ * its chunk folders) beside the built entry; from source (Vite dev, vitest, tsx) the .ts entry
+ * runs through tsx, registered inside the worker with the project's tsconfig (for `#app/...`
+ * imports). Node 20 ignores `--import` in a worker's execArgv, hence the bootstrap rather than
+ * `execArgv: ['--import', 'tsx']`.
  */
-export function resolveWorkerEntry(custom?: URL): WorkerEntry {
+export function resolveWorkerEntry(entry: WorkerEntrySpec): WorkerEntry {
   const here = import.meta.url
-  if (!custom && here.endsWith('.js')) {
-    for (const relative of [BUILT_WORKER, `../${BUILT_WORKER}`, `../../${BUILT_WORKER}`]) {
+  if (entry.built && here.endsWith('.js')) {
+    for (const relative of [entry.built, `../${entry.built}`, `../../${entry.built}`]) {
       const candidate = new URL(relative, here)
       if (existsSync(candidate)) return { url: candidate }
     }
   }
-  const source = custom ?? new URL(SOURCE_WORKER, here)
-  if (!existsSync(source)) throw new Error(`xlsx worker entry not found beside ${here}`)
+  const source = entry.source
+  if (!existsSync(source)) throw new Error(`worker entry ${source.pathname} not found`)
   if (!source.pathname.endsWith('.ts')) return { url: source }
   // tsx's ESM register API (the package maps `import` of tsx/esm/api to this .mjs file).
   const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.c?js$/, '.mjs')).href
@@ -208,7 +212,7 @@ interface Slot {
 
 let nextJobId = 1
 
-export function createWorkerPool<T extends TaskMap = WorkerTasks>(options: WorkerPoolOptions = {}): WorkerPool<T> {
+export function createWorkerPool<T extends TaskMap>(options: WorkerPoolOptions): WorkerPool<T> {
   const size = Math.max(1, options.size ?? availableParallelism() - 1)
   const maxQueue = options.maxQueue ?? 100
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000
@@ -368,22 +372,4 @@ export function createWorkerPool<T extends TaskMap = WorkerTasks>(options: Worke
       return { workers: slots.size, busy: [...slots].filter((s) => s.job).length, queued: queue.length }
     },
   }
-}
-
-let sharedPool: WorkerPool<WorkerTasks> | undefined
-
-/**
- * Runs a task of worker-tasks.server.ts (e.g. `read`, or a feature's read-and-analyse) on an
- * upload in the process's shared worker pool. Throws what the task throws.
- */
-export function parseInWorker<K extends WorkerTaskName>(task: K, data: Uint8Array, options: TaskOptions<WorkerTasks, K>, run?: RunOptions): Promise<TaskResult<WorkerTasks, K>> {
-  sharedPool ??= createWorkerPool<WorkerTasks>()
-  return sharedPool.run(task, data, options, run)
-}
-
-/** Ends the shared pool's workers (on shutdown, or after tests). */
-export async function closeWorkerPool() {
-  const pool = sharedPool
-  sharedPool = undefined
-  await pool?.close()
 }

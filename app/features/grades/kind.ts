@@ -1,0 +1,14 @@
+import type { AnalysisKindRecord } from '#app/features/analyses/index.ts'
+import { analyseGrades, gradesLayouts, type AnalyseGradesOptions, type GradesAnalysis } from './analyse-grades.ts'
+
+type Options = { bands?: AnalyseGradesOptions['bands'] }
+
+/**
+ * The grades tool as an analysis kind: the layouts it reads and its analysis of a file's grid.
+ * Pure (no pages, no renderers): the analyses' worker thread is bundled from it.
+ */
+export const gradesKind = {
+  kind: 'grades',
+  layouts: gradesLayouts,
+  analyse: (grid, options: Options): GradesAnalysis => analyseGrades(grid, options.bands === undefined ? {} : { bands: options.bands }),
+} as const satisfies AnalysisKindRecord<'grades', Options, GradesAnalysis>
