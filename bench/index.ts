@@ -5,6 +5,7 @@ import { benchAbsence } from './absence.ts'
 import { benchExams, benchPrintUnderLoad } from './exams.ts'
 import { benchGrades } from './grades.ts'
 import { benchXlsx } from './xlsx.ts'
+import { benchContainers, containerRows } from './containers.ts'
 import { availableParallelism, loadavg } from 'node:os'
 import { startAppServer, type AppServer } from './app-server.ts'
 import { benchBundle } from './bundle.ts'
@@ -30,6 +31,8 @@ for (const x of xlsx) {
   rows.push([`xlsx ${size}: SheetJS read, median of ${x.runs - 1} warm (first ${ms(x.sheetjs.firstMs)})`, `${ms(x.sheetjs.medianMs)}, peak +${x.sheetjs.peakMb.toFixed(0)} MB`])
   rows.push([`xlsx ${size}: SheetJS time / readSheet time`, `${(x.sheetjs.medianMs / x.ours.medianMs).toFixed(1)}×`])
 }
+
+rows.push(...containerRows(await benchContainers()))
 
 for (const a of await benchAbsence()) {
   const size = `${a.rows.toLocaleString('en')} rows`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { XlsxError, type XlsxErrorCode } from '#app/server/xlsx/types.ts'
-import { buildOle, oleStream, sheetJsWorkbook, withDimensions, withFatEntry, type SheetSpec } from '#tests/support/workbooks.ts'
+import { buildOle, buildXls, oleStream, sheetJsWorkbook, withDimensions, withFatEntry, type SheetSpec } from '#tests/support/workbooks.ts'
 import type { ReadWorkbookOptions } from './grid.ts'
 import { readWorkbook } from './read-workbook.server.ts'
 
@@ -61,6 +61,21 @@ describe('readWorkbook reads .xls (BIFF8)', () => {
     ])
   })
 
+  it('reads an .xls written record by record, large enough for its FAT to need DIFAT sectors', () => {
+    const sheet = (name: string) => ({
+      name,
+      rows: [['اسم الطالب', 'التاريخ', 'العدد'], ...Array.from({ length: 40_000 }, (_v, i) => [`محمد أحمد علي الغامدي ${i}`, { date: 45_893 + (i % 100) }, i])],
+      merges: [{ s: { r: 0, c: 0 }, e: { r: 0, c: 1 } }],
+    })
+    const data = buildXls([sheet('الأول'), sheet('الثاني')])
+    expect(data.length).toBeGreaterThan(109 * 128 * 512) // more sectors than the header's 109 FAT sectors map
+    // A loaded CI machine may take a while over 10 MB: the budget is not what this test is about.
+    const grid = readWorkbook(data, { ...options, timeBudgetMs: 60_000 })
+    expect(grid.sheets.map((s) => [s.name, s.rows.length])).toEqual([['الأول', 40_001], ['الثاني', 40_001]])
+    expect(grid.sheets[1]!.rows[40_000]).toEqual({ row: 40_001, cells: ['محمد أحمد علي الغامدي 39999', { kind: 'date', serial: 45_992 }, 39_999] })
+    expect(grid.sheets[0]!.merges).toEqual([{ firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 1 }])
+  })
+
   it('converts dates of the 1904 date system to the 1900 serial', () => {
     const data = sheetJsWorkbook([{ name: 'S', rows: [[new Date(Date.UTC(2025, 7, 24))]] }], 'biff8', { date1904: true })
     expect(readWorkbook(data, options).sheets[0]!.rows).toEqual([{ row: 1, cells: [{ kind: 'date', serial: 45893 }] }])
@@ -119,14 +134,17 @@ describe('readWorkbook reads .xls (BIFF8)', () => {
 
   it('refuses truncated and damaged .xls files as format, never crashing', () => {
     const data = sheetJsWorkbook([report], 'biff8')
-    for (const cut of [600, 2048, Math.floor(data.length / 2), data.length - 1000]) expect(refuse(data.subarray(0, cut)).code).toBe('format')
+    // Cuts inside the header, the directory and the workbook stream (what follows it, the
+    // mini stream of small streams, is not needed to read the workbook).
+    const stream = oleStream(data, 'Workbook')
+    const streamEnd = (stream.start + 1) * 512 + stream.size
+    for (const cut of [600, 2048, Math.floor(streamEnd / 2), streamEnd - 1000]) expect({ cut, code: refuse(data.subarray(0, cut)).code }).toEqual({ cut, code: 'format' })
     const badShift = Buffer.from(data)
     badShift.writeUInt16LE(15, 30)
     expect(refuse(badShift).code).toBe('format')
     // The workbook stream's first bytes overwritten: no BOF record.
-    const { start } = oleStream(data, 'Workbook')
     const noBof = Buffer.from(data)
-    noBof.fill(0x41, (start + 1) * 512, (start + 1) * 512 + 64)
+    noBof.fill(0x41, (stream.start + 1) * 512, (stream.start + 1) * 512 + 64)
     expect(refuse(noBof).code).toBe('format')
   })
 })

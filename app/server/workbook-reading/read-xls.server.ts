@@ -52,7 +52,9 @@ export function readXls(buf: Buffer, options: ReadWorkbookOptions, clock: Clock)
     if (error instanceof XlsxError) throw error
     const message = error instanceof Error ? error.message : ''
     if (/password|encrypt/i.test(message)) throw new XlsxError('encrypted', 'a password-protected workbook')
-    throw new XlsxError('format', `unreadable .xls: ${message.slice(0, 200)}`)
+    // SheetJS's own words are left out: they can quote a sheet's name, and report cards name
+    // their sheets after students.
+    throw new XlsxError('format', 'an .xls SheetJS cannot read')
   }
   clock.check()
   if (workbook.SheetNames.length > 0 && worksheets === 0) throw new XlsxError('format', 'the workbook has no worksheet')
