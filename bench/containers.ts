@@ -6,7 +6,7 @@
 // .xls writer needs gigabytes for this size); the CSV is Windows-1256 with semicolons, as
 // Noor's absence report comes. Each measurement runs in its own process.
 //
-//   npx tsx bench/containers.ts [xls|csv]    these rows alone (or one container's)
+//   npx tsx bench/containers.ts    these rows alone
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -81,11 +81,11 @@ function makeFiles(dir: string): Record<Container, { file: string; bytes: number
   }
 }
 
-export async function benchContainers(only: readonly Container[] = ['xls', 'csv']): Promise<ContainerBenchResult[]> {
+export async function benchContainers(): Promise<ContainerBenchResult[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-containers-'))
   try {
     const files = makeFiles(dir)
-    return only.map((container) => ({
+    return (['xls', 'csv'] as const).map((container) => ({
       container,
       rows: ROWS,
       sheets: files[container].sheets,
@@ -140,8 +140,7 @@ const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? '').href
 if (isMain && process.argv[2] === '--measure') {
   await measure(process.argv[3] as Library, process.argv[4] as Container, process.argv[5]!, Number(process.argv[6]))
 } else if (isMain) {
-  const only = process.argv.slice(2).filter((a): a is Container => a === 'xls' || a === 'csv')
-  const rows = containerRows(await benchContainers(only.length ? only : undefined))
+  const rows = containerRows(await benchContainers())
   const width = Math.max(...rows.map(([k]) => k.length))
   for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`)
 }

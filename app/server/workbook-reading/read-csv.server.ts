@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync'
 import { XlsxError, type CellValue, type SheetRow } from '#app/server/xlsx/types.ts'
 import { CLOCK_EVERY, type Clock } from './clock.ts'
 import { CSV_MAX_LINE_BYTES, type ReadWorkbookOptions, type SheetGrid } from './grid.ts'
@@ -5,9 +6,7 @@ import { CSV_MAX_LINE_BYTES, type ReadWorkbookOptions, type SheetGrid } from './
 // A CSV file as one sheet of text cells. Noor's report viewer saves CSV with commas or
 // semicolons, in UTF-8 (with or without a BOM) or in Windows-1256; values stay as written
 // (`123.0` included), the layers above normalise them. The bytes are checked in one pass before
-// anything is decoded or parsed: binary content, a line too long, too many lines. The parser
-// is our own (RFC 4180 with lenient quotes): csv-parse took twice SheetJS's whole read of the
-// 100,000-row file for its parse alone (bench/containers.ts).
+// anything is decoded or parsed: binary content, a line too long, too many lines.
 
 /** Lines looked at to choose the delimiter. */
 const DELIMITER_SAMPLE_LINES = 10
@@ -31,17 +30,36 @@ export function readCsv(buf: Buffer, options: ReadWorkbookOptions, clock: Clock)
 
   const rows: SheetRow[] = []
   let rowNumber = 0
-  parseCsv(text, delimiter, (record) => {
-    rowNumber++
-    if ((rowNumber & (CLOCK_EVERY - 1)) === 0) clock.check()
-    let last = -1
-    for (let c = 0; c < record.length; c++) if (record[c] !== '') last = c
-    if (last < 0) return
-    if (rows.length >= options.maxRows) throw new XlsxError('too_many_rows', `more than ${options.maxRows} rows`)
-    const cells: CellValue[] = []
-    for (let c = 0; c <= last; c++) cells.push(record[c] === '' ? null : record[c]!)
-    rows.push({ row: rowNumber, cells })
-  })
+  try {
+    parse(text, {
+      delimiter,
+      bom: false,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      max_record_size: CSV_MAX_LINE_BYTES,
+      on_record: (record: string[]) => {
+        rowNumber++
+        if ((rowNumber & (CLOCK_EVERY - 1)) === 0) clock.check()
+        let last = -1
+        for (let c = 0; c < record.length; c++) if (record[c] !== '') last = c
+        if (last < 0) return null
+        if (rows.length >= options.maxRows) throw new XlsxError('too_many_rows', `more than ${options.maxRows} rows`)
+        const cells: CellValue[] = []
+        for (let c = 0; c <= last; c++) cells.push(record[c] === '' ? null : record[c]!)
+        rows.push({ row: rowNumber, cells })
+        // Nothing kept by the parser: the rows above are the result.
+        return null
+      },
+    })
+  } catch (error) {
+    if (error instanceof XlsxError) throw error
+    const cause = (error as { cause?: unknown }).cause
+    if (cause instanceof XlsxError) throw cause
+    const code = (error as { code?: unknown }).code
+    if (code === 'CSV_MAX_RECORD_SIZE') throw new XlsxError('line_too_long', `a record longer than ${CSV_MAX_LINE_BYTES} characters`)
+    throw new XlsxError('format', `unreadable CSV (${typeof code === 'string' ? code : 'parse error'})`)
+  }
   return { name: null, rows, merges: [] }
 }
 
@@ -135,65 +153,4 @@ export function chooseDelimiter(text: string): ',' | ';' {
     else if (ch === LF) lines++
   }
   return semicolons > commas ? ';' : ','
-}
-
-const QUOTE = 0x22
-
-/**
- * RFC 4180 records: fields split by `delimiter`, records by CRLF, LF or CR; a field starting
- * with `"` runs to the next lone `"` (`""` is a quote, line ends inside are kept). Lenient where
- * Excel is: a quote inside an unquoted field is a character, text after a closing quote is kept.
- * An unclosed quote is refused; a record over CSV_MAX_LINE_BYTES characters (a quoted field
- * running on over many lines) too.
- */
-export function parseCsv(text: string, delimiter: ',' | ';', onRecord: (fields: string[]) => void) {
-  const n = text.length
-  const d = delimiter.charCodeAt(0)
-  const isFieldEnd = (ch: number) => ch === d || ch === LF || ch === CR
-  let i = 0
-  let recordStart = 0
-  let fields: string[] = []
-  while (i < n) {
-    let value: string
-    if (text.charCodeAt(i) === QUOTE) {
-      value = ''
-      let j = i + 1
-      for (;;) {
-        const q = text.indexOf('"', j)
-        if (q < 0) throw new XlsxError('format', 'unreadable CSV (a quote that is never closed)')
-        if (text.charCodeAt(q + 1) === QUOTE) {
-          value += text.slice(j, q + 1)
-          j = q + 2
-          continue
-        }
-        value += text.slice(j, q)
-        i = q + 1
-        break
-      }
-      let k = i
-      while (k < n && !isFieldEnd(text.charCodeAt(k))) k++
-      if (k > i) value += text.slice(i, k)
-      i = k
-    } else {
-      let k = i
-      while (k < n && !isFieldEnd(text.charCodeAt(k))) k++
-      value = text.slice(i, k)
-      i = k
-    }
-    fields.push(value)
-    if (i - recordStart > CSV_MAX_LINE_BYTES) throw new XlsxError('line_too_long', `a record longer than ${CSV_MAX_LINE_BYTES} characters`)
-    if (i >= n) break
-    const ch = text.charCodeAt(i)
-    if (ch === d) {
-      i++
-      // A delimiter at the very end leaves one empty field after it.
-      if (i === n) fields.push('')
-      continue
-    }
-    onRecord(fields)
-    fields = []
-    i += ch === CR && text.charCodeAt(i + 1) === LF ? 2 : 1
-    recordStart = i
-  }
-  if (fields.length > 0) onRecord(fields)
 }
