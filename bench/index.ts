@@ -6,6 +6,7 @@ import { benchExams, benchPrintUnderLoad } from './exams.ts'
 import { benchGrades } from './grades.ts'
 import { benchXlsx } from './xlsx.ts'
 import { benchContainers, containerRows } from './containers.ts'
+import { benchNoor, noorRows } from './noor.ts'
 import { availableParallelism, loadavg } from 'node:os'
 import { startAppServer, type AppServer } from './app-server.ts'
 import { benchBundle } from './bundle.ts'
@@ -33,6 +34,7 @@ for (const x of xlsx) {
 }
 
 rows.push(...containerRows(await benchContainers()))
+rows.push(...noorRows(await benchNoor()))
 
 for (const a of await benchAbsence()) {
   const size = `${a.rows.toLocaleString('en')} rows`

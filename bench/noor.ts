@@ -137,3 +137,18 @@ async function measure(job: Job, file: string, runs: number) {
 if (process.argv[2] === '--measure' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await measure(process.argv[3] as Job, process.argv[4]!, Number(process.argv[5]))
 }
+
+/** The table rows of benchNoor: each layout's read + analysis, SheetJS's read alone, their ratio. */
+export function noorRows(results: readonly NoorBenchResult[]): Array<[string, string]> {
+  const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`
+  const size = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`
+  return results.flatMap((r) => [
+    [`Noor ${r.name} (${size(r.fileBytes)} .xlsx, ${r.sheets.toLocaleString('en')} sheets): readWorkbook + analysis, median of ${r.runs - 1} warm (first ${ms(r.ours.firstMs)})`, `${ms(r.ours.medianMs)} (analysis ${ms(r.ours.partMs ?? 0)}), peak +${r.ours.peakMb.toFixed(0)} MB`],
+    [`Noor ${r.name}: SheetJS read alone, median of ${r.runs - 1} warm (first ${ms(r.sheetjs.firstMs)})`, `${ms(r.sheetjs.medianMs)}, peak +${r.sheetjs.peakMb.toFixed(0)} MB`],
+    [`Noor ${r.name}: (read + analysis) / SheetJS read alone`, `${(r.ours.medianMs / r.sheetjs.medianMs).toFixed(2)} time, ${(r.ours.peakMb / Math.max(1, r.sheetjs.peakMb)).toFixed(2)} memory`],
+  ] satisfies Array<[string, string]>)
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv[2] !== '--measure') {
+  for (const [k, v] of noorRows(await benchNoor())) console.log(`${k}  ${v}`)
+}
