@@ -74,7 +74,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     try {
       await next()
     } finally {
-      const isHttps = env.APP_URL.startsWith('https:') || c.req.header('x-forwarded-proto') === 'https'
+      const isHttps = isHttpsRequest(c.env, c.req.header('x-forwarded-proto'), env.TRUST_PROXY)
       for (const [name, value] of Object.entries(securityHeaders({ nonce, isDev, isHttps, connectOrigins }))) {
         if (!c.res.headers.has(name)) c.res.headers.set(name, value)
       }
@@ -234,4 +234,16 @@ export function isSameSiteWrite(request: { origin?: string; fetchSite?: string; 
   } catch {
     return false
   }
+}
+
+/**
+ * Whether this request reached us over TLS: the socket says so, or our own proxy does
+ * (X-Forwarded-Proto, trusted only with TRUST_PROXY). Neither APP_URL nor the request line
+ * counts: a client may write `https://` into an absolute request target over plain HTTP.
+ */
+export function isHttpsRequest(bindings: unknown, forwardedProto: string | undefined, trustProxy: boolean): boolean {
+  const socket = (bindings as { incoming?: { socket?: { encrypted?: boolean } } } | undefined)?.incoming?.socket
+  if (socket?.encrypted === true) return true
+  // With several proxies the first value is the one the browser spoke to.
+  return trustProxy && forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https'
 }
