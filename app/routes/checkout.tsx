@@ -13,6 +13,7 @@ import { AppLink } from '#app/ui/app-link.tsx'
 import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/checkout'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
@@ -28,6 +29,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     methods: context.env.PAYMENT_METHODS,
   }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

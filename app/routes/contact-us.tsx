@@ -17,6 +17,7 @@ import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/contact-us'
 import { staticForGuests } from '#app/lib/static-pages.ts'
 import { localPath } from '#app/ui/app-link.tsx'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 // In the order of the form, so the first invalid one gets the focus.
 const fields = ['name', 'email', 'type', 'message'] as const
@@ -24,6 +25,8 @@ const fields = ['name', 'email', 'type', 'message'] as const
 export function loader({ params }: Route.LoaderArgs) {
   return { messages: getMessages(langParam(params), ['contact']) }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()

@@ -13,6 +13,7 @@ import { FormField } from '#app/ui/form-field.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/forget-password'
 import { staticForGuests } from '#app/lib/static-pages.ts'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const fields = ['email'] as const
 
@@ -21,6 +22,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireGuest(request, context, lang)
   return { messages: getMessages(lang, ['accounts']) }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

@@ -33,6 +33,7 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/profile'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
@@ -51,6 +52,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     sessions: sessions.map((s) => ({ ...s, isCurrent: s.id === sessionId })),
   }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

@@ -14,6 +14,7 @@ import { PageHero } from '#app/ui/page-hero.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/rates'
 import { staticForGuests } from '#app/lib/static-pages.ts'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const fields = ['rating', 'comment'] as const
 
@@ -27,6 +28,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     reviews: reviews.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
   }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

@@ -19,6 +19,7 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/reset-password'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const fields = ['password', 'password_confirmation'] as const
 // The page form: the temporary token is in its cookie, not in the form.
@@ -31,6 +32,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!token || !(await resetFlowUserId(context, token, 'verified'))) throw redirect(localPath(lang, 'forget-password'))
   return { messages: getMessages(lang, ['accounts']) }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

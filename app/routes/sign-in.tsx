@@ -13,6 +13,7 @@ import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/sign-in'
 import { staticForGuests } from '#app/lib/static-pages.ts'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const fields = ['username', 'email', 'phone', 'password', 'password_confirmation', 'terms'] as const
 
@@ -21,6 +22,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireGuest(request, context, lang)
   return { messages: getMessages(lang, ['accounts']) }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

@@ -33,6 +33,7 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import type { Route } from './+types/verify-otp'
+import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const purposes = ['activation', 'reset', 'change_email', 'change_password'] as const
 type Purpose = (typeof purposes)[number]
@@ -68,6 +69,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const wait = subject.userId ? await resendWaitSeconds(context.db, subject.userId, purpose) : 0
   return { messages: getMessages(lang, ['accounts']), purpose, email: subject.email, resendIn: wait }
 }
+
+export const headers = keepRetryAfter
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
