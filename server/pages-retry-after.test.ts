@@ -79,7 +79,7 @@ describe('page routes', () => {
         const source = readFileSync(path.join(dir, name), 'utf8')
         const isPage = /export default function/.test(source)
         const mayRefuse = /runForm\(|status: 429/.test(source)
-        return isPage && mayRefuse && !/export const headers = keepRetryAfter/.test(source)
+        return isPage && mayRefuse && !/export \{ keepRetryAfter as headers \}/.test(source)
       })
     expect(missing).toEqual([])
   })

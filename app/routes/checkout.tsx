@@ -13,7 +13,6 @@ import { AppLink } from '#app/ui/app-link.tsx'
 import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/checkout'
-import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
@@ -30,7 +29,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-export const headers = keepRetryAfter
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

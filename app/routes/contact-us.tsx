@@ -17,7 +17,6 @@ import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/contact-us'
 import { staticForGuests } from '#app/lib/static-pages.ts'
 import { localPath } from '#app/ui/app-link.tsx'
-import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 // In the order of the form, so the first invalid one gets the focus.
 const fields = ['name', 'email', 'type', 'message'] as const
@@ -26,7 +25,8 @@ export function loader({ params }: Route.LoaderArgs) {
   return { messages: getMessages(langParam(params), ['contact']) }
 }
 
-export const headers = keepRetryAfter
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()

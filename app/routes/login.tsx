@@ -14,7 +14,6 @@ import { FormField } from '#app/ui/form-field.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/login'
 import { staticForGuests } from '#app/lib/static-pages.ts'
-import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const fields = ['email', 'password'] as const
 
@@ -24,7 +23,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { messages: getMessages(lang, ['accounts']) }
 }
 
-export const headers = keepRetryAfter
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

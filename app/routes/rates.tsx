@@ -14,7 +14,6 @@ import { PageHero } from '#app/ui/page-hero.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/rates'
 import { staticForGuests } from '#app/lib/static-pages.ts'
-import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const fields = ['rating', 'comment'] as const
 
@@ -29,7 +28,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-export const headers = keepRetryAfter
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

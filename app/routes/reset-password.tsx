@@ -19,7 +19,6 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/reset-password'
-import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const fields = ['password', 'password_confirmation'] as const
 // The page form: the temporary token is in its cookie, not in the form.
@@ -33,7 +32,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { messages: getMessages(lang, ['accounts']) }
 }
 
-export const headers = keepRetryAfter
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

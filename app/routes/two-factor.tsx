@@ -20,7 +20,6 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/two-factor'
-import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 // The second step of signing in, for a teacher who turned the second factor on: the password
 // was right; a code from the authenticator app (or a recovery code) signs the device in.
@@ -39,7 +38,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { messages: getMessages(lang, ['accounts']) }
 }
 
-export const headers = keepRetryAfter
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)

@@ -33,7 +33,6 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import type { Route } from './+types/verify-otp'
-import { keepRetryAfter } from '#app/lib/route-headers.ts'
 
 const purposes = ['activation', 'reset', 'change_email', 'change_password'] as const
 type Purpose = (typeof purposes)[number]
@@ -70,7 +69,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { messages: getMessages(lang, ['accounts']), purpose, email: subject.email, resendIn: wait }
 }
 
-export const headers = keepRetryAfter
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
