@@ -17,7 +17,14 @@ export function Sentence({ text, values }: { text: string; values: Readonly<Reco
   )
 }
 
-/** A number, code or address that reads left to right in any page, isolated from the text around it. */
+/**
+ * A number, code or serial that reads left to right in any page, isolated from the text around
+ * it and kept on one line: a card number broken after its second group reads wrongly again.
+ */
 export function Ltr({ children }: { children: ReactNode }) {
-  return <bdi dir="ltr">{children}</bdi>
+  return (
+    <bdi dir="ltr" className="ltr-value">
+      {children}
+    </bdi>
+  )
 }

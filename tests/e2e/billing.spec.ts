@@ -53,7 +53,13 @@ async function payWith(page: Page, lang: 'ar' | 'en', card: string) {
   await expect(page).toHaveURL(new RegExp(`/${lang}/checkout/\\d+`))
   await page.getByRole('button', { name: w.pay }).click()
   await expect(page).toHaveURL(/sandbox-pay\?id=sbx_/)
-  for (const testCard of ['4111 1111 1111 1111', '4000 0000 0000 0002']) expect({ testCard, ltr: await readsLeftToRight(page.locator('.notice-info'), testCard) }).toEqual({ testCard, ltr: true })
+  // On a phone too, where the sentence wraps: a card number is never broken across lines.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 })
+    for (const testCard of ['4111 1111 1111 1111', '4000 0000 0000 0002'])
+      expect({ width, testCard, ltr: await readsLeftToRight(page.locator('.notice-info'), testCard) }).toEqual({ width, testCard, ltr: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 720 })
   await page.getByLabel(w.cardNumber).fill(card)
   await page.getByLabel(w.nameOnCard).fill('NOURA ALQAHTANI')
   await page.getByLabel(w.expiry).fill('12/30')
@@ -80,7 +86,9 @@ function readsLeftToRight(element: Locator, text: string) {
         range.setEnd(node, from + 1)
         return range.getBoundingClientRect()
       }
-      return box(at).left < box(at + wanted.length - 1).left
+      const [first, last] = [box(at), box(at + wanted.length - 1)]
+      // Broken across lines, it reads neither way.
+      return Math.abs(first.top - last.top) < first.height / 2 && first.left < last.left
     }
     throw new Error(`${wanted} is not in one piece of text`)
   }, text)
