@@ -30,7 +30,8 @@ test.describe('language routing', () => {
 
   test('the language switch keeps the page and is remembered', async ({ page, context }) => {
     await page.goto('/ar/about-us')
-    await page.getByRole('link', { name: 'التبديل إلى الإنجليزية' }).click()
+    // The accessible name starts with the word on screen (WCAG 2.5.3), then says what it does.
+    await page.getByRole('link', { name: /^English\s+التبديل إلى الإنجليزية$/ }).click()
     await expect(page).toHaveURL(/\/en\/about-us$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/About/)
     const cookies = await context.cookies()
