@@ -111,6 +111,8 @@ function dateLines(page: Page) {
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: pay with the sandbox's succeeding card, get the subscription and the invoice; a second subscription is refused`, async ({ page }) => {
+    // The whole money path, then the packages page and the sandbox notice at two widths each.
+    test.setTimeout(60_000)
     await signedInTeacher(page, lang, 'pay')
     await payWith(page, lang, '4111 1111 1111 1111')
     await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
