@@ -18,9 +18,13 @@ const fakeBuild = {
 } as unknown as ServerBuild
 
 let app: ReturnType<typeof createHttpApp>
+let proxied: ReturnType<typeof createHttpApp>
+let httpsAppUrl: ReturnType<typeof createHttpApp>
 const testDb = setupTestDatabase(async (database) => {
   await seedPackages(database.db)
   app = checkedApp(createHttpApp({ services: testServices(database), getBuild: () => fakeBuild, mode: 'production' }))
+  proxied = createHttpApp({ services: testServices(database, { TRUST_PROXY: 'true' }), getBuild: () => fakeBuild, mode: 'production' })
+  httpsAppUrl = createHttpApp({ services: testServices(database, { APP_URL: 'https://hallil.example' }), getBuild: () => fakeBuild, mode: 'production' })
 })
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
@@ -48,9 +52,21 @@ describe('every response', () => {
     expect(a).not.toBe(b)
   })
 
-  it('adds HSTS behind HTTPS', async () => {
-    const res = await app.request('/healthz', { headers: { 'x-forwarded-proto': 'https' } })
-    expect(res.headers.get('strict-transport-security')).toContain('max-age=')
+  it('adds HSTS behind HTTPS: a TLS socket, or X-Forwarded-Proto from a proxy trusted with TRUST_PROXY', async () => {
+    const hsts = (res: Response) => res.headers.get('strict-transport-security')
+    const tls = { incoming: { socket: { encrypted: true } } }
+    expect(hsts(await app.request('/healthz', {}, tls))).toContain('max-age=')
+    expect(hsts(await proxied.request('/healthz', { headers: { 'x-forwarded-proto': 'https' } }))).toContain('max-age=')
+    expect(hsts(await proxied.request('/healthz', { headers: { 'x-forwarded-proto': 'https, http' } }))).toContain('max-age=')
+  })
+
+  it('sends no HSTS over plain HTTP, whatever APP_URL or an untrusted X-Forwarded-Proto says', async () => {
+    const hsts = (res: Response) => res.headers.get('strict-transport-security')
+    expect(hsts(await app.request('/healthz', { headers: { 'x-forwarded-proto': 'https' } }))).toBeNull()
+    expect(hsts(await app.request('https://localhost/healthz', {}, { incoming: { socket: { encrypted: false } } }))).toBeNull()
+    expect(hsts(await httpsAppUrl.request('/healthz'))).toBeNull()
+    expect(hsts(await proxied.request('/healthz', { headers: { 'x-forwarded-proto': 'http' } }))).toBeNull()
+    expect(hsts(await proxied.request('/healthz'))).toBeNull()
   })
 })
 

@@ -74,7 +74,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     try {
       await next()
     } finally {
-      const isHttps = env.APP_URL.startsWith('https:') || c.req.header('x-forwarded-proto') === 'https'
+      const isHttps = isHttpsRequest(c.env, c.req.header('x-forwarded-proto'), env.TRUST_PROXY)
       for (const [name, value] of Object.entries(securityHeaders({ nonce, isDev, isHttps, connectOrigins }))) {
         if (!c.res.headers.has(name)) c.res.headers.set(name, value)
       }
@@ -96,10 +96,10 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   // Forms posted with a cookie must come from this site (the API authenticates with bearer tokens).
   app.use('*', async (c, next) => {
     if (unsafeMethods.has(c.req.method) && !c.req.path.startsWith('/api/')) {
-      const origin = c.req.header('origin')
-      const fetchSite = c.req.header('sec-fetch-site')
-      const sameOrigin = origin ? origin === appOrigin || origin === new URL(c.req.url).origin : fetchSite !== 'cross-site'
-      if (!sameOrigin) return c.text('Forbidden: cross-site form submission', 403)
+      const ownOrigins = new Set([appOrigin, new URL(c.req.url).origin])
+      const hasSession = hasCookie(c.req.header('cookie'), sessionCookieName(env))
+      if (!isSameSiteWrite({ origin: c.req.header('origin'), fetchSite: c.req.header('sec-fetch-site'), referer: c.req.header('referer'), hasSession, ownOrigins }))
+        return c.text('Forbidden: cross-site form submission', 403)
     }
     await next()
   })
@@ -201,7 +201,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     const response = await render()
     // A page or its data (`.data`) for a signed-in teacher (a report's student names, an invoice)
     // is kept by no cache; a route that sets its own Cache-Control keeps it.
-    const signedIn = (c.req.header('cookie') ?? '').split(';').some((part) => part.trim().startsWith(`${sessionCookieName(env)}=`))
+    const signedIn = hasCookie(c.req.header('cookie'), sessionCookieName(env))
     if (signedIn && !response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
     return response
   })
@@ -212,4 +212,38 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   })
 
   return app
+}
+
+function hasCookie(header: string | undefined, name: string): boolean {
+  return (header ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`))
+}
+
+/**
+ * Whether a page write comes from this site. The Origin decides when sent, then the browser's
+ * Sec-Fetch-Site. A request with neither (an old browser, a privacy extension, a hand-made
+ * request) that carries the session cookie must show a Referer from this site: without one,
+ * nothing tells a teacher's own form from another site's.
+ */
+export function isSameSiteWrite(request: { origin?: string; fetchSite?: string; referer?: string; hasSession: boolean; ownOrigins: ReadonlySet<string> }): boolean {
+  if (request.origin) return request.ownOrigins.has(request.origin)
+  if (request.fetchSite) return request.fetchSite !== 'cross-site'
+  if (!request.hasSession) return true
+  if (!request.referer) return false
+  try {
+    return request.ownOrigins.has(new URL(request.referer).origin)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Whether this request reached us over TLS: the socket says so, or our own proxy does
+ * (X-Forwarded-Proto, trusted only with TRUST_PROXY). Neither APP_URL nor the request line
+ * counts: a client may write `https://` into an absolute request target over plain HTTP.
+ */
+export function isHttpsRequest(bindings: unknown, forwardedProto: string | undefined, trustProxy: boolean): boolean {
+  const socket = (bindings as { incoming?: { socket?: { encrypted?: boolean } } } | undefined)?.incoming?.socket
+  if (socket?.encrypted === true) return true
+  // With several proxies the first value is the one the browser spoke to.
+  return trustProxy && forwardedProto?.split(',')[0]?.trim().toLowerCase() === 'https'
 }

@@ -25,6 +25,9 @@ export function loader({ params }: Route.LoaderArgs) {
   return { messages: getMessages(langParam(params), ['contact']) }
 }
 
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()
   const values = formValues(form, fields)

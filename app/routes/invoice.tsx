@@ -9,6 +9,7 @@ import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { localPath } from '#app/ui/app-link.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
+import { Ltr } from '#app/ui/sentence.tsx'
 import type { Route } from './+types/invoice'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -32,8 +33,8 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
   const { invoice } = loaderData
   const issued = formatDate(lang, invoice.issued_at)
   const time = new Intl.DateTimeFormat(intlLocale[lang], { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(new Date(invoice.issued_at))
-  const rows: Array<[string, string]> = [
-    [t('billing.invoice.serial'), invoice.serial],
+  const rows: Array<[string, React.ReactNode]> = [
+    [t('billing.invoice.serial'), <Ltr key="serial">{invoice.serial}</Ltr>],
     [t('billing.invoice.issuedAt'), `${issued.gregorian} · ${issued.hijri} · ${time}`],
     [t('billing.invoice.seller'), invoice.seller.name],
     [t('billing.invoice.sellerAddress'), invoice.seller.address],
@@ -49,7 +50,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
   ]
   return (
     <>
-      <PageHero title={t('billing.invoice.title')} lead={invoice.serial} />
+      <PageHero title={t('billing.invoice.title')} lead={<Ltr>{invoice.serial}</Ltr>} />
       <section className="section">
         <div className="container narrow">
           <div className="card invoice-card">

@@ -8,6 +8,7 @@ import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { localPath } from '#app/ui/app-link.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
+import { Sentence } from '#app/ui/sentence.tsx'
 import type { Route } from './+types/notifications'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -57,15 +58,19 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           <ol className="notification-list">
             {items.map((n) => {
               const date = formatDate(lang, n.createdAt)
-              const vars = Object.fromEntries(Object.entries(n.params).map(([k, v]) => [k, String(v)]))
+              // A value in the sentence (an address, a serial, a name) keeps its own direction; a count picks the plural.
+              const counts = Object.fromEntries(Object.entries(n.params).filter(([, v]) => typeof v === 'number'))
+              const values = Object.fromEntries(Object.entries(n.params).map(([k, v]) => [k, <bdi key={k}>{String(v)}</bdi>]))
               return (
                 <li key={n.id} className={`notification${n.isRead ? '' : ' is-unread'}`}>
                   <div>
                     <h2>
                       {n.isRead ? null : <span className="visually-hidden">{t('accounts.notifications.unread')}: </span>}
-                      {t(`notifications.kinds.${n.kind}.title`, vars)}
+                      <Sentence text={t(`notifications.kinds.${n.kind}.title`, counts)} values={values} />
                     </h2>
-                    <p>{t(`notifications.kinds.${n.kind}.body`, vars)}</p>
+                    <p>
+                      <Sentence text={t(`notifications.kinds.${n.kind}.body`, counts)} values={values} />
+                    </p>
                     <p className="muted"><time dateTime={n.createdAt}>{date.gregorian} · {date.hijri}</time></p>
                   </div>
                   {n.isRead ? null : (

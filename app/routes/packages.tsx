@@ -23,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     messages: getMessages(lang, ['packages', 'billing']),
     packages,
     isSignedIn: Boolean(session),
-    activeUntil: current ? formatDate(lang, current.endsAt) : null,
+    current: current ? { packageId: current.packageId, endsAt: formatDate(lang, current.endsAt) } : null,
     canRenew: hadOne,
   }
 }
@@ -33,11 +33,25 @@ export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'packages', 'packages')
 
-/** Subscribe (a guest logs in first), or the current subscription's end date, or Renew once it has ended. */
+/** A date that never breaks across lines. */
+const unbroken = (date: string) => date.replace(/ /g, '\u00A0')
+
+/**
+ * Subscribe (a guest logs in first), or Renew once a subscription has ended. While one is in
+ * force its package shows until when, and the others nothing: the rule is said once, above them.
+ */
 function SubscribeAction({ packageId, data }: { packageId: number; data: Route.ComponentProps['loaderData'] }) {
   const { t } = useT()
   const lang = useLang()
-  if (data.activeUntil) return <p className="package-active">{t('billing.activeUntil', { date: `${data.activeUntil.gregorian} (${data.activeUntil.hijri})` })}</p>
+  if (data.current) {
+    if (data.current.packageId !== packageId) return null
+    return (
+      <p className="package-active">
+        {t('billing.activeUntil', { date: unbroken(data.current.endsAt.gregorian) })}
+        <span className="package-active-hijri">{unbroken(data.current.endsAt.hijri)}</span>
+      </p>
+    )
+  }
   const checkout = localPath(lang, `checkout/${packageId}`)
   const href = data.isSignedIn ? checkout : `${localPath(lang, 'login')}?redirectTo=${encodeURIComponent(checkout)}`
   return (
@@ -54,6 +68,9 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
       <PageHero title={t('packages.title')} lead={t('packages.lead')} />
       <section className="section">
         <div className="container">
+          {loaderData.current ? (
+            <p className="notice notice-info package-rule">{t('billing.nextPackageAfter', { date: unbroken(loaderData.current.endsAt.gregorian) })}</p>
+          ) : null}
           {/* oxlint-disable-next-line react/no-unstable-nested-components -- a render function, not a component type */}
           <PackageGrid packages={loaderData.packages} headingLevel={2} action={(pkg) => <SubscribeAction packageId={pkg.id} data={loaderData} />} />
           <aside className="callout">

@@ -32,6 +32,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { messages: getMessages(lang, ['accounts']) }
 }
 
+// Re-exported, not declared here: the actions' own `headers` variables would shadow it.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   await requireGuest(request, context, lang)

@@ -1,6 +1,6 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { requireUser } from '#app/features/accounts/index.server.ts'
-import { findUserPaymentByGatewayId, GatewayError, sandboxFor, SandboxCardRejected } from '#app/features/billing/index.server.ts'
+import { findUserPaymentByGatewayId, GatewayError, SANDBOX_CARD_FAILS, SANDBOX_CARD_SUCCEEDS, sandboxFor, SandboxCardRejected } from '#app/features/billing/index.server.ts'
 import { formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -8,6 +8,7 @@ import { useLang, useT } from '#app/i18n/use-t.ts'
 import { formFailure } from '#app/lib/action.server.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { FormField } from '#app/ui/form-field.tsx'
+import { Ltr, Sentence } from '#app/ui/sentence.tsx'
 import type { Route } from './+types/sandbox-pay'
 
 // The built-in sandbox gateway's own page: it stands where a real gateway's page would,
@@ -30,8 +31,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { gateway, id } = await ownSandboxPayment(request, context, lang)
   const payment = await gateway.find(id)
   if (!payment || (payment.status !== 'initiated' && payment.status !== 'awaiting_3ds')) throw data(null, { status: 404 })
-  return { messages: getMessages(lang, ['billing']), id, amount: payment.amount, step: payment.status === 'awaiting_3ds' ? ('3ds' as const) : ('card' as const) }
+  return {
+    messages: getMessages(lang, ['billing']),
+    id,
+    amount: payment.amount,
+    step: payment.status === 'awaiting_3ds' ? ('3ds' as const) : ('card' as const),
+    testCards: { succeeds: cardGroups(SANDBOX_CARD_SUCCEEDS), fails: cardGroups(SANDBOX_CARD_FAILS) },
+  }
 }
+
+/** `4111111111111111` → `4111 1111 1111 1111`, as printed on a card. */
+const cardGroups = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ')
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
@@ -72,7 +82,9 @@ export default function SandboxPay({ loaderData, actionData }: Route.ComponentPr
   return (
     <>
       <h1>{loaderData.step === 'card' ? t('billing.sandbox.title') : t('billing.sandbox.threeDs')}</h1>
-      <p className="notice notice-info">{t('billing.sandbox.notice')}</p>
+      <p className="notice notice-info">
+        <Sentence text={t('billing.sandbox.notice')} values={{ succeeds: <Ltr>{loaderData.testCards.succeeds}</Ltr>, fails: <Ltr>{loaderData.testCards.fails}</Ltr> }} />
+      </p>
       <p className="sandbox-amount">
         {t('billing.sandbox.amount')}: <strong>{formatMoney(lang, loaderData.amount)}</strong>
       </p>

@@ -11,8 +11,14 @@ export function LangSwitch() {
   const to = switchLangPath(location.pathname, target) + location.search
   const href = `/set-language?lang=${target}&to=${encodeURIComponent(to)}`
   return (
-    <a className="lang-switch" href={href} hrefLang={target} lang={target} aria-label={t('common.language.switchToLabel')}>
+    // The name starts with the visible word, so a voice user who says "click English" reaches it
+    // (WCAG 2.5.3); what it does follows in the page's language, for a screen reader.
+    <a className="lang-switch" href={href} hrefLang={target} lang={target}>
       {t('common.language.switchTo')}
+      <span className="visually-hidden" lang={lang}>
+        {' '}
+        {t('common.language.switchToLabel')}
+      </span>
     </a>
   )
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 
 /** The top of a content page: its one h1 and a lead paragraph. */
-export function PageHero({ title, lead, children }: { title: string; lead?: string; children?: ReactNode }) {
+export function PageHero({ title, lead, children }: { title: string; lead?: ReactNode; children?: ReactNode }) {
   return (
     <section className="page-hero">
       <div className="container narrow">

@@ -68,11 +68,29 @@ describe('CSRF: cookie-authenticated page posts', () => {
     expect(await refused(await post('/en/profile', cookie, { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }))).toBe(true)
   })
 
+  it('with neither Origin nor Sec-Fetch-Site are judged by the Referer: refused when it is absent or from elsewhere', async () => {
+    const { cookie } = await subscribedTeacher(ctx)
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      for (const referer of [undefined, 'https://evil.example/en/profile', 'http://localhost.evil.example/', 'not a url', 'http://localhost:3001/en/profile'])
+        expect({ method, referer, refused: await refused(await post('/en/profile', cookie, referer ? { referer } : {}, method)) }).toEqual({ method, referer, refused: true })
+      expect(await refused(await post('/en/profile', cookie, { referer: 'http://localhost:3000/en/profile?tab=security' }, method))).toBe(false)
+    }
+  })
+
+  it('without the session cookie and without Origin are not the check’s business (a guest’s form, a hand-made login)', async () => {
+    expect(await refused(await post('/en/contact-us', '', {}))).toBe(false)
+  })
+
   it('are let through from this origin', async () => {
     const { cookie } = await subscribedTeacher(ctx)
     const allowed: Array<Record<string, string>> = [{ origin: 'http://localhost:3000' }, { 'sec-fetch-site': 'same-origin' }, { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }]
     for (const headers of allowed)
       expect(await refused(await post('/en/profile', cookie, headers))).toBe(false)
+  })
+
+  it('leave API calls with a bearer token alone, with or without Origin and Referer', async () => {
+    const res = await app.request('/api/v1/exams', { method: 'POST', headers: { authorization: 'Bearer not-a-real-token', 'content-type': 'application/json' }, body: '{}' })
+    expect(res.status).toBe(401)
   })
 
   it('do not apply to the API, which never takes a cookie (a cross-site post with the cookie is 401)', async () => {

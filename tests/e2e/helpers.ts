@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import pg from 'pg'
 
 export const publicPaths = ['', 'packages', 'about-us', 'common-questions', 'contact-us', 'privacy-policy', 'terms'] as const
@@ -33,4 +34,12 @@ export async function downloadFrom(page: import('@playwright/test').Page, testIn
   const target = testInfo.outputPath(name)
   await file.saveAs(target)
   return target
+}
+
+/**
+ * axe with the WCAG 2.x A/AA rules, its best practices and its experimental rules, which catch
+ * what the stable set does not yet (an accessible name that leaves out the visible label).
+ */
+export function axe(page: import('@playwright/test').Page) {
+  return new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
 }

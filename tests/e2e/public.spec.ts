@@ -30,7 +30,8 @@ test.describe('language routing', () => {
 
   test('the language switch keeps the page and is remembered', async ({ page, context }) => {
     await page.goto('/ar/about-us')
-    await page.getByRole('link', { name: 'التبديل إلى الإنجليزية' }).click()
+    // The accessible name starts with the word on screen (WCAG 2.5.3), then says what it does.
+    await page.getByRole('link', { name: /^English\s+التبديل إلى الإنجليزية$/ }).click()
     await expect(page).toHaveURL(/\/en\/about-us$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/About/)
     const cookies = await context.cookies()
@@ -263,12 +264,13 @@ test.describe('app shell', () => {
     await expect(first).toHaveAttribute('open', '')
   })
 
-  test('on a content page without React, a toast can be closed and the colour mode changed', async ({ page }) => {
+  test('on a content page without React, a toast can be closed and the colour mode changed', async ({ page, baseURL }) => {
     await signedInTeacher(page, 'en', 'toast')
     // Logging out by a plain form post: the next page is a document load with the flash cookie.
     // No app page stays open meanwhile (a request of its own would take the one-time message).
     await page.goto('about:blank')
-    const out = await page.request.post('/en/logout', { form: {}, maxRedirects: 0 })
+    // The Origin a browser's form would send: a cookie-authenticated write without one is refused.
+    const out = await page.request.post('/en/logout', { form: {}, maxRedirects: 0, headers: { origin: baseURL ?? '' } })
     expect(out.status()).toBe(302)
     await page.goto('/en')
     expect(await page.locator('script[type="module"]').count()).toBe(1)

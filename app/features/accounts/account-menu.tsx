@@ -30,10 +30,12 @@ export function AccountMenu() {
   return (
     <>
       <details className="account-menu" ref={menu}>
+        {/* The initial and the count are drawn by CSS, not written as text: the button's name holds
+            every word on it (WCAG 2.5.3), and a stray "n" and "3" around the name would not be. */}
         <summary className="account-button" aria-label={`${t('session.menu.label')}: ${user.username}. ${unreadLabel}`}>
-          {user.avatarUrl ? <img src={user.avatarUrl} alt="" className="avatar" width={32} height={32} /> : <span className="avatar avatar-initial" aria-hidden="true">{user.username.slice(0, 1)}</span>}
+          {user.avatarUrl ? <img src={user.avatarUrl} alt="" className="avatar" width={32} height={32} /> : <span className="avatar avatar-initial" aria-hidden="true" data-initial={user.username.slice(0, 1)} />}
           <span className="account-name">{user.username}</span>
-          {user.unread > 0 ? <span className="unread-badge" aria-hidden="true">{user.unread}</span> : null}
+          {user.unread > 0 ? <span className="unread-badge" aria-hidden="true" data-count={user.unread} /> : null}
         </summary>
         <div className="menu-panel">
           <ul>
@@ -46,7 +48,12 @@ export function AccountMenu() {
             <li>
               <AppLink to="notifications">
                 {t('session.menu.notifications')}
-                {user.unread > 0 ? <span className="unread-badge" aria-label={unreadLabel}>{user.unread}</span> : null}
+                {user.unread > 0 ? (
+                  <>
+                    <span className="unread-badge" aria-hidden="true" data-count={user.unread} />
+                    <span className="visually-hidden">{` ${unreadLabel}`}</span>
+                  </>
+                ) : null}
               </AppLink>
             </li>
             <li>

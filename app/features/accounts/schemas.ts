@@ -1,3 +1,4 @@
+import { plainText } from '#app/lib/plain-text.ts'
 import { z } from '#app/lib/zod-mini.ts'
 
 // The account forms, shared by the pages (instant feedback), their actions and /api/v1/auth.
@@ -21,7 +22,7 @@ export function toSaudiE164(value: string): string | null {
 
 export const emailField = z.pipe(
   z.pipe(
-    z.string({ error: 'accounts.errors.emailRequired' }).check(z.trim(), z.minLength(1, 'accounts.errors.emailRequired'), z.maxLength(254, 'accounts.errors.email')),
+    z.string({ error: 'accounts.errors.emailRequired' }).check(plainText(), z.trim(), z.minLength(1, 'accounts.errors.emailRequired'), z.maxLength(254, 'accounts.errors.email')),
     z.email('accounts.errors.email'),
   ),
   z.transform((v: string) => v.toLowerCase()),
@@ -44,6 +45,7 @@ export const newPasswordField = password(
 export const confirmationField = z.string({ error: 'accounts.errors.confirmRequired' }).check(z.minLength(1, 'accounts.errors.confirmRequired'))
 
 const usernameField = z.string({ error: 'accounts.errors.usernameRequired' }).check(
+  plainText(),
   z.trim(),
   z.minLength(1, 'accounts.errors.usernameRequired'),
   z.minLength(3, 'accounts.errors.usernameShort'),
@@ -52,7 +54,7 @@ const usernameField = z.string({ error: 'accounts.errors.usernameRequired' }).ch
 )
 
 const phoneField = z.pipe(
-  z.string({ error: 'accounts.errors.phoneRequired' }).check(z.trim(), z.minLength(1, 'accounts.errors.phoneRequired')),
+  z.string({ error: 'accounts.errors.phoneRequired' }).check(plainText(), z.trim(), z.minLength(1, 'accounts.errors.phoneRequired')),
   z.transform((v: string, ctx) => {
     const e164 = toSaudiE164(v)
     if (!e164) {
@@ -141,6 +143,7 @@ export const reviewSchema = z.object({
     z.int({ error: 'accounts.errors.rating' }).check(z.gte(1, 'accounts.errors.rating'), z.lte(5, 'accounts.errors.rating')),
   ),
   comment: z.string({ error: 'accounts.errors.commentRequired' }).check(
+    plainText(),
     z.trim(),
     z.minLength(1, 'accounts.errors.commentRequired'),
     z.maxLength(1000, 'accounts.errors.commentLong'),

@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm'
 import { isUuid } from '#app/lib/ids.ts'
+import { withoutBidiControls } from '#app/lib/plain-text.ts'
 import type { Db } from '#app/server/db/client.server.ts'
 import { analyses, type AnalysisKind } from '#app/server/db/schema.ts'
 
@@ -84,6 +85,6 @@ export async function deleteAnalysis(db: Db, userId: string, id: string): Promis
 }
 
 function cleanTitle(title: string): string {
-  const clean = [...title].map((ch) => ((ch.codePointAt(0) ?? 0) < 32 || ch === '\u007f' ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim()
+  const clean = [...withoutBidiControls(title)].map((ch) => ((ch.codePointAt(0) ?? 0) < 32 || ch === '\u007f' ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim()
   return (clean || '—').slice(0, TITLE_MAX)
 }

@@ -22,7 +22,8 @@ export function PackageCard({ pkg, action, headingLevel }: { pkg: PackageView; a
         {pkg.name}
       </Heading>
       <p className="package-duration">{t('packages.duration', { count: pkg.months })}</p>
-      <p className="package-total">{formatMoney(lang, pkg.total)}</p>
+      {/* The price drawn large, not a paragraph: as a <p> it reads as an unmarked heading (axe p-as-heading). */}
+      <div className="package-total">{formatMoney(lang, pkg.total)}</div>
       <dl className="price-lines">
         <div>
           <dt>{t('packages.price')}</dt>

@@ -1,3 +1,4 @@
+import { plainText } from '#app/lib/plain-text.ts'
 import { z } from '#app/lib/zod-mini.ts'
 
 // A test and its questions: one schema for the editor (instant feedback), the page's action and
@@ -74,11 +75,11 @@ export function splitBlanks(text: string): string[] {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const text = (max: number, required: string, tooLong = 'exams.errors.tooLong') =>
-  z.string({ error: required }).check(z.trim(), z.minLength(1, required), z.maxLength(max, tooLong))
+  z.string({ error: required }).check(plainText(), z.trim(), z.minLength(1, required), z.maxLength(max, tooLong))
 
 const optionalText = (max: number) =>
   z.pipe(
-    z.nullish(z.string({ error: 'exams.errors.text' }).check(z.trim(), z.maxLength(max, 'exams.errors.tooLong'))),
+    z.nullish(z.string({ error: 'exams.errors.text' }).check(plainText(), z.trim(), z.maxLength(max, 'exams.errors.tooLong'))),
     z.transform((v: string | null | undefined) => v ?? ''),
   )
 

@@ -170,7 +170,7 @@ describe('writeWorkbook', () => {
     expect(wb.Workbook?.Views?.[0]?.RTL).toBeFalsy()
   })
 
-  it('escapes text, removes control characters and keeps what Excel would otherwise decode', () => {
+  it('escapes text, keeps control characters as Excel’s escapes and keeps what Excel would otherwise decode', () => {
     const tricky = [
       '<b>&"quotes"\'</b>',
       'a\u0000b\u0007c\u001Fd',
@@ -185,11 +185,11 @@ describe('writeWorkbook', () => {
     const values = tricky.map((_, i) => (ws[`A${i + 1}`] as XLSX.CellObject).v)
     expect(values).toEqual([
       '<b>&"quotes"\'</b>',
-      'abcd',
+      'a\u0000b\u0007c\u001Fd',
       'line one\nline two',
       '  padded  ',
       '_x0041_ stays literal',
-      'emoji 🙂 and lone  surrogate',
+      'emoji 🙂 and lone \uD800 surrogate',
       'ﷺ ١٢٣ مُحمّد',
     ])
     const strings = unzipEntries(bytes).get('xl/sharedStrings.xml') ?? ''

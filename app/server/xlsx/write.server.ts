@@ -121,8 +121,9 @@ const stylesXml = xmlDoc(
 
 // ---- text ---------------------------------------------------------------------------------
 
-// Characters XML 1.0 cannot carry (C0 controls except tab and line feed; carriage returns are
-// dropped so a cell's line breaks are plain \n), lone surrogates and the two non-characters.
+// Characters XML 1.0 cannot carry (C0 controls except tab and line feed, and the carriage return,
+// which an XML reader would turn into a line feed), lone surrogates and the two non-characters.
+// Cell text keeps them as Excel's escapes; sheet names and the creator drop them.
 // oxlint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE_TEXT = /[\u0000-\u0008\u000B-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
@@ -134,14 +135,21 @@ function escapeXml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
 }
 
-/** Cell text: cleaned, cut to Excel's limit, and `_xHHHH_` protected, since readers decode it as an escape. */
+/**
+ * Cell text: cut to Excel's limit, a literal `_xHHHH_` protected (readers decode it as an
+ * escape), and what XML cannot carry written as that escape, as Excel writes it. Nothing is
+ * dropped: dropping `\u0001` from `\u0001=1+1` would hand a reader text that starts like a
+ * formula. A CRLF is one line break, written as LF like Excel's own.
+ */
 function cellText(text: string): string {
-  let clean = cleanText(text).replace(/_(x[0-9A-Fa-f]{4}_)/g, '_x005F_$1')
-  if (clean.length > MAX_CELL_TEXT) {
-    clean = clean.slice(0, MAX_CELL_TEXT)
-    if (/[\uD800-\uDBFF]$/.test(clean)) clean = clean.slice(0, -1)
+  let plain = text.replace(/\r\n/g, '\n')
+  if (plain.length > MAX_CELL_TEXT) {
+    plain = plain.slice(0, MAX_CELL_TEXT)
+    if (/[\uD800-\uDBFF]$/.test(plain)) plain = plain.slice(0, -1)
   }
-  return clean
+  return plain
+    .replace(/_(x[0-9A-Fa-f]{4}_)/g, '_x005F_$1')
+    .replace(UNSAFE_TEXT, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`)
 }
 
 function textElement(text: string): string {

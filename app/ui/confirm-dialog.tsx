@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useRef, type ReactNode } from 'react'
 
 /**
- * A modal question with two answers (delete a question, leave with unsaved changes). Open while
- * `isOpen`; Escape or the cancel button answer no. The confirming button gets the focus, and the
- * browser returns it where it was when the dialog closes.
+ * The one confirmation of the product: a modal question with two answers, centred on any screen
+ * (delete a question or an analysis, leave with unsaved changes). Open while `isOpen`; Escape or
+ * the cancel button answer no. The confirming button gets the focus, and the browser returns it
+ * where it was when the dialog closes. Without JavaScript, ConfirmDelete stands in for it.
  */
 export function ConfirmDialog({
   isOpen,
@@ -16,8 +17,9 @@ export function ConfirmDialog({
   onCancel,
 }: {
   isOpen: boolean
-  title: string
-  text: string
+  /** Left out where the text says it all (it then names the dialog). */
+  title?: string
+  text: ReactNode
   confirmLabel: string
   cancelLabel: string
   isDanger?: boolean
@@ -36,14 +38,14 @@ export function ConfirmDialog({
     <dialog
       ref={dialog}
       className="confirm-dialog"
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
+      aria-labelledby={title ? `${id}-title` : `${id}-text`}
+      aria-describedby={title ? `${id}-text` : undefined}
       onCancel={(event) => {
         event.preventDefault()
         onCancel()
       }}
     >
-      <h2 id={`${id}-title`}>{title}</h2>
+      {title ? <h2 id={`${id}-title`}>{title}</h2> : null}
       <p id={`${id}-text`}>{text}</p>
       <div className="dialog-actions">
         <button type="button" className={`button ${isDanger ? 'button-danger' : 'button-primary'}`} onClick={onConfirm}>
