@@ -78,7 +78,7 @@ describe('page routes', () => {
       .filter((name) => {
         const source = readFileSync(path.join(dir, name), 'utf8')
         const isPage = /export default function/.test(source)
-        const mayRefuse = /runForm\(|status: 429/.test(source)
+        const mayRefuse = /runForm\(|status: 429|uploadFailure\(/.test(source)
         return isPage && mayRefuse && !/export \{ keepRetryAfter as headers \}/.test(source)
       })
     expect(missing).toEqual([])

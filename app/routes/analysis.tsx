@@ -26,9 +26,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return redirect(`/${lang}/single-analysis?id=${id}`)
   } catch (error) {
     const failure = uploadFailure(error)
-    return data({ failure }, { status: failure.status })
+    // A 429 (too many uploads) says how long to wait, as the API's does.
+    const headers = failure.retryAfterSeconds ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined
+    return data({ failure }, { status: failure.status, headers })
   }
 }
+
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'absence-report.meta.tool', 'analysis')
 
