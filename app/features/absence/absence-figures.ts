@@ -9,6 +9,7 @@ import {
   normalizeLabel,
   percent,
   type Classroom,
+  type ColumnSpec,
   type LayoutName,
   type MessageRef,
   type SkippedRow,
@@ -20,6 +21,20 @@ import {
  * shape. A daily file adds one record per school day; a totals file adds a student's whole
  * period at once.
  */
+
+/** The columns that say who a student is and where, in both layouts. */
+export const studentColumns = {
+  student: { headers: ['اسم الطالب', 'الاسم', 'Student name', 'Student'], required: true },
+  studentId: {
+    headers: ['رقم الهوية', 'رقم الطالب', 'السجل المدني', 'السجل المدني / الإقامة', 'الرقم الأكاديمي', 'National ID', 'Student ID', 'ID'],
+    required: false,
+  },
+  // Not required in the header row: Noor writes one classroom per sheet, in its title block.
+  grade: { headers: ['الصف', 'رقم الصف', 'المرحلة', 'Grade'], required: false },
+  classroom: { headers: ['الفصل', 'رقم الفصل', 'الشعبة', 'Class', 'Classroom'], required: false },
+  section: { headers: ['القسم', 'المسار', 'Section', 'Track'], required: false },
+  system: { headers: ['النظام الدراسي', 'نظام الدراسة', 'Education system', 'System'], required: false },
+} as const satisfies Record<string, ColumnSpec>
 
 /**
  * Section and education system when the column is missing or the cell is empty. The default

@@ -20,6 +20,7 @@ import type { CellValue } from '#app/server/xlsx/types.ts'
 import {
   AbsenceGroups,
   skip,
+  studentColumns,
   Tally,
   type AbsenceAnalysis,
   type AbsenceMeta,
@@ -37,15 +38,7 @@ import {
  */
 
 export const totalsColumns = {
-  student: { headers: ['اسم الطالب', 'الاسم', 'Student name', 'Student'], required: true },
-  studentId: {
-    headers: ['رقم الهوية', 'رقم الطالب', 'السجل المدني', 'السجل المدني / الإقامة', 'الرقم الأكاديمي', 'National ID', 'Student ID', 'ID'],
-    required: false,
-  },
-  grade: { headers: ['الصف', 'رقم الصف', 'المرحلة', 'Grade'], required: false },
-  classroom: { headers: ['الفصل', 'رقم الفصل', 'الشعبة', 'Class', 'Classroom'], required: false },
-  section: { headers: ['القسم', 'المسار', 'Section', 'Track'], required: false },
-  system: { headers: ['النظام الدراسي', 'نظام الدراسة', 'Education system', 'System'], required: false },
+  ...studentColumns,
   excused: { headers: ['غياب بعذر', 'الغياب بعذر', 'أيام الغياب بعذر', 'Excused days', 'Excused absences', 'Excused'], required: true },
   unexcused: {
     headers: ['غياب بدون عذر', 'الغياب بدون عذر', 'أيام الغياب بدون عذر', 'الغياب بدون عذر مقبول', 'Unexcused days', 'Unexcused absences', 'Unexcused'],

@@ -4,6 +4,7 @@ import {
   cellText,
   cleanText,
   isBlankCell,
+  lacksGradeOrClassroom,
   idsInScientificNotation,
   normalizeLabel,
   parseDateCell,
@@ -17,7 +18,6 @@ import {
   type AnalysisInput,
   type ColumnSpec,
   type LayoutSpec,
-  type LocatedTable,
   type SheetTable,
   type SkippedRow,
   type TableSpec,
@@ -27,6 +27,7 @@ import {
   checkThresholds,
   defaultWarningThresholds,
   skip,
+  studentColumns,
   Tally,
   type AbsenceAnalysis,
   type AbsenceMeta,
@@ -51,15 +52,7 @@ export { analyseTotals, checkSchoolDays, countSchoolDays, maxSchoolDays, recompu
  */
 
 export const absenceColumns = {
-  student: { headers: ['اسم الطالب', 'الاسم', 'Student name', 'Student'], required: true },
-  studentId: {
-    headers: ['رقم الهوية', 'رقم الطالب', 'السجل المدني', 'السجل المدني / الإقامة', 'الرقم الأكاديمي', 'National ID', 'Student ID', 'ID'],
-    required: false,
-  },
-  grade: { headers: ['الصف', 'رقم الصف', 'المرحلة', 'Grade'], required: false },
-  classroom: { headers: ['الفصل', 'رقم الفصل', 'الشعبة', 'Class', 'Classroom'], required: false },
-  section: { headers: ['القسم', 'المسار', 'Section', 'Track'], required: false },
-  system: { headers: ['النظام الدراسي', 'نظام الدراسة', 'Education system', 'System'], required: false },
+  ...studentColumns,
   date: { headers: ['التاريخ', 'تاريخ الغياب', 'Date'], required: true },
   day: { headers: ['اليوم', 'Day name', 'Weekday'], required: false },
   status: { headers: ['الحالة', 'نوع الغياب', 'Status'], required: true },
@@ -84,25 +77,17 @@ export const absenceTitleLabels = {
 
 export type AbsenceTitleField = keyof typeof absenceTitleLabels
 
-/** Grade and classroom: a column, a grade cell written `X / N`, or the sheet's title block. */
-function lacksClassroom(table: LocatedTable<string, string>): string[] {
-  const lacking: string[] = []
-  if (table.columns.grade === undefined && !table.title.grade) lacking.push('grade')
-  if (table.columns.classroom === undefined && !table.title.classroom && table.columns.grade === undefined) lacking.push('classroom')
-  return lacking
-}
-
 const dailyLayout: LayoutSpec = {
   name: 'absence-daily',
   table: { columns: absenceColumns, titleLabels: absenceTitleLabels } satisfies TableSpec<AbsenceColumn, AbsenceTitleField>,
-  lacks: lacksClassroom,
+  lacks: lacksGradeOrClassroom,
   named: ['grade', 'classroom'],
 }
 
 const totalsLayout: LayoutSpec = {
   name: 'absence-totals',
   table: { columns: totalsColumns, titleLabels: absenceTitleLabels },
-  lacks: lacksClassroom,
+  lacks: lacksGradeOrClassroom,
 }
 
 /** The layouts an absence file may be in, the sample's first. */

@@ -26,6 +26,14 @@ export interface LayoutSpec<K extends string = string, L extends string = string
   readonly named?: readonly K[]
 }
 
+/** Grade and classroom: a column, a grade cell written `X / N`, or the sheet's title block. */
+export function lacksGradeOrClassroom(table: LocatedTable<string, string>): string[] {
+  const lacking: string[] = []
+  if (table.columns.grade === undefined && !table.title.grade) lacking.push('grade')
+  if (table.columns.classroom === undefined && !table.title.classroom && table.columns.grade === undefined) lacking.push('classroom')
+  return lacking
+}
+
 /** A sheet's table, as one layout found it. */
 export interface SheetTable<K extends string = string, L extends string = string> {
   /** The sheet's name; null for a CSV file. */

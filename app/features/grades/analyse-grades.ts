@@ -5,6 +5,7 @@ import {
   compareClassrooms,
   decimalPlaces,
   isBlankCell,
+  lacksGradeOrClassroom,
   normalizeLabel,
   normalizeText,
   percent,
@@ -23,7 +24,6 @@ import {
   type ColumnSpec,
   type LayoutName,
   type LayoutSpec,
-  type LocatedTable,
   type MessageRef,
   type SheetTable,
   type SkippedRow,
@@ -64,18 +64,10 @@ export const gradesTitleLabels = {
 
 export type GradesTitleField = keyof typeof gradesTitleLabels
 
-/** Grade and classroom: a column, a grade cell written `X / N`, or the sheet's title block. */
-function lacksClassroom(table: LocatedTable<string, string>): string[] {
-  const lacking: string[] = []
-  if (table.columns.grade === undefined && !table.title.grade) lacking.push('grade')
-  if (table.columns.classroom === undefined && !table.title.classroom && table.columns.grade === undefined) lacking.push('classroom')
-  return lacking
-}
-
 const rowsLayout: LayoutSpec = {
   name: 'grades-rows',
   table: { columns: gradesColumns, titleLabels: gradesTitleLabels } satisfies TableSpec<GradesColumn, GradesTitleField>,
-  lacks: lacksClassroom,
+  lacks: lacksGradeOrClassroom,
   named: ['grade', 'classroom'],
 }
 
@@ -417,15 +409,20 @@ function isSubject(name: string): boolean {
   return label !== '' && !notSubjects.has(label) && !notSubjectWords.some((word) => label.includes(word))
 }
 
+/** The classroom a sheet's title block names (Noor writes one per sheet); a grade written as a code is noted. */
+function sheetClassroom(title: Readonly<Partial<Record<string, string>>>, roster: Roster, codes: Set<string>): Classroom {
+  const parsed = readGradeCell(title.grade ?? '')
+  if (isGradeCode(parsed.grade)) codes.add(parsed.grade)
+  return roster.classroomOf(parsed.grade, title.classroom ?? parsed.classroom ?? '')
+}
+
 /** Reads report cards (one sheet per student: the name in the title block, a row per subject). */
 function readReportCards(tables: readonly SheetTable[], book: SubjectBook, codes: Set<string>): number {
   const roster = new Roster()
   let dataRows = 0
   for (const { sheet, table } of tables) {
     const { columns, title } = table
-    const parsed = readGradeCell(title.grade as string)
-    if (isGradeCode(parsed.grade)) codes.add(parsed.grade)
-    const classroom = roster.classroomOf(parsed.grade, title.classroom ?? parsed.classroom ?? '')
+    const classroom = sheetClassroom(title, roster, codes)
     const name = cleanText(title.student as string)
     const studentId = readStudentId(title.studentId ?? null)
     const student = { name, studentId, studentKey: studentKeyOf(name, studentId, classroom), classroom }
@@ -467,9 +464,7 @@ function readBandSummary(tables: readonly SheetTable[], skipped: SkippedRow[], c
   let dataRows = 0
   for (const { sheet, table } of tables) {
     const { columns, title } = table
-    const parsed = readGradeCell(title.grade as string)
-    if (isGradeCode(parsed.grade)) codes.add(parsed.grade)
-    const classroom = roster.classroomOf(parsed.grade, title.classroom ?? parsed.classroom ?? '')
+    const classroom = sheetClassroom(title, roster, codes)
     for (const { row, cells } of table.rows) {
       const subjectText = subjectName(cellText(cells[columns.subject as number]))
       if (!isSubject(subjectText)) continue

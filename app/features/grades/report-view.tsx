@@ -54,12 +54,7 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
     segments: segments(c.bands),
     note: t('analyses.recognised.students', { count: c.students }),
   }))
-  const distribution: ChartRow[] = subject.summary.bands.map((b, i) => ({
-    key: b.key,
-    label: bandName(b.key),
-    segments: [{ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
-    note: `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`,
-  }))
+  const distribution = distributionRows(subject.summary.bands, bandName, (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
   type Group = { students: number; bands: readonly BandCount[] }
   const rows: { label: string; group: Group }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }]
   return (
@@ -86,6 +81,16 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
       />
     </section>
   )
+}
+
+/** One bar per band: its share of the students, and a note beside it. */
+function distributionRows(bands: readonly BandCount[], bandName: (key: string) => string, note: (band: BandCount) => string): ChartRow[] {
+  return bands.map((b, i) => ({
+    key: b.key,
+    label: bandName(b.key),
+    segments: [{ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
+    note: note(b),
+  }))
 }
 
 function useBandName() {
@@ -146,12 +151,7 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
   const bandSegments = (f: ScoreFigures) =>
     f.bands.map((b, i) => ({ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
   const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({ key: classroomLabel(c), label: classroomLabel(c), segments: bandSegments(c), note: rate(c.passRate) }))
-  const distribution: ChartRow[] = s.bands.map((b, i) => ({
-    key: b.key,
-    label: bandName(b.key),
-    segments: [{ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
-    note: `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`,
-  }))
+  const distribution = distributionRows(s.bands, bandName, (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
   const rows: { label: string; group: ScoreFigures }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c as ScoreFigures })), { label: t('grades-report.tables.overall'), group: s }]
 
   return (
