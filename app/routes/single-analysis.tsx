@@ -1,7 +1,7 @@
 import { data, redirect } from 'react-router'
 import { absenceReportPage, schoolDaysFromQuery } from '#app/features/absence/index.server.ts'
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
-import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades, type GradeRecords, type GradesReport } from '#app/features/grades/index.ts'
+import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
 import { flashCookie } from '#app/features/accounts/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
@@ -24,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (stored.kind === 'grades') {
     // Other thresholds (or the elementary preset) recompute the report from the stored scores.
     const choice = bandsFromQuery(url.searchParams)
-    const report = choice.custom || choice.preset !== 'default' ? recomputeGrades(stored.records as GradeRecords, choice.bands) : (stored.report as GradesReport)
+    const report = choice.custom || choice.preset !== 'default' ? recomputeGrades(stored.records, choice.bands) : stored.report
     return { messages: getMessages(lang, ['grades-report', 'analyses', 'grades']), analysis, absence: null, grades: { report, choice, query: bandsQuery(choice) } }
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.

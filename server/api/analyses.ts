@@ -67,7 +67,8 @@ export function createAnalysesApi() {
     if (!stored) return notFound(c)
     // A totals analysis with other school days (`school_days`): recomputed from its stored rows.
     const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
-    return ok(c, analysisJson(c, schoolDays === null ? stored : { ...stored, report: storedAbsence(stored, schoolDays).report }))
+    if (stored.kind === 'absence' && schoolDays !== null) return ok(c, analysisJson(c, { ...stored, report: storedAbsence(stored, schoolDays).report }))
+    return ok(c, analysisJson(c, stored))
   })
 
   api.get('/analyses/:id/students', async (c) => {
@@ -120,7 +121,7 @@ type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
 
 /** The analysis in the shape of absence.md's "API shape", skip reasons in the request's language. */
 function analysisJson(c: Context<ApiEnv>, stored: Stored) {
-  const report = stored.report as { skipped?: { sheet?: string; row: number; reason: { key: string; values?: Record<string, string | number> } }[] }
+  const { report } = stored
   const t = apiTranslator(c, [stored.kind === 'absence' ? 'absence' : 'grades'])
   return {
     id: stored.id,
@@ -128,8 +129,8 @@ function analysisJson(c: Context<ApiEnv>, stored: Stored) {
     title: stored.title,
     createdAt: stored.createdAt.toISOString(),
     meta: stored.meta,
-    ...(stored.report as object),
-    skipped: (report.skipped ?? []).map((s) => ({ ...(s.sheet !== undefined && { sheet: s.sheet }), row: s.row, reason: t(s.reason.key, s.reason.values) })),
+    ...report,
+    skipped: report.skipped.map((s) => ({ ...(s.sheet !== undefined && { sheet: s.sheet }), row: s.row, reason: t(s.reason.key, s.reason.values) })),
   }
 }
 

@@ -1,13 +1,10 @@
 import type { Lang } from '#app/i18n/config.ts'
 import { exportResponse } from '#app/features/analyses/index.server.ts'
-import { defaultWarningThresholds, recomputeTotals, type AbsenceAnalysis, type AbsenceReport, type AbsenceTotalsRecords, type StudentFigures } from './analyse-absence.ts'
+import { defaultWarningThresholds, recomputeTotals, type AbsenceAnalysis } from './analyse-absence.ts'
 import { absenceReportWorkbook, renderAbsenceReportPdf } from './exports.server.ts'
+import type { AbsenceStored } from './kind.ts'
 
-type Stored = { id: string; title: string; meta: Record<string, string>; report: unknown; records: unknown; createdAt: Date }
-
-function isTotals(records: unknown): records is AbsenceTotalsRecords {
-  return typeof records === 'object' && records !== null && !Array.isArray(records) && (records as { layout?: unknown }).layout === 'absence-totals'
-}
+type Stored = AbsenceStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }
 
 /**
  * A stored analysis as the page, the search and the exports read it. A totals analysis keeps
@@ -15,12 +12,13 @@ function isTotals(records: unknown): records is AbsenceTotalsRecords {
  * teacher's correction on the page) recomputes its report.
  */
 export function storedAbsence(stored: Stored, schoolDays?: number | null): AbsenceAnalysis {
-  if (isTotals(stored.records)) {
-    const days = schoolDays ?? (stored.report as AbsenceReport).recognised?.schoolDays ?? (stored.report as AbsenceReport).summary.days
-    const { report, students } = recomputeTotals(stored.records, days, defaultWarningThresholds)
+  const { records } = stored
+  if ('layout' in records) {
+    const days = schoolDays ?? stored.report.recognised?.schoolDays ?? stored.report.summary.days
+    const { report, students } = recomputeTotals(records, days, defaultWarningThresholds)
     return { meta: stored.meta, report, students }
   }
-  return { meta: stored.meta, report: stored.report as AbsenceReport, students: stored.records as StudentFigures[] }
+  return { meta: stored.meta, report: stored.report, students: records }
 }
 
 /** The school days asked for in a page's or an export's address (`days`), when it is a valid number for a totals file. */

@@ -1,5 +1,5 @@
 import type { AnalysisKindRecord } from '#app/features/analyses/index.ts'
-import { absenceLayouts, analyseAbsence, type AbsenceAnalysis } from './analyse-absence.ts'
+import { absenceLayouts, analyseAbsence, type AbsenceAnalysis, type AbsenceReport, type AbsenceTotalsRecords, type StudentFigures } from './analyse-absence.ts'
 
 /**
  * The absence tool as an analysis kind: the layouts it reads and its analysis of a file's
@@ -10,3 +10,10 @@ export const absenceKind = {
   layouts: absenceLayouts,
   analyse: (grid, options: { schoolDays?: number }): AbsenceAnalysis => analyseAbsence(grid, options),
 } as const satisfies AnalysisKindRecord<'absence', { schoolDays?: number }, AbsenceAnalysis>
+
+/** A saved absence analysis: its report, and its students (daily records) or its rows as read (totals). */
+export interface AbsenceStored {
+  readonly kind: 'absence'
+  readonly report: AbsenceReport
+  readonly records: readonly StudentFigures[] | AbsenceTotalsRecords
+}

@@ -1,4 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm'
+import type { AbsenceStored } from '#app/features/absence/kind.ts'
+import type { GradesStored } from '#app/features/grades/kind.ts'
 import { isUuid } from '#app/lib/ids.ts'
 import { withoutBidiControls } from '#app/lib/plain-text.ts'
 import type { Db } from '#app/server/db/client.server.ts'
@@ -53,15 +55,22 @@ export async function listAnalyses(db: Db, userId: string, kind?: AnalysisKind):
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
 }
 
-/** One analysis of this teacher; another teacher's id, or a malformed one, is simply not found. */
-export async function findAnalysis(db: Db, userId: string, id: string) {
+/** A saved analysis as its kind stores it: `kind` tells which report and records it holds. */
+export type StoredAnalysis = Omit<typeof analyses.$inferSelect, 'kind' | 'report' | 'records'> & (AbsenceStored | GradesStored)
+
+/**
+ * One analysis of this teacher; another teacher's id, or a malformed one, is simply not found.
+ * The JSON comes back as the kind's own types: this app wrote it (saveAnalysis), and this is
+ * the one place its shape is taken on trust.
+ */
+export async function findAnalysis(db: Db, userId: string, id: string): Promise<StoredAnalysis | null> {
   if (!isUuid(id)) return null
   const [row] = await db
     .select()
     .from(analyses)
     .where(and(eq(analyses.id, id), eq(analyses.userId, userId)))
     .limit(1)
-  return row ?? null
+  return (row as StoredAnalysis | undefined) ?? null
 }
 
 export async function renameAnalysis(db: Db, userId: string, id: string, title: string): Promise<boolean> {

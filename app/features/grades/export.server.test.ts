@@ -12,6 +12,7 @@ import { gradesExport, storedGrades } from './export.server.ts'
 const { rows, sheetName } = readWorkbookRows(path.resolve(import.meta.dirname, 'fixtures/small-ar.xlsx'), gradesSheetNames)
 const analysis = analyseGrades(rows, { sheetName })
 const stored = {
+  kind: 'grades' as const,
   id: '0d6f1c8e-8a43-4c1e-9a55-3f7f1f0b2a10',
   title: 'الرياضيات: نتائج "الفترة" الأولى',
   meta: { school: 'متوسطة النور', exam: 'اختبار منتصف الفصل', maxScore: '100' },

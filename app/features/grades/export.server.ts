@@ -1,10 +1,11 @@
 import { exportResponse } from '#app/features/analyses/index.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import { recomputeGrades, type GradeRecords, type GradesMeta, type GradesReport } from './analyse-grades.ts'
+import { recomputeGrades, type GradesMeta } from './analyse-grades.ts'
 import type { GradeBand } from './bands.ts'
 import { gradesReportWorkbook, renderGradesReportPdf, type GradesExportOptions } from './exports.server.ts'
+import type { GradesStored } from './kind.ts'
 
-type Stored = { id: string; title: string; meta: Record<string, string>; report: unknown; records: unknown; createdAt: Date }
+type Stored = GradesStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }
 
 /**
  * A stored analysis as the exports read it: the title block back from its stored strings, and
@@ -21,7 +22,7 @@ export function storedGrades(stored: Stored, bands?: readonly GradeBand[]): Grad
     ...(sheetName !== undefined && { sheetName }),
     ...(Number.isFinite(max) && { maxScore: max }),
   }
-  const report = bands ? recomputeGrades(stored.records as GradeRecords, bands) : (stored.report as GradesReport)
+  const report = bands ? recomputeGrades(stored.records, bands) : stored.report
   return { meta, report }
 }
 

@@ -1,5 +1,5 @@
 import type { AnalysisKindRecord } from '#app/features/analyses/index.ts'
-import { analyseGrades, gradesLayouts, type AnalyseGradesOptions, type GradesAnalysis } from './analyse-grades.ts'
+import { analyseGrades, gradesLayouts, type AnalyseGradesOptions, type GradeRecords, type GradesAnalysis, type GradesReport } from './analyse-grades.ts'
 
 type Options = { bands?: AnalyseGradesOptions['bands'] }
 
@@ -12,3 +12,10 @@ export const gradesKind = {
   layouts: gradesLayouts,
   analyse: (grid, options: Options): GradesAnalysis => analyseGrades(grid, options.bands === undefined ? {} : { bands: options.bands }),
 } as const satisfies AnalysisKindRecord<'grades', Options, GradesAnalysis>
+
+/** A saved grades analysis: its report, and the records it is recomputed from with other bands. */
+export interface GradesStored {
+  readonly kind: 'grades'
+  readonly report: GradesReport
+  readonly records: GradeRecords
+}
