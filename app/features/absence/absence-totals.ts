@@ -109,7 +109,6 @@ export function analyseTotals(
     if (meta.term === undefined && title.term !== undefined) meta = { ...meta, term: title.term }
     const roster = new Roster({ student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId }, { ignoreIds: idsIgnored })
     const defaults = { grade: title.grade, classroom: title.classroom }
-    const sections = new Map<string, string>()
     dataRows += table.rows.length
     const where = sheet === null ? {} : { sheet }
 
@@ -142,7 +141,6 @@ export function analyseTotals(
       seen.set(placed.studentKey, row)
       const text = (at: number | undefined, fallback: string | undefined) => (at !== undefined && !isBlankCell(cells[at]) ? cleanText(cellText(cells[at])) : (fallback ?? ''))
       const section = text(columns.section, placed.section ?? title.section)
-      sections.set(section, section)
       rows.push({
         ...where,
         row,
