@@ -122,6 +122,7 @@ for (const lang of ['ar', 'en'] as const) {
     await page.goto(`/${lang}/analysis`)
     await upload(page, path.join(absenceDir, 'absence-totals.csv'), w.submit)
     await expect(page.getByRole('alert')).toContainText(w.askDays)
+    await screenshots(page, `absence-tool-asks-days-${lang}`)
     await page.getByLabel(w.uploadDays).fill('40')
     await upload(page, path.join(absenceDir, 'absence-totals.csv'), w.submit)
     await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
