@@ -50,7 +50,7 @@ const download = (page: Page, action: () => Promise<void>, name: string) => down
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: sample, upload, figures and charts, student search, PDF and Excel exports, the list, delete`, async ({ page }) => {
-    test.setTimeout(90_000)
+    test.setTimeout(150_000)
     await subscribedTeacher(page, lang, `absence-${lang}`)
     await page.goto(`/${lang}/analysis`)
     await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr')
