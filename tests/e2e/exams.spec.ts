@@ -202,7 +202,7 @@ async function addQuestions(page: Page, w: Words) {
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: build a test with every question type and an image, edit, reorder, delete, save, preview and download the test, its key and two versions`, async ({ page }) => {
-    test.setTimeout(150_000)
+    test.setTimeout(240_000)
     await subscribedTeacher(page, lang, 'exams')
 
     await page.goto(`/${lang}/exams`)
