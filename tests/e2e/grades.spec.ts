@@ -19,7 +19,7 @@ const download = (page: Page, action: () => Promise<void>, name: string) => down
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: sample, upload, figures, other bands, the elementary preset, both exports, the list`, async ({ page }) => {
-    test.setTimeout(90_000)
+    test.setTimeout(150_000)
     await subscribedTeacher(page, lang, `grades-${lang}`)
     await page.goto(`/${lang}/analysis-grade`)
     const samplePath = await download(page, () => page.getByRole('link', { name: w.sample }).click(), 'grades-sample.xlsx')
