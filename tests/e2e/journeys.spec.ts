@@ -80,7 +80,7 @@ const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
   test(`${lang}: a new teacher from the home page to an account, a subscription and its invoice, both analyses and a printed test`, async ({ page }) => {
-    test.setTimeout(150_000)
+    test.setTimeout(240_000)
     const step = stepper(page, lang)
 
     // Home → create an account → the code from the mail → signed in.
