@@ -87,7 +87,7 @@ for (const lang of ['ar', 'en'] as const) {
 
     // Totals over two classroom sheets after a School Info sheet, the period in the title block.
     await upload(page, path.join(absenceDir, 'absence-totals-ar.xlsx'), w.submit)
-    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
+    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`), { timeout: 30_000 })
     const recognised = page.locator('section.recognised')
     await expect(recognised.getByRole('heading', { name: w.recognised })).toBeVisible()
     await expect(recognised.locator('.recognised-line')).toContainText(w.totals)
@@ -125,14 +125,14 @@ for (const lang of ['ar', 'en'] as const) {
     await screenshots(page, `absence-tool-asks-days-${lang}`)
     await page.getByLabel(w.uploadDays).fill('40')
     await upload(page, path.join(absenceDir, 'absence-totals.csv'), w.submit)
-    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
+    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`), { timeout: 30_000 })
     await expect(page.locator('.recognised-line')).toContainText(w.students[30])
     await expect(attendanceOf(page, w.attendance)).toHaveText(/90\.6\s?[%٪]/)
 
     // Noor's daily report saved as Excel 97–2003.
     await page.goto(`/${lang}/analysis`)
     await upload(page, path.join(absenceDir, 'absence-daily-noor.xls'), w.submit)
-    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
+    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`), { timeout: 30_000 })
     await expect(page.locator('.recognised-line')).toContainText(w.daily)
     await expect(page.locator('.recognised-line')).toContainText(w.students[24])
     await expect(attendanceOf(page, w.attendance)).toHaveText(/84\.6\s?[%٪]/)
@@ -145,7 +145,7 @@ for (const lang of ['ar', 'en'] as const) {
     await page.goto(`/${lang}/analysis-grade`)
     await expect(page.getByRole('heading', { name: w.noorList })).toBeVisible()
     await upload(page, path.join(gradesDir, 'grades-report-cards.xlsx'), w.submit)
-    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
+    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`), { timeout: 30_000 })
     await expect(page.locator('.recognised-line')).toContainText(w.cards)
     await expect(page.locator('.recognised-line')).toContainText(w.students[16])
     await expect(page.getByRole('heading', { name: /التفكير الناقد/ })).toBeVisible()
@@ -153,7 +153,7 @@ for (const lang of ['ar', 'en'] as const) {
 
     await page.goto(`/${lang}/analysis-grade`)
     await upload(page, path.join(gradesDir, 'grades-band-summary.xlsx'), w.submit)
-    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
+    await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`), { timeout: 30_000 })
     await expect(page.locator('.recognised-line')).toContainText(w.bandSummary)
     await expect(page.getByText(w.bandsOnly)).toBeVisible()
     await expect(page.getByRole('heading', { name: 'الرياضيات', exact: true })).toBeVisible()
