@@ -13,11 +13,14 @@ export function StackedBarChart({
   rows,
   formatValue,
   id,
+  note,
 }: {
   title: string
   rows: ChartRow[]
   formatValue: (value: number) => string
   id: string
+  /** What the figure beside each bar is, when it is not the bar's first segment (the PDF says the same). */
+  note?: string
 }) {
   const legend = rows[0]?.segments ?? []
   return (
@@ -25,6 +28,7 @@ export function StackedBarChart({
       <figcaption id={`${id}-title`} className="chart-title">
         {title}
       </figcaption>
+      {note ? <p className="chart-note">{note}</p> : null}
       <ChartLegend items={legend.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
       <ul className="stacked-bars">
         {rows.map((row) => {
@@ -47,6 +51,8 @@ export function StackedBarChart({
 }
 
 export function ChartLegend({ items }: { items: { key: string; label: string; tone: ChartTone }[] }) {
+  // One colour needs no key: each bar (or the one line) is already named beside it or in the title.
+  if (items.length < 2) return null
   return (
     <ul className="chart-legend">
       {items.map((item) => (
@@ -97,11 +103,15 @@ export function LineChart({
   const shown = n <= 1 ? [0] : [...new Set([0, Math.floor((n - 1) / 2), n - 1])]
   const summary = series.map((s) => `${s.label}: ${s.values.map(formatValue).join('، ')}`).join(' — ')
   return (
-    <figure className="chart" aria-labelledby={`${id}-title`}>
+    <figure className="chart chart-wide" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`} className="chart-title">
         {title}
       </figcaption>
       <ChartLegend items={series.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
+      {/* Never drawn narrower than its own size, so its labels keep their size: on a phone the
+          timeline scrolls, starting where time starts (the inline start). Focusable so the keyboard can scroll it. */}
+      {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="chart-scroll" tabIndex={0} role="group" aria-labelledby={`${id}-title`}>
       <svg className="line-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${summary}`} preserveAspectRatio="xMidYMid meet">
         {ticks.map((t) => (
           <g key={t}>
@@ -123,6 +133,7 @@ export function LineChart({
           </g>
         ))}
       </svg>
+      </div>
     </figure>
   )
 }
