@@ -69,7 +69,7 @@ export type LineSeries = { key: string; label: string; tone: ChartTone; values: 
 
 const W = 640
 const H = 240
-const PAD = { top: 12, bottom: 36, start: 44, end: 12 }
+const PAD = { top: 12, bottom: 36, start: 52, end: 12 }
 
 /**
  * Percentages over time. In a right-to-left page time runs from right to left, as Arabic
@@ -116,13 +116,15 @@ export function LineChart({
         {ticks.map((t) => (
           <g key={t}>
             <line className="chart-grid" x1={PAD.start} x2={W - PAD.end} y1={yAt(t)} y2={yAt(t)} transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined} />
-            <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor={dir === 'rtl' ? 'start' : 'end'}>
+            {/* The text runs in the page's direction, so its end is the side away from the plot in both. */}
+            <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor="end">
               {formatValue(t)}
             </text>
           </g>
         ))}
         {shown.map((i) => (
-          <text key={i} className="chart-axis" x={xAt(i)} y={H - 12} textAnchor="middle">
+          // The first and last dates sit at the plot's edges: anchored inwards, they are not cut off.
+          <text key={i} className="chart-axis" x={xAt(i)} y={H - 12} textAnchor={n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}>
             {labels[i]}
           </text>
         ))}
