@@ -180,7 +180,9 @@ export function AbsenceReportView({
         <h2 id="warnings-title">{t('absence-report.warnings.title')}</h2>
         <p className="muted">{t('absence-report.warnings.lead', { first: thresholds[0] ?? 3, second: thresholds[1] ?? 5, third: thresholds[2] ?? 10 })}</p>
         {warned.length ? (
-          <div className="table-wrap">
+          // Scrolls under the student's name on a phone (see GroupTable); focusable so a keyboard can scroll it.
+          // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+          <div className="table-wrap table-sticky" tabIndex={0} role="region" aria-labelledby="warnings-title">
             <table className="data-table">
               <thead>
                 <tr>
