@@ -97,11 +97,12 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
                         <th scope="row" className="exam-list-title">
                           <AppLink to={`exams-test?id=${exam.id}`} dir="auto">{exam.title}</AppLink>
                         </th>
-                        <td dir="auto" data-label={t('exams.list.columns.subject')}>
-                          {exam.subject || t('exams.list.none')}
+                        {/* The teacher's words in their own direction, the cell aligned with the page's (a "—" alone would turn it). */}
+                        <td data-label={t('exams.list.columns.subject')}>
+                          <bdi>{exam.subject || t('exams.list.none')}</bdi>
                         </td>
-                        <td dir="auto" data-label={t('exams.list.columns.grade')}>
-                          {exam.grade || t('exams.list.none')}
+                        <td data-label={t('exams.list.columns.grade')}>
+                          <bdi>{exam.grade || t('exams.list.none')}</bdi>
                         </td>
                         <td data-label={t('exams.list.columns.date')}>
                           {day ? (
