@@ -172,10 +172,23 @@ for (const lang of ['ar', 'en'] as const) {
           px: parseFloat(getComputedStyle(text).fontSize) * (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width),
           fill: rgb(getComputedStyle(text).fill),
           background: rgb(getComputedStyle(figure).backgroundColor),
+          // Each label inside the drawing, and the value labels clear of the grid they name.
+          labelsInside: [...svg.querySelectorAll('.chart-axis')].every((t) => {
+            const r = t.getBoundingClientRect()
+            const box = svg.getBoundingClientRect()
+            return r.left >= box.left - 1 && r.right <= box.right + 1
+          }),
+          valuesClearOfGrid: [...svg.querySelectorAll('g > .chart-axis')].every((t) => {
+            const r = t.getBoundingClientRect()
+            const grid = t.parentElement!.querySelector('.chart-grid')!.getBoundingClientRect()
+            return r.right <= grid.left + 1 || r.left >= grid.right - 1
+          }),
         }
       })
       expect(axis.px, 'the timeline axis labels as drawn').toBeGreaterThanOrEqual(11)
       expect(contrast(axis.fill, axis.background), `axis label contrast, ${scheme}`).toBeGreaterThanOrEqual(4.5)
+      expect(axis.labelsInside, 'no axis label cut off').toBe(true)
+      expect(axis.valuesClearOfGrid, 'no value label drawn over the grid').toBe(true)
     }
     await page.emulateMedia({ colorScheme: 'light' })
     const byDate = page
