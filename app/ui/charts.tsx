@@ -115,7 +115,7 @@ export function LineChart({
       <svg className="line-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${summary}`} preserveAspectRatio="xMidYMid meet">
         {ticks.map((t) => (
           <g key={t}>
-            <line className="chart-grid" x1={PAD.start} x2={W - PAD.end} y1={yAt(t)} y2={yAt(t)} transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined} />
+            <line className="chart-gridline" x1={PAD.start} x2={W - PAD.end} y1={yAt(t)} y2={yAt(t)} transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined} />
             {/* The text runs in the page's direction, so its end is the side away from the plot in both. */}
             <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor="end">
               {formatValue(t)}

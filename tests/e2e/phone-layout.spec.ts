@@ -171,6 +171,8 @@ for (const lang of ['ar', 'en'] as const) {
           // SVG text is drawn at its font size times the drawing's scale.
           px: parseFloat(getComputedStyle(text).fontSize) * (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width),
           fill: rgb(getComputedStyle(text).fill),
+          // An outline in another colour would make the fill's contrast beside the point.
+          stroke: getComputedStyle(text).stroke,
           background: rgb(getComputedStyle(figure).backgroundColor),
           // Each label inside the drawing, and the value labels clear of the grid they name.
           labelsInside: [...svg.querySelectorAll('.chart-axis')].every((t) => {
@@ -180,13 +182,14 @@ for (const lang of ['ar', 'en'] as const) {
           }),
           valuesClearOfGrid: [...svg.querySelectorAll('g > .chart-axis')].every((t) => {
             const r = t.getBoundingClientRect()
-            const grid = t.parentElement!.querySelector('.chart-grid')!.getBoundingClientRect()
+            const grid = t.parentElement!.querySelector('.chart-gridline')!.getBoundingClientRect()
             return r.right <= grid.left + 1 || r.left >= grid.right - 1
           }),
         }
       })
       expect(axis.px, 'the timeline axis labels as drawn').toBeGreaterThanOrEqual(11)
       expect(contrast(axis.fill, axis.background), `axis label contrast, ${scheme}`).toBeGreaterThanOrEqual(4.5)
+      expect(axis.stroke, 'axis labels are not outlined').toBe('none')
       expect(axis.labelsInside, 'no axis label cut off').toBe(true)
       expect(axis.valuesClearOfGrid, 'no value label drawn over the grid').toBe(true)
     }
