@@ -54,7 +54,7 @@ export function SiteHeader({ account }: { account?: ReactNode }) {
   const links = listOf(isSignedIn ? toolsNav : guestNav)
   const phoneLinks = isSignedIn ? [...links, ...listOf(phoneExtras, 'menu-group-start')] : links
   return (
-    <header className="site-header">
+    <header className={`site-header${isSignedIn ? ' is-signed-in' : ''}`}>
       <div className="container header-inner">
         <Brand />
         <nav className="main-nav" aria-label={t('common.nav.label')}>

@@ -148,6 +148,15 @@ for (const lang of ['ar', 'en'] as const) {
 
     // The tools in the main navigation: on a desktop in the bar, on a phone in the menu.
     expect(await navTexts(page, 'header nav.main-nav')).toEqual([...w.teacherNav])
+    // Where the bar shows, it fits: nothing runs past the header and no link breaks onto two lines.
+    for (const width of [1160, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      await expect(page.locator('header nav.main-nav')).toBeVisible()
+      const fits = await page.locator('.header-inner').evaluate((el) => el.scrollWidth <= el.clientWidth && [...el.querySelectorAll<HTMLElement>('.main-nav a')].every((a) => a.offsetHeight < 48))
+      expect(fits, `the bar at ${width} px`).toBe(true)
+    }
+    await page.setViewportSize({ width: 1100, height: 900 })
+    await expect(page.locator('header nav.main-nav')).toBeHidden()
     await page.setViewportSize({ width: 390, height: 844 })
     await expect(page.locator('header nav.main-nav')).toBeHidden()
     await page.locator('.mobile-nav summary').click()
