@@ -279,6 +279,15 @@ function skip(sheet: string | null, row: number, key: string, values?: MessageRe
 
 const shown = (value: CellValue | undefined) => cleanText(cellText(value))
 
+/** A score cell as read, or null when it is skipped (unreadable, or negative) with its reason. */
+function checkedScore(cell: CellValue | undefined, sheet: string | null, row: number, skipped: SkippedRow[]): number | 'absent' | null {
+  const score = readScore(cell)
+  if (score === null) skipped.push(skip(sheet, row, 'unreadableScore', { value: shown(cell) }))
+  else if (score !== 'absent' && score < 0) skipped.push(skip(sheet, row, 'negativeScore', { value: shown(cell) }))
+  else return score
+  return null
+}
+
 /** The subjects being read, by normalised name, and the rows skipped. */
 class SubjectBook {
   readonly subjects = new Map<string, SubjectEntry>()
@@ -367,16 +376,8 @@ function readRows(tables: readonly SheetTable[], book: SubjectBook, codes: Set<s
         book.skipped.push(skip(sheet, row, placed))
         continue
       }
-      const scoreCell = cells[scoreAt]
-      const score = readScore(scoreCell)
-      if (score === null) {
-        book.skipped.push(skip(sheet, row, 'unreadableScore', { value: shown(scoreCell) }))
-        continue
-      }
-      if (score !== 'absent' && score < 0) {
-        book.skipped.push(skip(sheet, row, 'negativeScore', { value: shown(scoreCell) }))
-        continue
-      }
+      const score = checkedScore(cells[scoreAt], sheet, row, book.skipped)
+      if (score === null) continue
       // The row's max: its own cell, else the title block's, else 100.
       const maxCell = maxAt === undefined ? null : cells[maxAt]
       const maxSource: CellValue | undefined = isBlankCell(maxCell) ? (titleMax ?? null) : maxCell
@@ -432,16 +433,8 @@ function readReportCards(tables: readonly SheetTable[], book: SubjectBook, codes
       const subjectText = subjectName(cellText(cells[columns.subject as number]))
       if (!isSubject(subjectText)) continue
       dataRows++
-      const scoreCell = cells[scoreAt]
-      const score = readScore(scoreCell)
-      if (score === null) {
-        book.skipped.push(skip(sheet, row, 'unreadableScore', { value: shown(scoreCell) }))
-        continue
-      }
-      if (score !== 'absent' && score < 0) {
-        book.skipped.push(skip(sheet, row, 'negativeScore', { value: shown(scoreCell) }))
-        continue
-      }
+      const score = checkedScore(cells[scoreAt], sheet, row, book.skipped)
+      if (score === null) continue
       const maxCell = maxAt === undefined ? null : cells[maxAt]
       const max = isBlankCell(maxCell) ? null : readMax(maxCell)
       if (!isBlankCell(maxCell) && max === null) {
