@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts', 'scripts/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['./tests/setup.ts'],
-    // Each database test file opens its own PGlite (1.5–6 s) or PostgreSQL database.
+    globalSetup: ['./tests/global-setup.ts'],
+    // Each database test file opens its own copy of the template PGlite or PostgreSQL database.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

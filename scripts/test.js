@@ -1,14 +1,52 @@
 // The README's test command: typecheck, lint, unit and integration tests, build, end-to-end
 // tests. Runs on PGlite, or on PostgreSQL when DATABASE_URL is set.
+//
+// `npm test -- --database-only` is CI's second pass, on the other database after a full one:
+// it runs only what can come out differently on another database: the test files that open one
+// and the end-to-end tests not tagged @once (those check what the browser shows of a page
+// (axe, layout, keyboard, paint timing), the same whatever the database). Typecheck, lint, the
+// build and the files that never open a database give the same answer twice, so they run once.
 import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 
-const steps = [
-  ['typecheck', 'npm', ['run', '-s', 'typecheck']],
-  ['lint', 'npm', ['run', '-s', 'lint']],
-  ['unit and integration tests', 'npx', ['vitest', 'run']],
-  ['build', 'npm', ['run', '-s', 'build']],
-  ['end-to-end tests', 'npx', ['playwright', 'test']],
-]
+const databaseOnly = process.argv.includes('--database-only')
+
+/** A test file that opens a database, directly or through the tests' database helpers. */
+const OPENS_A_DATABASE = /setupTestDatabase|createTestDatabase|openDatabase\(|DATABASE_URL|databaseUrl/
+
+/** vitest.config.ts's test files (its `include`) that open a database. */
+function databaseTestFiles() {
+  const files = []
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (/\.test\.tsx?$/.test(entry.name)) files.push(full)
+    }
+  }
+  for (const root of ['app', 'server', 'tests/integration', 'scripts']) {
+    try {
+      walk(root)
+    } catch {
+      // a folder that does not exist holds no tests
+    }
+  }
+  return files.filter((file) => OPENS_A_DATABASE.test(readFileSync(file, 'utf8')))
+}
+
+const steps = databaseOnly
+  ? [
+      ['unit and integration tests that open a database', 'npx', ['vitest', 'run', ...databaseTestFiles()]],
+      ['end-to-end tests (all but @once)', 'npx', ['playwright', 'test', '--grep-invert', '@once']],
+    ]
+  : [
+      ['typecheck', 'npm', ['run', '-s', 'typecheck']],
+      ['lint', 'npm', ['run', '-s', 'lint']],
+      ['unit and integration tests', 'npx', ['vitest', 'run']],
+      ['build', 'npm', ['run', '-s', 'build']],
+      ['end-to-end tests', 'npx', ['playwright', 'test']],
+    ]
 
 const database = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'
 const started = Date.now()
@@ -23,4 +61,4 @@ for (const [name, command, args] of steps) {
   }
   console.log(`✔ ${name} (${seconds} s)`)
 }
-console.log(`\nAll checks passed on ${database} in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+console.log(`\nAll ${databaseOnly ? 'database ' : ''}checks passed on ${database} in ${((Date.now() - started) / 1000).toFixed(0)} s`)

@@ -1,25 +1,30 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import pg from 'pg'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { openDatabase, type Database } from '#app/server/db/client.server.ts'
 
 export type TestDatabase = Database & { cleanup: () => Promise<void> }
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite by default, or, when
- * DATABASE_URL is set, a new PostgreSQL database created beside it and dropped afterwards.
+ * DATABASE_URL is set, a new PostgreSQL database created beside it and dropped afterwards. Both
+ * start as a copy of the run's template (tests/global-setup.ts); the migrations still run, and
+ * find nothing left to do unless the template is missing.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL
   if (!url) {
-    const database = await openDatabase({ kind: 'pglite' })
+    const template = inject('pgliteTemplate')
+    const database = await openDatabase({ kind: 'pglite', ...(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}) })
     await database.migrate()
     return { ...database, cleanup: () => database.close() }
   }
   const name = `hallil_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
   const admin = new pg.Client({ connectionString: url })
   await admin.connect()
-  await admin.query(`create database ${name}`)
+  const template = inject('postgresTemplate')
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`)
   await admin.end()
   const testUrl = new URL(url)
   testUrl.pathname = `/${name}`

@@ -31,7 +31,7 @@ async function isInView(page: Page, selector: ReturnType<Page['locator']>) {
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
-  test(`${lang}: on a phone, deleting an analysis asks in a centred dialog with Cancel, with and without the page's script`, async ({ page, browser }) => {
+  test(`${lang}: on a phone, deleting an analysis asks in a centred dialog with Cancel, with and without the page's script`, { tag: '@once' }, async ({ page, browser }) => {
     test.setTimeout(90_000)
     await page.setViewportSize(phone)
     await subscribedTeacher(page, lang, `confirm-${lang}`)

@@ -51,7 +51,7 @@ async function tabTo(page: Page, target: Locator, maxPresses = 60): Promise<Focu
   throw new Error(`Tab never reached ${target.toString()}`)
 }
 
-test('Arabic registration with the keyboard only, the focus visible at every stop and moving right to left', async ({ page }) => {
+test('Arabic registration with the keyboard only, the focus visible at every stop and moving right to left', { tag: '@once' }, async ({ page }) => {
   await page.goto('/ar')
   // The header first: its links come in the order an Arabic reader meets them, right to left.
   const header = await tabTo(page, page.locator('header nav.main-nav a').last())
@@ -84,7 +84,7 @@ test('Arabic registration with the keyboard only, the focus visible at every sto
   await expect(page).toHaveURL(/\/ar$/)
 })
 
-test('an upload and a test built with the keyboard only, in Arabic', async ({ page }) => {
+test('an upload and a test built with the keyboard only, in Arabic', { tag: '@once' }, async ({ page }) => {
   test.setTimeout(90_000)
   await subscribedTeacher(page, 'ar', 'keyboard-tools')
 

@@ -3,7 +3,7 @@
 import { expect, test } from './fixtures.ts'
 import { subscribedTeacher } from './teacher.ts'
 
-test('a React page paints before its modules load, then hydrates and keeps its styles', async ({ page }) => {
+test('a React page paints before its modules load, then hydrates and keeps its styles', { tag: '@once' }, async ({ page }) => {
   test.setTimeout(90_000)
   await subscribedTeacher(page, 'ar', 'paint')
 
@@ -50,7 +50,7 @@ test.describe(() => {
   // The service worker would answer the held modules from its cache, past the page's routes.
   test.use({ serviceWorkers: 'block' })
 
-test('the exam editor keeps what was typed before its script took over', async ({ page }) => {
+test('the exam editor keeps what was typed before its script took over', { tag: '@once' }, async ({ page }) => {
   test.setTimeout(90_000)
   await subscribedTeacher(page, 'en', 'early')
   // React's modules are held back until the title has been typed, as on a slow phone.
@@ -81,7 +81,7 @@ test('the exam editor keeps what was typed before its script took over', async (
   await expect(page.getByLabel('Subject')).toHaveValue('Science')
 })
 
-test('a form sent before React takes over is sent once, by the browser; after, React sends it', async ({ page }) => {
+test('a form sent before React takes over is sent once, by the browser; after, React sends it', { tag: '@once' }, async ({ page }) => {
   let release = () => {}
   const held = new Promise<void>((resolve) => (release = resolve))
   await page.route(/\/assets\/[^/]+\.js$/, async (route) => {

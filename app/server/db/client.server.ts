@@ -30,13 +30,13 @@ export const migrationsFolder = path.resolve(process.cwd(), 'drizzle')
 const MIGRATION_LOCK_ID = 727_110_001
 
 export type OpenDatabaseOptions =
-  | { kind: 'pglite'; dataDir?: string }
+  | { kind: 'pglite'; dataDir?: string; /** A tarball of a data folder to start from (tests' template). */ loadDataDir?: Blob }
   | { kind: 'postgres'; url: string; poolMax?: number }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-    const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite()
+    const client = options.loadDataDir ? new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), loadDataDir: options.loadDataDir }) : options.dataDir ? new PGlite(options.dataDir) : new PGlite()
     await client.waitReady
     const db = drizzlePglite(client, { schema }) as unknown as Db
     return {
