@@ -58,7 +58,14 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
       <section className="section">
         <div className="container">
           {loaderData.analyses.length === 0 ? (
-            <p className="empty-state">{t('analyses.list.empty')}</p>
+            <div className="empty-state">
+              <p>{t('analyses.list.empty')}</p>
+              <p>{t('analyses.list.emptyLead')}</p>
+              <p className="empty-actions">
+                <AppLink className="button button-primary" to="analysis">{t('analyses.list.newAbsence')}</AppLink>
+                <AppLink className="button button-ghost" to="analysis-grade">{t('analyses.list.newGrades')}</AppLink>
+              </p>
+            </div>
           ) : (
             <div className="table-wrap">
               <table className="data-table analyses-table row-cards">
