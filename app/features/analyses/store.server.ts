@@ -38,9 +38,10 @@ export async function saveAnalysis(db: Db, input: SaveAnalysisInput): Promise<{ 
   return row
 }
 
-/** The teacher's analyses, newest first, without their reports. */
-export async function listAnalyses(db: Db, userId: string, kind?: AnalysisKind): Promise<AnalysisSummary[]> {
-  return db
+/** The teacher's analyses, newest first, without their reports; `limit` for a glance (her home shows the latest few). */
+export async function listAnalyses(db: Db, userId: string, options: { kind?: AnalysisKind; limit?: number } = {}): Promise<AnalysisSummary[]> {
+  const { kind, limit } = options
+  const query = db
     .select({
       id: analyses.id,
       kind: analyses.kind,
@@ -53,6 +54,7 @@ export async function listAnalyses(db: Db, userId: string, kind?: AnalysisKind):
     .from(analyses)
     .where(kind ? and(eq(analyses.userId, userId), eq(analyses.kind, kind)) : eq(analyses.userId, userId))
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
+  return limit === undefined ? query : query.limit(limit)
 }
 
 /** A saved analysis as its kind stores it: `kind` tells which report and records it holds. */
