@@ -151,7 +151,7 @@ function contrast(a: number[], b: number[]) {
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
-  test(`${lang}: reports and lists on a phone`, async ({ page }) => {
+  test(`${lang}: reports and lists on a phone`, { tag: '@once' }, async ({ page }) => {
     test.setTimeout(300_000)
     await subscribedTeacher(page, lang, `phone-${lang}`)
     await page.setViewportSize(phone)
