@@ -40,6 +40,8 @@ export async function startAppServer(options: { port: number; name: string; env:
       await dropper.end()
     }
   }
+  // Another process on the port would answer the health check in this server's place.
+  if (await fetch(`${url}/healthz`).then(() => true, () => false)) throw new Error(`port ${options.port} is already in use: the ${options.name} server cannot start`)
   const child: ChildProcess = spawn(process.execPath, ['server.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const deadline = Date.now() + 60_000

@@ -9,7 +9,8 @@ import { signedInTeacher } from './teacher.ts'
 // publishable key, passes 3-D Secure or the STC Pay code there, and comes back; the fake also
 // sends its webhook. Hallil's server must never see the card.
 
-const port = Number(process.env.E2E_PORT ?? 3100) + 50
+// A port of this worker's own: a retry runs in a new worker, beside whatever the last one left.
+const port = Number(process.env.E2E_PORT ?? 3100) + 50 + Number(process.env.TEST_WORKER_INDEX ?? 0)
 const PUBLISHABLE_KEY = 'pk_test_e2e_publishable'
 const SECRET_KEY = 'sk_test_e2e_secret'
 const WEBHOOK_SECRET = 'e2e-moyasar-webhook-secret-0123456789'
