@@ -241,6 +241,9 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByText(w.saved).first()).toBeVisible()
     await expect(page).toHaveURL(new RegExp(`/${lang}/exams-test\\?id=[0-9a-f-]{36}$`))
     const examUrl = page.url()
+    // The new test's address loads its data: the editor is mounted again with what was saved.
+    // Moves made while that load is under way would be drawn on the editor it replaces.
+    await page.waitForLoadState('networkidle')
 
     // Reorder with the keyboard: the essay (4) goes up to 3, and its handle keeps the focus.
     await page.getByRole('button', { name: w.move(4) }).focus()
