@@ -43,8 +43,16 @@ export function formatMoney(lang: Lang, halalas: number): string {
 
 export type DualDate = { gregorian: string; hijri: string }
 
+export type DualDateOptions = {
+  /**
+   * `false` leaves the Hijri era out (`20 ربيع الآخر 1447`, `20 Rabiʻ II 1447`), for a line whose
+   * own words write each calendar's era (`12 أكتوبر 2025م — 20 ربيع الآخر 1447هـ`).
+   */
+  hijriEra?: boolean
+}
+
 /** A date as a Saudi reader expects it: Gregorian with the Umm al-Qura Hijri date beside it. */
-export function formatDate(lang: Lang, date: Date | string | number): DualDate {
+export function formatDate(lang: Lang, date: Date | string | number, { hijriEra = true }: DualDateOptions = {}): DualDate {
   const value = date instanceof Date ? date : new Date(date)
   const options: Intl.DateTimeFormatOptions = {
     day: 'numeric',
@@ -52,9 +60,17 @@ export function formatDate(lang: Lang, date: Date | string | number): DualDate {
     year: 'numeric',
     timeZone: SAUDI_TIME_ZONE,
   }
+  const hijri = dateFormat(hijriLocale[lang], options)
   return {
     gregorian: dateFormat(intlLocale[lang], options).format(value),
-    hijri: dateFormat(hijriLocale[lang], options).format(value),
+    hijri: hijriEra
+      ? hijri.format(value)
+      : hijri
+          .formatToParts(value)
+          .filter((part) => part.type !== 'era')
+          .map((part) => part.value)
+          .join('')
+          .trim(),
   }
 }
 

@@ -43,11 +43,15 @@ function wordsFor(lang: Lang) {
   return (wordsCache[lang] = { t: checked, letters })
 }
 
-/** The day of the test as printed: the Gregorian date, and the Umm al-Qura date under it. */
+/**
+ * The day of the test as printed, on one line: the Gregorian date and then the Umm al-Qura one,
+ * each with its era (`12 أكتوبر 2025م — 20 ربيع الآخر 1447هـ`, `12 October 2025 — 20 Rabiʻ II 1447 AH`).
+ */
 function printedDate(lang: Lang, day: string | null) {
   if (!day) return null
   // Noon UTC is the same calendar day in Riyadh, where formatDate reads it.
-  return formatDate(lang, new Date(`${day}T12:00:00Z`))
+  const { gregorian, hijri } = formatDate(lang, new Date(`${day}T12:00:00Z`), { hijriEra: false })
+  return wordsFor(lang).t('exams.pdf.dateLine', { gregorian, hijri })
 }
 
 /** Figures as a Saudi class reads them: Latin digits, at most two decimals (quarter marks). */
@@ -176,11 +180,12 @@ export function examPrintData(exam: ExamRecord, options: ExamPrintOptions) {
     title: breakLongRuns(exam.title),
     school: breakLongRuns(exam.schoolName),
     fields: [
-      exam.subject ? { label: t('exams.pdf.subject'), value: [breakLongRuns(exam.subject)] } : null,
-      exam.grade ? { label: t('exams.pdf.grade'), value: [breakLongRuns(exam.grade)] } : null,
-      date ? { label: t('exams.pdf.date'), value: [date.gregorian, date.hijri] } : null,
-      exam.durationMinutes ? { label: t('exams.pdf.duration'), value: [t('exams.pdf.minutes', { count: exam.durationMinutes })] } : null,
-      { label: t('exams.pdf.totalMarks'), value: [t('exams.pdf.marks', { count: exam.totalMarks })] },
+      exam.subject ? { label: t('exams.pdf.subject'), value: breakLongRuns(exam.subject), kind: 'text' } : null,
+      exam.grade ? { label: t('exams.pdf.grade'), value: breakLongRuns(exam.grade), kind: 'text' } : null,
+      date ? { label: t('exams.pdf.date'), value: date, kind: 'date' } : null,
+      // Figures, always short: the duration and the total marks share the last row.
+      exam.durationMinutes ? { label: t('exams.pdf.duration'), value: t('exams.pdf.minutes', { count: exam.durationMinutes }), kind: 'figure' } : null,
+      { label: t('exams.pdf.totalMarks'), value: t('exams.pdf.marks', { count: exam.totalMarks }), kind: 'figure' },
     ].filter((f) => f !== null),
     info: breakLongRuns(exam.info),
     showStudentName: exam.showStudentName,
@@ -234,6 +239,11 @@ const template = String.raw`
 #show regex("[\u{21}-\u{7E}]+"): it => if is-ar { text(size: 0.86em, it) } else { it }
 #show regex("[\u{600}-\u{6FF}\u{750}-\u{77F}\u{FB50}-\u{FDFF}\u{FE70}-\u{FEFF}]+"): it => if is-ar { it } else { text(size: 1.18em, it) }
 
+// The ʻ of a transliterated Hijri month ("Rabiʻ II", "Shaʻban") is a modifier letter outside the
+// range the font rules give Plex, so Amiri drew it in the middle of a Plex date (and Plex's own
+// draws it as wide as a letter): it prints as the ‘ it stands for, in Plex, tight against its word.
+#show "\u{2BB}": "\u{2018}"
+
 // The teacher's text reads in its own direction, as dir="auto" does on a page: an English
 // sentence in an Arabic test (or the reverse) starts at its own side.
 #let arabic-first = regex("^[^\p{L}]*\p{Arabic}")
@@ -250,32 +260,78 @@ const template = String.raw`
   align(center, d.words.page.replace("{page}", str(n)).replace("{total}", str(total)))
 })
 
-#let badge(body, fill: key-ink) = box(fill: fill, radius: 3pt, inset: (x: 2.4mm, y: 1.2mm), text(fill: white, weight: "bold", size: 0.85em, body))
+// A pill whose text sits on the line's baseline, even among the header's taller line boxes.
+#let badge(body, fill: key-ink) = box(fill: fill, radius: 3pt, inset: (x: 2.4mm, y: 1.8mm), baseline: 1.8mm,
+  text(fill: white, weight: "bold", size: 0.85em, top-edge: "cap-height", bottom-edge: "baseline", body))
 
-// Stacked lines whose boxes span their ascenders and descenders, so Arabic lines in the header
-// never touch (the default edges leave ي under one line meeting أ over the next).
+// The header's lines have boxes that span their ascenders and descenders, so no line touches
+// the next (the default edges leave ي under one line meeting أ over the next), and every row of
+// the block is as tall as what it holds. Such boxes are tall already: a school name or a title
+// that wraps steps down by the same small gap as the stacked lines, not by a body paragraph's.
+#let header-gap = 0.25em
 #let tall(body) = {
   set text(top-edge: "ascender", bottom-edge: "descender")
+  set par(leading: header-gap)
   body
 }
 
-#let school-header(doc) = {
-  grid(
-    columns: (1fr, 1fr, 1.15fr),
-    column-gutter: 4mm,
-    align: (start + top, center + horizon, end + top),
-    tall(stack(spacing: 0.3mm, text(weight: "bold", d.words.kingdom), text(weight: "bold", d.words.ministry), if d.header.school != "" { text(weight: "bold", own(d.header.school)) })),
-    stack(spacing: 2.5mm,
-      text(size: 1.25em, weight: "bold", own(d.header.title)),
-      if doc.badges.len() > 0 { doc.badges.map(b => badge(b)).join(h(2mm)) },
-    ),
-    grid(columns: 2, column-gutter: 1.5mm, row-gutter: 1.4mm, align: (start, start),
-      ..d.header.fields.map(f => (
-        text(fill: muted, f.label + ":"),
-        stack(spacing: 1mm, ..f.value.enumerate().map(((i, v)) => text(fill: if i == 0 { ink } else { muted }, size: if i == 0 { 0.95em } else { 0.8em }, own(v)))),
-      )).flatten()
-    ),
+// A value beside its label or its number: read in its own direction, but set against the page's
+// start side, next to what it belongs to. (Aligned to its own start, an English value in an Arabic
+// test would stand at the far side of its cell, a column away from its number.)
+#let page-start = if is-ar { right } else { left }
+#let hug(s) = align(page-start, own(s))
+
+#let header-block(doc) = tall(layout(size => {
+  // The gaps between the fields, the title and the rule are the v() below, nothing more.
+  set block(spacing: 0pt)
+  // Every line of the fields rises as high and drops as low as any script they hold can, so a
+  // label and a value in different scripts (an Arabic subject in an English test) share one
+  // baseline, and the rows keep one rhythm.
+  let written = d.header.fields.map(f => f.label + f.value).join()
+  let samples = (
+    if written.contains(regex("\p{Arabic}")) { "\u{62C}" },
+    if written.contains(regex("[\p{Latin}\p{Nd}]")) { "x" },
+  ).filter(s => s != none)
+  let edge(s, top, bottom) = measure(text(top-edge: top, bottom-edge: bottom, s)).height
+  let ascent = calc.max(0pt, ..samples.map(s => edge(s, "ascender", "baseline")))
+  let descent = calc.max(0pt, ..samples.map(s => edge(s, "baseline", "descender")))
+  let label(f) = text(fill: muted, f.label + ":")
+  // A row for each of the subject, the grade and the date; the duration and the total marks,
+  // two short figures, side by side on the last.
+  let alone(f) = (label(f), grid.cell(colspan: 3, hug(f.value)))
+  let figures = d.header.fields.filter(f => f.kind == "figure")
+  let rows = d.header.fields.filter(f => f.kind != "figure").map(alone)
+  if figures.len() == 1 { rows.push(alone(figures.first())) }
+  if figures.len() == 2 { rows.push(figures.map(f => (label(f), hug(f.value))).flatten()) }
+  let fields(columns) = {
+    set text(top-edge: ascent, bottom-edge: -descent)
+    grid(columns: columns, column-gutter: (4mm, 6mm, 4mm), row-gutter: header-gap, align: start + top, ..rows.flatten())
+  }
+  // The fields take the width they need with every value on one line, at most half the page,
+  // and always enough for the date to stay on one line; the ministry and the school have the rest.
+  let natural = measure(fields(4)).width
+  let labels = calc.max(0pt, ..rows.map(r => measure(r.first()).width)) + 4mm
+  let date = d.header.fields.filter(f => f.kind == "date").map(f => labels + measure(own(f.value)).width + 1pt)
+  let width = calc.min(size.width * 0.7, calc.max(calc.min(natural, size.width * 0.5), ..date))
+  grid(columns: (1fr, width), column-gutter: 6mm, align: (start + top, start + top),
+    stack(spacing: header-gap,
+      text(weight: "bold", d.words.kingdom),
+      text(weight: "bold", d.words.ministry),
+      if d.header.school != "" { text(weight: "bold", hug(d.header.school)) }),
+    fields((auto, auto, auto, 1fr)),
   )
+  v(4mm)
+  // The title across the page, centred, the version and key badges after it; a title that wraps
+  // is cut into lines of even length, so no word is left alone on the last one.
+  let title = text(size: 1.25em, weight: "bold", own(d.header.title))
+  let heading = if doc.badges.len() > 0 { title + h(3mm) + doc.badges.map(b => badge(b)).join(h(2mm)) } else { title }
+  let most = size.width * 0.95
+  let lines = calc.max(1, calc.ceil(measure(heading).width / most))
+  align(center, block(width: calc.min(most, measure(heading).width / lines * 1.12), align(center, heading)))
+}))
+
+#let school-header(doc) = {
+  header-block(doc)
   v(2.5mm)
   line(length: 100%, stroke: 1pt + ink)
   if d.header.showStudentName {
@@ -351,12 +407,12 @@ const template = String.raw`
         let r = q.right.at(i)
         (
           mark(l.number),
-          own(l.text),
+          hug(l.text),
           box(width: 10mm, height: 1.5em, stroke: 0.7pt + if l.answer != none { key-ink } else { ink }, radius: 2pt, fill: if l.answer != none { key-soft } else { none },
             align(center + horizon, if l.answer != none { text(fill: key-ink, weight: "bold", l.answer) })),
           [],
           mark(r.number, square: true),
-          own(r.text),
+          hug(r.text),
         )
       }).flatten(),
     )
