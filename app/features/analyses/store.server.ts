@@ -38,10 +38,9 @@ export async function saveAnalysis(db: Db, input: SaveAnalysisInput): Promise<{ 
   return row
 }
 
-/** The teacher's analyses, newest first, without their reports; `limit` for a glance (her home shows the latest few). */
-export async function listAnalyses(db: Db, userId: string, options: { kind?: AnalysisKind; limit?: number } = {}): Promise<AnalysisSummary[]> {
-  const { kind, limit } = options
-  const query = db
+/** The teacher's analyses, newest first, without their reports. */
+export async function listAnalyses(db: Db, userId: string, kind?: AnalysisKind): Promise<AnalysisSummary[]> {
+  return db
     .select({
       id: analyses.id,
       kind: analyses.kind,
@@ -54,7 +53,6 @@ export async function listAnalyses(db: Db, userId: string, options: { kind?: Ana
     .from(analyses)
     .where(kind ? and(eq(analyses.userId, userId), eq(analyses.kind, kind)) : eq(analyses.userId, userId))
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
-  return limit === undefined ? query : query.limit(limit)
 }
 
 /** A saved analysis as its kind stores it: `kind` tells which report and records it holds. */
