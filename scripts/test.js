@@ -7,31 +7,18 @@
 // (axe, layout, keyboard, paint timing), the same whatever the database). Typecheck, lint, the
 // build and the files that never open a database give the same answer twice, so they run once.
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 
 const databaseOnly = process.argv.includes('--database-only')
 
 /** A test file that opens a database, directly or through the tests' database helpers. */
 const OPENS_A_DATABASE = /setupTestDatabase|createTestDatabase|openDatabase\(|DATABASE_URL|databaseUrl/
 
-/** vitest.config.ts's test files (its `include`) that open a database. */
+/** vitest's own test files (its config's `include`, as `vitest list` reads it) that open a database. */
 function databaseTestFiles() {
-  const files = []
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else if (/\.test\.tsx?$/.test(entry.name)) files.push(full)
-    }
-  }
-  for (const root of ['app', 'server', 'tests/integration', 'scripts']) {
-    try {
-      walk(root)
-    } catch {
-      // a folder that does not exist holds no tests
-    }
-  }
+  const listed = spawnSync('npx', ['vitest', 'list', '--filesOnly'], { encoding: 'utf8', env: process.env })
+  if (listed.status !== 0) throw new Error(`vitest list failed: ${listed.stderr}`)
+  const files = listed.stdout.split('\n').map((line) => line.trim()).filter((line) => /\.test\.tsx?$/.test(line))
   return files.filter((file) => OPENS_A_DATABASE.test(readFileSync(file, 'utf8')))
 }
 

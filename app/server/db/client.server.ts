@@ -36,7 +36,7 @@ export type OpenDatabaseOptions =
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-    const client = options.loadDataDir ? new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), loadDataDir: options.loadDataDir }) : options.dataDir ? new PGlite(options.dataDir) : new PGlite()
+    const client = new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) })
     await client.waitReady
     const db = drizzlePglite(client, { schema }) as unknown as Db
     return {
