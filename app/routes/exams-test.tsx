@@ -1,10 +1,11 @@
-import { data } from 'react-router'
+import { useCallback } from 'react'
+import { data, useLocation, useNavigate } from 'react-router'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { ExamEditor, examsStylesHref, type SaveExamResult } from '#app/features/exams/index.ts'
 import { createExam, examToJson, findExam, parseExam, updateExam } from '#app/features/exams/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
-import { useT } from '#app/i18n/use-t.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
 import { isDomainError } from '#app/lib/errors.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
@@ -47,6 +48,18 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.
 export default function ExamsTest({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const { exam } = loaderData
+  const lang = useLang()
+  const location = useLocation()
+  const navigate = useNavigate()
+  // A new test's first save gives it its address; the editor the teacher is working in stays
+  // mounted through that move (remounting it would drop what she did while the address loaded).
+  // Any other arrival, such as opening another test or starting a new one, starts a fresh editor.
+  const carried = (location.state as { editorKey?: unknown } | null)?.editorKey
+  const editorKey = typeof carried === 'string' ? carried : (exam?.id ?? `new-${location.key}`)
+  const onCreated = useCallback(
+    (id: string) => void navigate(`${localPath(lang, 'exams-test')}?id=${id}`, { replace: true, state: { editorKey } }),
+    [editorKey, lang, navigate],
+  )
   return (
     <>
       <PageHero title={exam ? t('exams.editor.editTitle') : t('exams.editor.newTitle')} lead={exam?.title}>
@@ -60,7 +73,7 @@ export default function ExamsTest({ loaderData }: Route.ComponentProps) {
             <p className="notice notice-error">{t('exams.editor.needsScript')}</p>
           </noscript>
           {/* A new identity for each test: its draft starts from what was loaded. */}
-          <ExamEditor key={exam?.id ?? 'new'} exam={exam} />
+          <ExamEditor key={editorKey} exam={exam} onCreated={onCreated} />
         </div>
       </section>
     </>

@@ -239,16 +239,16 @@ for (const lang of ['ar', 'en'] as const) {
 
     await page.getByRole('button', { name: w.save, exact: true }).click()
     await expect(page.getByText(w.saved).first()).toBeVisible()
-    await expect(page).toHaveURL(new RegExp(`/${lang}/exams-test\\?id=[0-9a-f-]{36}$`))
-    const examUrl = page.url()
-    // The new test's address loads its data: the editor is mounted again with what was saved.
-    // Moves made while that load is under way would be drawn on the editor it replaces.
-    await page.waitForLoadState('networkidle')
 
-    // Reorder with the keyboard: the essay (4) goes up to 3, and its handle keeps the focus.
+    // Reorder with the keyboard at once, while the new test's address is still loading: the essay
+    // (4) goes up to 3, and its handle keeps the focus. The editor stays the same one when the
+    // address arrives, so the move is still there after it.
     await page.getByRole('button', { name: w.move(4) }).focus()
     await page.keyboard.press('ArrowUp')
     await expect(page.getByRole('button', { name: w.move(3) })).toBeFocused()
+    await expect(page).toHaveURL(new RegExp(`/${lang}/exams-test\\?id=[0-9a-f-]{36}$`))
+    const examUrl = page.url()
+    await page.waitForLoadState('networkidle')
     expect((await headings(page)).slice(2, 4)).toEqual([w.heading(3, w.types.essay), w.heading(4, w.types.tf)])
     // Reorder by dragging: the fill-in-the-blank question (6) onto the first card.
     await page.getByRole('button', { name: w.move(6) }).dragTo(card(page, 1))

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type FormEvent, type PointerEvent } from 'react'
-import { useBlocker, useFetcher, useNavigate } from 'react-router'
+import { useBlocker, useFetcher } from 'react-router'
 import { formatDate } from '#app/i18n/format.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
@@ -20,11 +20,10 @@ export type SaveExamResult = { ok: true; exam: ExamJson } | { ok: false; errors:
  * JSON document to the page's action. The same schema as the server checks it first; leaving
  * with unsaved changes asks before.
  */
-export function ExamEditor({ exam }: { exam: ExamJson | null }) {
+export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreated: (id: string) => void }) {
   const { t } = useT()
   const lang = useLang()
   const toast = useToast()
-  const navigate = useNavigate()
   const fetcher = useFetcher<SaveExamResult>()
   const initial = useMemo(() => (exam ? draftFromJson(exam) : emptyDraft()), [exam])
   const [draft, dispatch] = useReducer(editorReducer, initial)
@@ -71,12 +70,12 @@ export function ExamEditor({ exam }: { exam: ExamJson | null }) {
       if (submitted.current) setSaved(submitted.current)
       setServerErrors({})
       toast.push('success', t('exams.messages.saved'))
-      if (!exam) navigate(`${localPath(lang, 'exams-test')}?id=${result.exam.id}`, { replace: true })
+      if (!exam) onCreated(result.exam.id)
     } else {
       setServerErrors(result.errors)
       focusFirstError(form.current, result.errors)
     }
-  }, [fetcher.data, fetcher.state, exam, lang, navigate, t, toast])
+  }, [fetcher.data, fetcher.state, exam, onCreated, t, toast])
 
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
