@@ -138,13 +138,13 @@ describe('Moyasar gateway: payments', () => {
   })
 
   it('recovers from a create that timed out after Moyasar had made the payment', async () => {
-    const gateway = gatewayFor({ timeoutMs: 100 })
     const input = paymentInput()
     fake.delayNext(400)
-    const error = await rejection(gateway.createPayment(input))
+    const error = await rejection(gatewayFor({ timeoutMs: 100 }).createPayment(input))
     expect(error.kind).toBe('unavailable')
     await vi.waitFor(() => expect(fake.payments.size).toBe(1))
-    const retry = await gateway.createPayment(input)
+    // The retry with the usual time allowed (a loaded machine may take more than 100 ms to answer).
+    const retry = await gatewayFor().createPayment(input)
     expect(retry.id).toBe(input.idempotencyKey)
     expect(fake.payments.size).toBe(1)
   })
@@ -186,11 +186,10 @@ describe('Moyasar gateway: payments', () => {
   })
 
   it('reports a slow Moyasar as unavailable after timeoutMs', async () => {
-    const gateway = gatewayFor({ timeoutMs: 100 })
-    const created = await gateway.createPayment(paymentInput())
+    const created = await gatewayFor().createPayment(paymentInput())
     fake.delayNext(1000)
     const started = Date.now()
-    const error = await rejection(gateway.fetchPayment(created.id))
+    const error = await rejection(gatewayFor({ timeoutMs: 100 }).fetchPayment(created.id))
     expect(error.kind).toBe('unavailable')
     expect(Date.now() - started).toBeLessThan(900)
   })
