@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { absenceWorkbook } from './absence-workbook.ts'
+import { absenceWorkbook } from '#tests/support/absence-workbook.ts'
 import { median, peakRssBytes, resetPeakRss } from './measure.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
@@ -102,4 +102,35 @@ async function measure(file: string, runs: number) {
 
 if (process.argv[2] === '--measure' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await measure(process.argv[3]!, Number(process.argv[4]))
+}
+
+/**
+ * Issue #15's search row: a 100,000-row workbook uploaded over HTTP, then searched one at a time
+ * and eight at once, /healthz probed all the while (tests/search-under-load.ts, which the test
+ * server/api/analyses-search-load.test.ts runs too).
+ */
+export async function benchSearchUnderLoad() {
+  const { loadEnv } = await import('#app/server/env.server.ts')
+  const { createLogger } = await import('#app/server/logger.server.ts')
+  const { createMailer } = await import('#app/server/mail.server.ts')
+  const { createLocalFileStore } = await import('#app/server/files.server.ts')
+  const { seedPackages } = await import('#app/server/db/seed.server.ts')
+  const { openDatabaseFor } = await import('#app/server/services.server.ts')
+  const { closeAnalysisWorkers } = await import('#app/features/analyses/index.server.ts')
+  const { measureSearchUnderLoad } = await import('#tests/search-under-load.ts')
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-search-'))
+  const env = loadEnv({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+  const logger = createLogger('silent')
+  const database = await openDatabaseFor(env)
+  await database.migrate()
+  await seedPackages(database.db)
+  const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox'), logger })
+  try {
+    const figures = await measureSearchUnderLoad({ env, database, logger, mailer, files: createLocalFileStore(path.join(dataDir, 'files')) })
+    return { ...figures, database: database.kind }
+  } finally {
+    await closeAnalysisWorkers()
+    await database.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
 }

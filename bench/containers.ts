@@ -15,7 +15,7 @@ import * as XLSX from '@e965/xlsx'
 import { readSheet } from '#app/server/workbook-reading/read-workbook.server.ts'
 import { isExcelDate, type CellValue, type SheetRow } from '#app/server/xlsx/types.ts'
 import { buildXls, encodeWindows1256, type XlsCell } from '#tests/support/workbooks.ts'
-import { absenceWorkbook } from './absence-workbook.ts'
+import { absenceWorkbook } from '#tests/support/absence-workbook.ts'
 import { measureInChild, timeRuns, type Timing } from './measure.ts'
 
 const ROWS = 100_000

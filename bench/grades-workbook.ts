@@ -2,7 +2,7 @@
 // them (shared strings, numbers as numbers, spans on rows), of any size: one row per student per
 // subject, scores in quarter marks, a few absent students and a few rows to skip.
 import { buildWorkbook, worksheetXml } from '#tests/support/workbooks.ts'
-import { GRADES, random, sheetCells, studentName } from './workbook-kit.ts'
+import { GRADES, random, sheetCells, studentName } from '#tests/support/workbook-kit.ts'
 
 export interface GradesWorkbookOptions {
   /** Data rows (one student's score in one subject). */

@@ -1,7 +1,7 @@
 // `npm run bench`: the project's speed figures, printed as a table.
 import { benchAuth } from './auth.ts'
 import { benchBilling } from './billing.ts'
-import { benchAbsence } from './absence.ts'
+import { benchAbsence, benchSearchUnderLoad } from './absence.ts'
 import { benchExams, benchPrintUnderLoad } from './exams.ts'
 import { benchGrades } from './grades.ts'
 import { benchXlsx } from './xlsx.ts'
@@ -10,6 +10,7 @@ import { benchNoor, noorRows } from './noor.ts'
 import { availableParallelism, loadavg } from 'node:os'
 import { startAppServer, type AppServer } from './app-server.ts'
 import { benchBundle } from './bundle.ts'
+import { median } from './measure.ts'
 import { benchLighthouse, LIGHTHOUSE_CATEGORIES, LIGHTHOUSE_RUNS } from './lighthouse.ts'
 import { benchSsrOn, type SsrBenchResult } from './ssr.ts'
 
@@ -41,6 +42,26 @@ for (const a of await benchAbsence()) {
   const sheetjs = xlsx.find((x) => x.rows === a.rows)?.sheetjs.medianMs ?? Number.NaN
   rows.push([`absence upload → stored report, ${size} (${a.database}), median (first ${ms(a.firstMs)})`, `${ms(a.medianMs)}, ${a.peakMb === null ? 'peak not measurable beside PGlite (see the xlsx rows)' : `peak +${a.peakMb.toFixed(0)} MB (${(a.peakMb / (a.sheetBytes / (1 << 20))).toFixed(1)}× the sheet)`}, stored ${mb(a.storedBytes)}`])
   rows.push([`absence upload → stored report / SheetJS read alone, ${size} (goal ≤ 1.0, aim 0.5)`, `${(a.medianMs / sheetjs).toFixed(2)}`])
+}
+
+try {
+  const s = await benchSearchUnderLoad()
+  const slowest = (list: number[]) => Math.max(...list)
+  const searchMedian = median(s.searchMs)
+  rows.push([
+    `absence upload over HTTP, ${s.rows.toLocaleString('en')} rows (${mb(s.fileBytes)}, ${s.database}), /healthz and another teacher's profile probed every 50 ms (goal: others < 200 ms)`,
+    `${ms(s.uploadMs)}; slowest /healthz ${ms(slowest(s.uploadHealthzMs))}, profile ${ms(slowest(s.uploadProfileMs))} of ${s.uploadHealthzMs.length} probes, ${verdictOf(s.uploadStatus === 201 && slowest(s.uploadHealthzMs) < 200 && slowest(s.uploadProfileMs) < 200)}`,
+  ])
+  rows.push([
+    `student search on it, one at a time, median of ${s.searchMs.length} (goal ≤ 50 ms)`,
+    `${ms(searchMedian)} (slowest ${ms(slowest(s.searchMs))}), ${s.searchesFound.every(Boolean) ? 'every student found' : 'SOME NOT FOUND'}, ${verdictOf(searchMedian <= 50)}`,
+  ])
+  rows.push([
+    `eight searches at once: the slowest, and /healthz during them (goal < 100 ms)`,
+    `${ms(slowest(s.concurrentSearchMs))}; slowest /healthz ${ms(slowest(s.concurrentHealthzMs))} of ${s.concurrentHealthzMs.length} probes, ${verdictOf(slowest(s.concurrentHealthzMs) < 100)}`,
+  ])
+} catch (error) {
+  rows.push(['absence upload and searches over HTTP, 100,000 rows', `error: ${(error as Error).message.split('\n')[0]}`])
 }
 
 for (const g of await benchGrades()) {

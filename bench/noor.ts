@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import XLSX from '@e965/xlsx'
-import { FAMILY_NAMES, FIRST_NAMES, random, studentName } from './workbook-kit.ts'
+import { FAMILY_NAMES, FIRST_NAMES, random, studentName } from '#tests/support/workbook-kit.ts'
 import { measureInChild, timeRuns, type Timing } from './measure.ts'
 
 type Job = 'absence' | 'grades' | 'sheetjs'

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { absenceWorkbook } from './absence-workbook.ts'
+import { absenceWorkbook } from '#tests/support/absence-workbook.ts'
 import { measureInChild, timeRuns, type Timing } from './measure.ts'
 
 const SIZES = [1_000, 10_000, 100_000]

@@ -2,6 +2,7 @@
 // HTTP layer, the API and the pages share one module graph and one set of services.
 import path from 'node:path'
 import * as build from 'virtual:react-router/server-build'
+import { sweepUnfinishedAnalyses } from '#app/features/analyses/index.server.ts'
 import { gatewayFor, notifySubscriptionEndings, reconcilePayments } from '#app/features/billing/index.server.ts'
 import { createServices } from '#app/server/services.server.ts'
 import type { AppServices } from '#app/server/context.server.ts'
@@ -23,8 +24,12 @@ function servicesOnce(source: Record<string, string | undefined>): Promise<AppSe
 
 const HOURLY = 60 * 60 * 1000
 
-/** Start-up and hourly: settle payments left pending, and tell teachers about ending subscriptions. */
-function scheduleBillingChores(services: AppServices) {
+/**
+ * Start-up and hourly: settle payments left pending, tell teachers about ending subscriptions,
+ * and delete analyses whose upload died before its last batch was written (an hour is far past
+ * any upload's time budget).
+ */
+function scheduleChores(services: AppServices) {
   const run = async () => {
     const { env, database, logger } = services
     const ctx = { db: database.db, env, logger }
@@ -34,6 +39,12 @@ function scheduleBillingChores(services: AppServices) {
       if (reconciled.settled || notified.ending || notified.ended) logger.info({ ...reconciled, ...notified }, 'billing chores')
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'billing chores failed')
+    }
+    try {
+      const swept = await sweepUnfinishedAnalyses(database.db, HOURLY)
+      if (swept) logger.info({ swept }, 'unfinished analyses deleted')
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'analyses sweep failed')
     }
   }
   void run()
@@ -49,7 +60,7 @@ export async function boot(
   // Once per process, even when development reloads this module.
   if (!globalForServices.__hallilChores) {
     globalForServices.__hallilChores = true
-    scheduleBillingChores(services)
+    scheduleChores(services)
   }
   const app = createHttpApp({
     services,

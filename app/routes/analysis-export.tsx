@@ -18,10 +18,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await limitPageExports(context, user.id, request, lang)
   const url = new URL(request.url)
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
-  if (stored.kind === 'absence') return absenceExport(stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays))
+  if (stored.kind === 'absence') return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays))
   if (stored.kind === 'grades') {
     const choice = bandsFromQuery(url.searchParams)
-    return gradesExport(stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined)
+    return gradesExport(context.db, stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined)
   }
   throw data(null, { status: 404 })
 }

@@ -3,6 +3,7 @@ import { absenceReportPage, schoolDaysFromQuery } from '#app/features/absence/in
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
+import { loadGradeRecords } from '#app/features/grades/index.server.ts'
 import { flashCookie } from '#app/features/accounts/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { formatDate } from '#app/i18n/format.ts'
@@ -24,12 +25,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (stored.kind === 'grades') {
     // Other thresholds (or the elementary preset) recompute the report from the stored scores.
     const choice = bandsFromQuery(url.searchParams)
-    const report = choice.custom || choice.preset !== 'default' ? recomputeGrades(stored.records, choice.bands) : stored.report
+    const report = choice.custom || choice.preset !== 'default' ? recomputeGrades(await loadGradeRecords(context.db, stored), choice.bands) : stored.report
     return { messages: getMessages(lang, ['grades-report', 'analyses', 'grades']), analysis, absence: null, grades: { report, choice, query: bandsQuery(choice) } }
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
-  const page = absenceReportPage(stored, url.searchParams.get('q'), schoolDays)
+  const page = await absenceReportPage(context.db, stored, url.searchParams.get('q'), schoolDays)
   return {
     messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
     analysis,

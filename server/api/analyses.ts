@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono'
-import { absenceExport, schoolDaysField, schoolDaysFromQuery, searchAbsenceStudents, storedAbsence, uploadAbsence } from '#app/features/absence/index.server.ts'
+import { absenceExport, loadAbsence, schoolDaysField, schoolDaysFromQuery, searchAbsenceStudents, uploadAbsence } from '#app/features/absence/index.server.ts'
 import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { AnalysisError, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
 import { requireSubscription } from '#app/features/billing/index.server.ts'
@@ -67,7 +67,7 @@ export function createAnalysesApi() {
     if (!stored) return notFound(c)
     // A totals analysis with other school days (`school_days`): recomputed from its stored rows.
     const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
-    if (stored.kind === 'absence' && schoolDays !== null) return ok(c, analysisJson(c, { ...stored, report: storedAbsence(stored, schoolDays).report }))
+    if (stored.kind === 'absence' && schoolDays !== null) return ok(c, analysisJson(c, { ...stored, report: (await loadAbsence(c.get('ctx').db, stored, schoolDays)).report }))
     return ok(c, analysisJson(c, stored))
   })
 
@@ -75,7 +75,7 @@ export function createAnalysesApi() {
     const user = await subscriber(c)
     const stored = await findAnalysis(c.get('ctx').db, user.id, c.req.param('id'))
     if (!stored || stored.kind !== 'absence') return notFound(c)
-    return ok(c, searchAbsenceStudents(stored, c.req.query('q') ?? ''))
+    return ok(c, await searchAbsenceStudents(c.get('ctx').db, stored, c.req.query('q') ?? ''))
   })
 
   api.get('/analyses/:id/:file{export\\.(xlsx|pdf)}', async (c) => {
@@ -84,8 +84,8 @@ export function createAnalysesApi() {
     if (!stored) return notFound(c)
     await limitExports(c.get('ctx'), user.id)
     const format = c.req.param('file').endsWith('.pdf') ? 'pdf' : 'xlsx'
-    if (stored.kind === 'absence') return absenceExport(stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays))
-    return gradesExport(stored, format, apiLang(c))
+    if (stored.kind === 'absence') return absenceExport(c.get('ctx').db, stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays))
+    return gradesExport(c.get('ctx').db, stored, format, apiLang(c))
   })
 
   api.delete('/analyses/:id', async (c) => {

@@ -179,6 +179,16 @@ export interface TotalsRow {
   readonly periodAbsences: number
 }
 
+/**
+ * What an absence analysis keeps in its row when its records are entries of their own
+ * (analysis_entries): the students as part 0 and, for a totals file, its rows as read as part 1;
+ * `totals` holds the rest of what a totals report is recomputed from.
+ */
+export interface AbsenceEntriesRecords {
+  readonly entries: 'students-and-rows'
+  readonly totals: Omit<AbsenceTotalsRecords, 'rows'> | null
+}
+
 /** What a totals analysis stores as its records: everything its report is computed from. */
 export interface AbsenceTotalsRecords {
   readonly layout: 'absence-totals'

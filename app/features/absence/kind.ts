@@ -1,4 +1,5 @@
 import type { AnalysisKindRecord } from '#app/features/analyses/index.ts'
+import type { AbsenceEntriesRecords } from './absence-figures.ts'
 import { absenceLayouts, analyseAbsence, type AbsenceAnalysis, type AbsenceReport, type AbsenceTotalsRecords, type StudentFigures } from './analyse-absence.ts'
 
 /**
@@ -11,9 +12,13 @@ export const absenceKind = {
   analyse: (grid, options: { schoolDays?: number }): AbsenceAnalysis => analyseAbsence(grid, options),
 } as const satisfies AnalysisKindRecord<'absence', { schoolDays?: number }, AbsenceAnalysis>
 
-/** A saved absence analysis: its report, and its students (daily records) or its rows as read (totals). */
+/**
+ * A saved absence analysis: its report, and where its students and rows are: in entries of their
+ * own, or (analyses saved before entries) in the row itself, the students (daily records) or
+ * the rows as read (totals).
+ */
 export interface AbsenceStored {
   readonly kind: 'absence'
   readonly report: AbsenceReport
-  readonly records: readonly StudentFigures[] | AbsenceTotalsRecords
+  readonly records: AbsenceEntriesRecords | readonly StudentFigures[] | AbsenceTotalsRecords
 }

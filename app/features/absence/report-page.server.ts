@@ -1,53 +1,65 @@
-import { AnalysisError } from '#app/features/analyses/index.ts'
+import { AnalysisError, analysisEntriesByName, analysisEntryData } from '#app/features/analyses/index.server.ts'
 import { DomainError, isDomainError } from '#app/lib/errors.ts'
-import { defaultWarningThresholds, type StudentFigures } from './analyse-absence.ts'
-import { storedAbsence } from './export.server.ts'
+import type { Db } from '#app/server/db/client.server.ts'
+import { defaultWarningThresholds, type AbsenceAnalysis, type StudentFigures } from './analyse-absence.ts'
+import { asksOtherDays, hasEntries, loadAbsence, STUDENTS, type StoredAbsence } from './export.server.ts'
 import type { StudentSearch, WarnedStudent } from './report-view.tsx'
-import { searchStudents } from './search-students.ts'
+import { searchKey, searchStudents } from './search-students.ts'
 
 /**
  * What the report page shows of a saved absence analysis: the report, the students with a
  * warning (not every student: the page carries only what it shows), and a search if asked.
+ * At the stored school days it reads only those students (the warned, and the ones found);
+ * other school days recompute the whole report from the stored rows, as the exports do.
  */
-type Stored = Parameters<typeof storedAbsence>[0]
-
-export function absenceReportPage(stored: Stored, q: string | null, schoolDays?: number | null) {
+export async function absenceReportPage(db: Db, stored: StoredAbsence, q: string | null, schoolDays?: number | null) {
   let schoolDaysError: string | null = null
-  let analysis: ReturnType<typeof storedAbsence>
-  try {
-    analysis = storedAbsence(stored, schoolDays)
-  } catch (error) {
-    // School days so few that no student's totals fit: the stored days stand, and the page says why.
-    if (!(error instanceof AnalysisError) || !schoolDays) throw error
-    schoolDaysError = 'analyses.recognised.schoolDaysTooFew'
-    analysis = storedAbsence(stored)
+  let whole: AbsenceAnalysis | null = null
+  if (asksOtherDays(stored, schoolDays) || !hasEntries(stored.records)) {
+    try {
+      whole = await loadAbsence(db, stored, schoolDays)
+    } catch (error) {
+      // School days so few that no student's totals fit: the stored days stand, and the page says why.
+      if (!(error instanceof AnalysisError) || !schoolDays) throw error
+      schoolDaysError = 'analyses.recognised.schoolDaysTooFew'
+      if (!hasEntries(stored.records)) whole = await loadAbsence(db, stored)
+    }
   }
-  const { report, students } = analysis
+  const report = whole?.report ?? stored.report
+  const students = whole?.students
   let search: StudentSearch = null
   if (q !== null) {
     try {
-      search = {
-        q,
-        students: searchStudents(students, q).map(studentView),
-      }
+      const found = students ? searchStudents(students, q) : await findStudents(db, stored, q)
+      search = { q, students: found.map(studentView) }
     } catch (error) {
       if (!isDomainError(error)) throw error
       search = { q, error: error.messageKey }
     }
   }
-  const warned: WarnedStudent[] = students
-    .filter((s) => s.warningLevel > 0)
+  const withWarning = students ? students.filter((s) => s.warningLevel > 0) : ((await analysisEntryData(db, stored.id, STUDENTS, { warned: true })) as StudentFigures[])
+  const warned: WarnedStudent[] = withWarning
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
     .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel }))
   return { report, warned, thresholds: [...defaultWarningThresholds], search, schoolDaysError }
 }
 
+/**
+ * The students of a saved analysis matching a full name (at its stored school days): through
+ * the name index when its students are entries, else among the records kept in its row.
+ */
+async function findStudents(db: Db, stored: StoredAbsence, q: string): Promise<StudentFigures[]> {
+  if (!hasEntries(stored.records)) return searchStudents((await loadAbsence(db, stored)).students, q)
+  const found = (await analysisEntriesByName(db, stored.id, STUDENTS, searchKey(q))) as StudentFigures[]
+  if (found.length === 0) throw new DomainError(404, 'absence.search.notFound')
+  return found
+}
+
 /** GET analyses/{id}/students?q=: the students matching a full name, in absence.md's shape. */
-export function searchAbsenceStudents(stored: Stored, q: string) {
-  const { students } = storedAbsence(stored)
+export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: string) {
   let found: StudentFigures[]
   try {
-    found = searchStudents(students, q)
+    found = await findStudents(db, stored, q)
   } catch (error) {
     // A query too short is a validation failure of `q` (422, api.md), with the product's message.
     if (isDomainError(error) && error.messageKey === 'absence.search.tooShort') throw new DomainError(422, error.messageKey, { q: [error.messageKey] })

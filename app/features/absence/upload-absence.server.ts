@@ -1,6 +1,7 @@
 import type { Lang } from '#app/i18n/config.ts'
 import { AnalysisError, analyseInWorker, checkUpload, readLimits, saveAnalysis, type UploadContext } from '#app/features/analyses/index.server.ts'
 import { maxSchoolDays, type AbsenceAnalysis, type AbsenceMeta } from './analyse-absence.ts'
+import { absenceStorage } from './export.server.ts'
 
 /** The sheet absence.md reads: `الغياب` or `Absence`, else the first. */
 export const absenceSheetNames = ['الغياب', 'Absence'] as const
@@ -9,7 +10,8 @@ export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<U
 
 /**
  * An uploaded absence workbook to a saved analysis: checks, then read and analysed in a worker
- * thread, then stored as one row (report and per-student records; never the file).
+ * thread, then stored: the report in the analysis' row, each student (and a totals file's rows
+ * as read) as an entry of its own, written in batches (never the file).
  */
 export async function uploadAbsence(ctx: UploadContext, input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined }) {
   await checkUpload(ctx, input.userId, input.file)
@@ -18,7 +20,10 @@ export async function uploadAbsence(ctx: UploadContext, input: { userId: string;
     read: readLimits(ctx.env, absenceSheetNames),
     ...(input.schoolDays !== undefined && { schoolDays: input.schoolDays }),
   })
-  const saved = await saveAnalysis(ctx.db, {
+  const { records, entries } = absenceStorage(analysis)
+  const saved = await saveAnalysis(
+    ctx.db,
+    {
     userId: input.userId,
     kind: 'absence',
     title: absenceTitle(analysis.meta, file.name),
@@ -31,9 +36,10 @@ export async function uploadAbsence(ctx: UploadContext, input: { userId: string;
       to: analysis.report.byDate?.at(-1)?.date ?? analysis.report.recognised?.period?.toDate ?? null,
     },
     report: analysis.report,
-    // Totals keep their rows as read (to recompute for other school days); daily records, the students.
-    records: analysis.records ?? analysis.students,
-  })
+    records,
+  },
+    entries,
+  )
   return { id: saved.id, analysis }
 }
 

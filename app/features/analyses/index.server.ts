@@ -1,4 +1,16 @@
-export { deleteAnalysis, findAnalysis, listAnalyses, renameAnalysis, saveAnalysis, type AnalysisSummary, type StoredAnalysis } from './store.server.ts'
+export {
+  analysisEntriesByName,
+  analysisEntryData,
+  deleteAnalysis,
+  findAnalysis,
+  listAnalyses,
+  renameAnalysis,
+  saveAnalysis,
+  sweepUnfinishedAnalyses,
+  type AnalysisEntry,
+  type AnalysisSummary,
+  type StoredAnalysis,
+} from './store.server.ts'
 export { analyseInWorker, checkUpload, readLimits, uploadAnswer, uploadedFile, uploadError, uploadFailure, type UploadContext } from './upload.server.ts'
 export { closeAnalysisWorkers } from './analysis-workers.server.ts'
 export { exportResponse, xlsxResponse } from './responses.server.ts'

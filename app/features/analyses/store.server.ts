@@ -1,10 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm'
 import type { AbsenceStored } from '#app/features/absence/kind.ts'
 import type { GradesStored } from '#app/features/grades/kind.ts'
 import { isUuid } from '#app/lib/ids.ts'
 import { withoutBidiControls } from '#app/lib/plain-text.ts'
 import type { Db } from '#app/server/db/client.server.ts'
-import { analyses, type AnalysisKind } from '#app/server/db/schema.ts'
+import { analyses, analysisEntries, type AnalysisKind } from '#app/server/db/schema.ts'
 
 export type SaveAnalysisInput = {
   userId: string
@@ -28,14 +28,95 @@ export type AnalysisSummary = {
 
 export const TITLE_MAX = 200
 
-/** One insert for the whole analysis: the report and every record travel as two JSON values. */
-export async function saveAnalysis(db: Db, input: SaveAnalysisInput): Promise<{ id: string; createdAt: Date }> {
+/** One record of an analysis kept in its own row (see `analysisEntries`): `part` names its list. */
+export interface AnalysisEntry {
+  readonly part: number
+  readonly nameKey?: string | null
+  readonly warningLevel?: number | null
+  readonly data: unknown
+}
+
+/** Rows per insert: small enough that one batch is a few milliseconds of the event loop's time. */
+export const ENTRY_BATCH = 500
+
+/**
+ * Saves an analysis: its row (report and what the kind keeps beside its entries), then its
+ * entries in batches, each its own statement with a turn of the event loop between them, so
+ * a 100,000-row upload never holds the process (nor, on PGlite, the one connection) for long.
+ * Until the last batch is in, the analysis is unfinished: never listed or read, and deleted if
+ * a batch fails (or swept, if the process died meanwhile).
+ */
+export async function saveAnalysis(db: Db, input: SaveAnalysisInput, entries: Iterable<AnalysisEntry> = []): Promise<{ id: string; createdAt: Date }> {
   const [row] = await db
     .insert(analyses)
-    .values({ ...input, title: cleanTitle(input.title) })
+    .values({ ...input, title: cleanTitle(input.title), complete: false })
     .returning({ id: analyses.id, createdAt: analyses.createdAt })
   if (!row) throw new Error('analysis insert returned no row')
+  try {
+    const positions = new Map<number, number>()
+    let batch: Array<typeof analysisEntries.$inferInsert> = []
+    const flush = async () => {
+      if (batch.length === 0) return
+      const values = batch
+      batch = []
+      await db.insert(analysisEntries).values(values)
+      await new Promise<void>((resolve) => setImmediate(resolve))
+    }
+    for (const entry of entries) {
+      const position = positions.get(entry.part) ?? 0
+      positions.set(entry.part, position + 1)
+      batch.push({ analysisId: row.id, part: entry.part, position, nameKey: entry.nameKey ?? null, warningLevel: entry.warningLevel ?? null, data: entry.data })
+      if (batch.length >= ENTRY_BATCH) await flush()
+    }
+    await flush()
+    await db.update(analyses).set({ complete: true }).where(eq(analyses.id, row.id))
+  } catch (error) {
+    await db
+      .delete(analyses)
+      .where(eq(analyses.id, row.id))
+      .catch(() => undefined)
+    throw error
+  }
   return row
+}
+
+/** Unfinished analyses older than `olderThanMs` (their upload's process died while storing): deleted. */
+export async function sweepUnfinishedAnalyses(db: Db, olderThanMs: number, now = new Date()): Promise<number> {
+  const gone = await db
+    .delete(analyses)
+    .where(and(eq(analyses.complete, false), lt(analyses.createdAt, new Date(now.getTime() - olderThanMs))))
+    .returning({ id: analyses.id })
+  return gone.length
+}
+
+/** Every entry of one list of an analysis, in order. The caller has found the analysis as its teacher's. */
+export async function analysisEntryData(db: Db, analysisId: string, part: number, filter: { warned?: boolean } = {}): Promise<unknown[]> {
+  const rows = await db
+    .select({ data: analysisEntries.data })
+    .from(analysisEntries)
+    .where(and(eq(analysisEntries.analysisId, analysisId), eq(analysisEntries.part, part), filter.warned ? gt(analysisEntries.warningLevel, 0) : undefined))
+    .orderBy(asc(analysisEntries.position))
+  return rows.map((r) => r.data)
+}
+
+/**
+ * The entries whose name key is `key` or starts with `key` and a space (whole words), in order:
+ * a prefix search on the name index, reading only the rows found.
+ */
+export async function analysisEntriesByName(db: Db, analysisId: string, part: number, key: string): Promise<unknown[]> {
+  const prefix = `${key.replace(/[\\%_]/g, (ch) => `\\${ch}`)} %`
+  const rows = await db
+    .select({ data: analysisEntries.data })
+    .from(analysisEntries)
+    .where(
+      and(
+        eq(analysisEntries.analysisId, analysisId),
+        eq(analysisEntries.part, part),
+        or(eq(analysisEntries.nameKey, key), sql`${analysisEntries.nameKey} like ${prefix} escape '\\'`),
+      ),
+    )
+    .orderBy(asc(analysisEntries.position))
+  return rows.map((r) => r.data)
 }
 
 /** The teacher's analyses, newest first, without their reports. */
@@ -51,7 +132,7 @@ export async function listAnalyses(db: Db, userId: string, kind?: AnalysisKind):
       updatedAt: analyses.updatedAt,
     })
     .from(analyses)
-    .where(kind ? and(eq(analyses.userId, userId), eq(analyses.kind, kind)) : eq(analyses.userId, userId))
+    .where(and(eq(analyses.userId, userId), eq(analyses.complete, true), kind ? eq(analyses.kind, kind) : undefined))
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
 }
 
@@ -68,7 +149,7 @@ export async function findAnalysis(db: Db, userId: string, id: string): Promise<
   const [row] = await db
     .select()
     .from(analyses)
-    .where(and(eq(analyses.id, id), eq(analyses.userId, userId)))
+    .where(and(eq(analyses.id, id), eq(analyses.userId, userId), eq(analyses.complete, true)))
     .limit(1)
   return (row as StoredAnalysis | undefined) ?? null
 }

@@ -162,6 +162,12 @@ export interface GradeRecords {
   readonly bandSubjects?: readonly BandSubjectReport[]
 }
 
+/** The records in a grades analysis' row when its students are entries. */
+export type GradesEntriesRecords = Omit<GradeRecords, 'subjects'> & {
+  readonly entries: 'students'
+  readonly subjects: ReadonlyArray<{ readonly subject: string; readonly max: number; readonly students: number }>
+}
+
 /** A band's count and its share of the group's students (two decimals). */
 export interface BandCount {
   readonly key: string

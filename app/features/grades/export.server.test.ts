@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { readWorkbookRows } from '#tests/workbook-rows.ts'
 import { analyseGrades, gradesSheetNames } from './analyse-grades.ts'
 import { bandPresets } from './bands.ts'
+import type { Db } from '#app/server/db/client.server.ts'
 import { gradesExport, storedGrades } from './export.server.ts'
 
 // A saved grades analysis as the route and the API hand it over (the title block as strings),
@@ -11,6 +12,12 @@ import { gradesExport, storedGrades } from './export.server.ts'
 
 const { rows, sheetName } = readWorkbookRows(path.resolve(import.meta.dirname, 'fixtures/small-ar.xlsx'), gradesSheetNames)
 const analysis = analyseGrades(rows, { sheetName })
+// The records are in the stored row (as saved before entries): nothing may ask the database.
+const noDatabase = new Proxy({}, {
+  get() {
+    throw new Error('the database was asked')
+  },
+}) as Db
 const stored = {
   kind: 'grades' as const,
   id: '0d6f1c8e-8a43-4c1e-9a55-3f7f1f0b2a10',
@@ -28,7 +35,7 @@ describe('gradesExport', () => {
   })
 
   it('sends the workbook as a download named after the title', async () => {
-    const response = await gradesExport(stored, 'xlsx', 'ar')
+    const response = await gradesExport(noDatabase, stored, 'xlsx', 'ar')
     expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
     expect(response.headers.get('cache-control')).toBe('private, no-store')
     expect(response.headers.get('content-disposition')).toBe(
@@ -40,12 +47,12 @@ describe('gradesExport', () => {
   })
 
   it('recomputes the report with the bands asked for, and sends the PDF', async () => {
-    const xlsx = await gradesExport(stored, 'xlsx', 'en', bandPresets.elementary)
+    const xlsx = await gradesExport(noDatabase, stored, 'xlsx', 'en', bandPresets.elementary)
     const wb = XLSX.read(new Uint8Array(await xlsx.arrayBuffer()), { type: 'buffer' })
     const header = XLSX.utils.sheet_to_json<string[]>(wb.Sheets['Bands - الرياضيات'] as XLSX.WorkSheet, { header: 1 })[0]
     expect(header?.slice(3, 5)).toEqual(['Outstanding: count', 'Outstanding: %'])
 
-    const pdf = await gradesExport(stored, 'pdf', 'en')
+    const pdf = await gradesExport(noDatabase, stored, 'pdf', 'en')
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
     expect(pdf.headers.get('content-disposition')).toMatch(/^attachment; filename="grades-2026-11-22\.pdf"; filename\*=UTF-8''.+\.pdf$/)
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')

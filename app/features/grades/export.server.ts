@@ -1,6 +1,7 @@
-import { exportResponse } from '#app/features/analyses/index.server.ts'
+import { analysisEntryData, exportResponse, type AnalysisEntry } from '#app/features/analyses/index.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import { recomputeGrades, type GradesMeta } from './analyse-grades.ts'
+import type { Db } from '#app/server/db/client.server.ts'
+import { recomputeGrades, type GradeRecord, type GradeRecords, type GradesAnalysis, type GradesEntriesRecords, type GradesMeta } from './analyse-grades.ts'
 import type { GradeBand } from './bands.ts'
 import { gradesReportWorkbook, renderGradesReportPdf, type GradesExportOptions } from './exports.server.ts'
 import type { GradesStored } from './kind.ts'
@@ -8,10 +9,32 @@ import type { GradesStored } from './kind.ts'
 type Stored = GradesStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }
 
 /**
+ * What a grades analysis stores: its records without the students in its row, and each
+ * subject's students (file order) as entries, the subject's index their part, so a large file's
+ * scores are written in batches and read only when other bands are asked for.
+ */
+export function gradesStorage(analysis: Pick<GradesAnalysis, 'records'>): { records: GradesEntriesRecords; entries: Iterable<AnalysisEntry> } {
+  const { subjects, ...rest } = analysis.records
+  function* entries(): Generator<AnalysisEntry> {
+    for (const [part, subject] of subjects.entries()) for (const student of subject.students) yield { part, data: student }
+  }
+  return { records: { ...rest, entries: 'students', subjects: subjects.map(({ students, ...subject }) => ({ ...subject, students: students.length })) }, entries: entries() }
+}
+
+/** The records a report is recomputed from: from the entries, or (saved before entries) from the row. */
+export async function loadGradeRecords(db: Db, stored: Stored): Promise<GradeRecords> {
+  const records = stored.records
+  if (!('entries' in records)) return records
+  const { entries: _entries, subjects, ...rest } = records
+  const students = await Promise.all(subjects.map((_subject, part) => analysisEntryData(db, stored.id, part)))
+  return { ...rest, subjects: subjects.map((subject, part) => ({ ...subject, students: students[part] as GradeRecord[] })) }
+}
+
+/**
  * A stored analysis as the exports read it: the title block back from its stored strings, and
  * the saved report, or the report of the saved records with other bands when given.
  */
-export function storedGrades(stored: Stored, bands?: readonly GradeBand[]): GradesExportOptions['analysis'] {
+export function storedGrades(stored: Stored, recomputed?: { bands: readonly GradeBand[]; records: GradeRecords }): GradesExportOptions['analysis'] {
   const { school, subject, exam, term, sheetName, maxScore } = stored.meta
   const max = maxScore === undefined ? Number.NaN : Number(maxScore)
   const meta: GradesMeta = {
@@ -22,13 +45,14 @@ export function storedGrades(stored: Stored, bands?: readonly GradeBand[]): Grad
     ...(sheetName !== undefined && { sheetName }),
     ...(Number.isFinite(max) && { maxScore: max }),
   }
-  const report = bands ? recomputeGrades(stored.records, bands) : stored.report
+  const report = recomputed ? recomputeGrades(recomputed.records, recomputed.bands) : stored.report
   return { meta, report }
 }
 
 /** The Excel or PDF file of a saved grades analysis, as a download; with `bands`, recomputed with them first. */
-export async function gradesExport(stored: Stored, format: 'pdf' | 'xlsx', lang: Lang, bands?: readonly GradeBand[]): Promise<Response> {
-  const input: GradesExportOptions = { lang, title: stored.title, createdAt: stored.createdAt, analysis: storedGrades(stored, bands) }
+export async function gradesExport(db: Db, stored: Stored, format: 'pdf' | 'xlsx', lang: Lang, bands?: readonly GradeBand[]): Promise<Response> {
+  const recomputed = bands ? { bands, records: await loadGradeRecords(db, stored) } : undefined
+  const input: GradesExportOptions = { lang, title: stored.title, createdAt: stored.createdAt, analysis: storedGrades(stored, recomputed) }
   const bytes = format === 'xlsx' ? gradesReportWorkbook(input) : await renderGradesReportPdf(input)
   return exportResponse(bytes, format, { kind: 'grades', title: stored.title, createdAt: stored.createdAt })
 }

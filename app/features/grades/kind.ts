@@ -1,5 +1,5 @@
 import type { AnalysisKindRecord } from '#app/features/analyses/index.ts'
-import { analyseGrades, gradesLayouts, type AnalyseGradesOptions, type GradeRecords, type GradesAnalysis, type GradesReport } from './analyse-grades.ts'
+import { analyseGrades, gradesLayouts, type AnalyseGradesOptions, type GradeRecords, type GradesAnalysis, type GradesEntriesRecords, type GradesReport } from './analyse-grades.ts'
 
 type Options = { bands?: AnalyseGradesOptions['bands'] }
 
@@ -17,5 +17,6 @@ export const gradesKind = {
 export interface GradesStored {
   readonly kind: 'grades'
   readonly report: GradesReport
-  readonly records: GradeRecords
+  /** The students as entries of their own (export.server.ts), or (saved before entries) in the row. */
+  readonly records: GradesEntriesRecords | GradeRecords
 }

@@ -2,13 +2,14 @@ import type { Lang } from '#app/i18n/config.ts'
 import { analyseInWorker, checkUpload, readLimits, saveAnalysis, type UploadContext } from '#app/features/analyses/index.server.ts'
 import { gradesSheetNames, type GradesAnalysis, type GradesMeta } from './analyse-grades.ts'
 import { resolveBands, type GradeBand } from './bands.ts'
+import { gradesStorage } from './export.server.ts'
 
 export type GradesUpload = { name: string; size: number; bytes: () => Promise<Uint8Array> }
 
 /**
  * An uploaded grades workbook to a saved analysis: checks, read and analysed in a worker
- * thread, stored as one row: the report and the scored records it can be recomputed from with
- * other bands (never the file).
+ * thread, stored: the report, and the scored records it can be recomputed from with other bands,
+ * each student an entry written in batches (never the file).
  */
 export async function uploadGrades(ctx: UploadContext, input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] }) {
   const bands = resolveBands(input.bands)
@@ -16,7 +17,10 @@ export async function uploadGrades(ctx: UploadContext, input: { userId: string; 
   const file = input.file as GradesUpload
   const analysis: GradesAnalysis = await analyseInWorker(ctx, 'grades', await file.bytes(), { read: readLimits(ctx.env, gradesSheetNames), bands })
   const first = analysis.report.subjects[0]
-  const saved = await saveAnalysis(ctx.db, {
+  const { records, entries } = gradesStorage(analysis)
+  const saved = await saveAnalysis(
+    ctx.db,
+    {
     userId: input.userId,
     kind: 'grades',
     title: gradesTitle(analysis.meta, file.name),
@@ -29,8 +33,10 @@ export async function uploadGrades(ctx: UploadContext, input: { userId: string; 
       passRate: first?.summary.passRate ?? null,
     },
     report: analysis.report,
-    records: analysis.records,
-  })
+    records,
+  },
+    entries,
+  )
   return { id: saved.id, analysis }
 }
 

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -363,11 +364,39 @@ export const analyses = pgTable(
     /** Figures the list shows without reading the report: overall rate, records, students. */
     headline: jsonb('headline').$type<Record<string, number | string | null>>().notNull().default({}),
     report: jsonb('report').$type<unknown>().notNull(),
+    /** What the kind keeps beside its entries (or, for analyses stored before entries, every record). */
     records: jsonb('records').$type<unknown>().notNull(),
+    /**
+     * False while its entries are being written (in batches, outside one long transaction): an
+     * unfinished analysis is never listed or read, and one left by a crash is swept away.
+     */
+    complete: boolean('complete').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('analyses_user_created').on(t.userId, t.createdAt), check('analyses_title_length', sql`char_length(${t.title}) between 1 and 200`)],
+)
+
+/**
+ * An analysis' records one row each (a student's figures; a totals file's rows as read), so a
+ * page reads only what it shows: a search by the normalised name's first words (prefix index),
+ * the students with a warning, or, for an export, all of them in order. `part` tells a kind's
+ * lists apart; `position` keeps each list's order. Deleted with the analysis.
+ */
+export const analysisEntries = pgTable(
+  'analysis_entries',
+  {
+    analysisId: uuid('analysis_id')
+      .notNull()
+      .references(() => analyses.id, { onDelete: 'cascade' }),
+    part: integer('part').notNull(),
+    position: integer('position').notNull(),
+    /** The name's words normalised (search-students.ts), lower case, one space apart. */
+    nameKey: text('name_key'),
+    warningLevel: integer('warning_level'),
+    data: jsonb('data').$type<unknown>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.analysisId, t.part, t.position] }), index('analysis_entries_name').on(t.analysisId, t.part, t.nameKey.op('text_pattern_ops'))],
 )
 
 /**

@@ -1,7 +1,7 @@
 // Attendance workbooks in the sample layout (shared/specs/absence.md), written the way Excel
 // writes them (shared strings, date cells with a date style, spans on rows), of any size: the
 // reader's benchmark and the absence analysis benchmark read the same files.
-import { buildWorkbook, worksheetXml } from '#tests/support/workbooks.ts'
+import { buildWorkbook, worksheetXml } from './workbooks.ts'
 import { GRADES, random, sheetCells, studentName } from './workbook-kit.ts'
 
 export interface AbsenceWorkbookOptions {

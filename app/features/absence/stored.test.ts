@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import { findAnalysis, saveAnalysis } from '#app/features/analyses/index.server.ts'
+import { users } from '#app/server/db/schema.ts'
+import { setupTestDatabase } from '#tests/db.ts'
+import { fixtureGrid, noorFixtures } from '#tests/noor-fixtures.ts'
+import { analyseAbsence, type AbsenceAnalysis } from './analyse-absence.ts'
+import { absenceStorage, loadAbsence, type StoredAbsence } from './export.server.ts'
+import { absenceReportPage, searchAbsenceStudents } from './report-page.server.ts'
+import { searchStudents } from './search-students.ts'
+
+// A saved absence analysis keeps its students (and a totals file's rows) as entries of their
+// own, so the page reads only the students it shows. What the page, the search and the exports
+// get must be what the whole analysis gives, and an analysis saved before entries existed (its
+// records in its row) must read the same.
+
+const testDb = setupTestDatabase()
+const fixtures = noorFixtures('absence')
+
+let n = 0
+async function teacherId() {
+  const [user] = await testDb()
+    .db.insert(users)
+    .values({ username: `stored ${++n}`, email: `stored${n}-${Date.now()}@example.sa`, phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() })
+    .returning()
+  return user!.id
+}
+
+async function save(analysis: AbsenceAnalysis, how: 'entries' | 'in its row'): Promise<StoredAbsence> {
+  const db = testDb().db
+  const userId = await teacherId()
+  const base = { userId, kind: 'absence' as const, title: how, meta: {}, headline: {}, report: analysis.report }
+  const { records, entries } = absenceStorage(analysis)
+  const saved = how === 'entries' ? await saveAnalysis(db, { ...base, records }, entries) : await saveAnalysis(db, { ...base, records: analysis.records ?? analysis.students })
+  const stored = await findAnalysis(db, userId, saved.id)
+  if (stored?.kind !== 'absence') throw new Error('not saved')
+  return stored
+}
+
+/** The warned list as the page orders it, from every student. */
+const warnedOf = (students: AbsenceAnalysis['students']) =>
+  students
+    .filter((s) => s.warningLevel > 0)
+    .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
+    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel }))
+
+describe('a saved absence analysis', () => {
+  it('has Noor fixtures of both layouts to check with', () => {
+    expect(fixtures.map((f) => f.file).sort()).toEqual(['absence-daily-noor.xls', 'absence-totals-ar.xlsx', 'absence-totals.csv'])
+  })
+
+  for (const fixture of fixtures) {
+    it(`${fixture.file}: the page, the search and the export read the same from entries as from the whole analysis, and as an analysis kept in its row`, async () => {
+      const db = testDb().db
+      const analysis = analyseAbsence(fixtureGrid(fixture.path), fixture.schoolDays === undefined ? {} : { schoolDays: fixture.schoolDays })
+      const student = analysis.students.find((s) => s.warningLevel > 0) ?? analysis.students[0]!
+      const term = student.name.split(' ').slice(0, 3).join(' ')
+      const expectedFound = searchStudents(analysis.students, term)
+      expect(expectedFound.length).toBeGreaterThan(0)
+
+      for (const how of ['entries', 'in its row'] as const) {
+        const stored = await save(analysis, how)
+        const page = await absenceReportPage(db, stored, term)
+        expect(page.report).toEqual(analysis.report)
+        expect(page.warned).toEqual(warnedOf(analysis.students))
+        expect(page.search && 'students' in page.search ? page.search.students.map((s) => s.name) : page.search).toEqual(expectedFound.map((s) => s.name))
+        expect((await searchAbsenceStudents(db, stored, term)).map((s) => s.studentId)).toEqual(expectedFound.map((s) => s.studentId))
+        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم')).search).toEqual({ q: 'لا أحد بهذا الاسم', error: 'absence.search.notFound' })
+        expect((await loadAbsence(db, stored)).students).toEqual(analysis.students)
+      }
+    })
+  }
+
+  for (const fixture of fixtures.filter((f) => f.file.includes('totals'))) {
+    it(`${fixture.file}: recomputed for other school days from its stored rows, as analysing the file for them gives`, async () => {
+      const db = testDb().db
+      const analysis = analyseAbsence(fixtureGrid(fixture.path), fixture.schoolDays === undefined ? {} : { schoolDays: fixture.schoolDays })
+      expect(analysis.records?.rows.length).toBeGreaterThan(0)
+      const days = (analysis.report.recognised?.schoolDays ?? 0) + 5
+      const other = analyseAbsence(fixtureGrid(fixture.path), { schoolDays: days })
+      const term = analysis.students[0]!.name.split(' ').slice(0, 3).join(' ')
+      for (const how of ['entries', 'in its row'] as const) {
+        const stored = await save(analysis, how)
+        const recomputed = await loadAbsence(db, stored, days)
+        expect(recomputed.report).toEqual(other.report)
+        expect(recomputed.students).toEqual(other.students)
+        const page = await absenceReportPage(db, stored, term, days)
+        expect(page.report).toEqual(other.report)
+        expect(page.warned).toEqual(warnedOf(other.students))
+        expect(page.search).toEqual({ q: term, students: expect.arrayContaining([expect.objectContaining({ name: analysis.students[0]!.name })]) })
+      }
+    })
+  }
+})
