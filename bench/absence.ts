@@ -107,7 +107,7 @@ if (process.argv[2] === '--measure' && import.meta.url === pathToFileURL(process
 /**
  * Issue #15's search row: a 100,000-row workbook uploaded over HTTP, then searched one at a time
  * and eight at once, /healthz probed all the while (tests/search-under-load.ts, which the test
- * server/api/analyses-search-load.test.ts runs too).
+ * server/api/analyses-search.under-load.test.ts runs too).
  */
 export async function benchSearchUnderLoad() {
   const { loadEnv } = await import('#app/server/env.server.ts')

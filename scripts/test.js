@@ -22,15 +22,26 @@ function databaseTestFiles() {
   return files.filter((file) => OPENS_A_DATABASE.test(readFileSync(file, 'utf8')))
 }
 
+/**
+ * Tests that measure what other teachers wait while one teacher's heavy work runs
+ * (`*.under-load.test.ts`: probes' latencies, a render's CPU time) run after the others, one
+ * file at a time, so that what they measure is the server under that work and not the test
+ * files running beside them on the same cores.
+ */
+const UNDER_LOAD = '.under-load.test.'
+const vitestAlone = ['vitest', 'run', '--maxWorkers=1', '--no-file-parallelism', UNDER_LOAD]
+
 const steps = databaseOnly
   ? [
-      ['unit and integration tests that open a database', 'npx', ['vitest', 'run', ...databaseTestFiles()]],
+      ['unit and integration tests that open a database', 'npx', ['vitest', 'run', ...databaseTestFiles().filter((file) => !file.includes(UNDER_LOAD))]],
+      ['tests under load, one at a time', 'npx', vitestAlone],
       ['end-to-end tests (all but @once)', 'npx', ['playwright', 'test', '--grep-invert', '@once']],
     ]
   : [
       ['typecheck', 'npm', ['run', '-s', 'typecheck']],
       ['lint', 'npm', ['run', '-s', 'lint']],
-      ['unit and integration tests', 'npx', ['vitest', 'run']],
+      ['unit and integration tests', 'npx', ['vitest', 'run', '--exclude', `**/*${UNDER_LOAD}ts`]],
+      ['tests under load, one at a time', 'npx', vitestAlone],
       ['build', 'npm', ['run', '-s', 'build']],
       ['end-to-end tests', 'npx', ['playwright', 'test']],
     ]

@@ -8,7 +8,7 @@ import type { AppServices } from '#app/server/context.server.ts'
 import { createHttpApp } from '#server/http.ts'
 import { largestExamBody, subscribedTeacher, teacher } from './exams.ts'
 
-// Issue #15's done-means, shared by the test (server/api/exams-print-load.test.ts) and
+// Issue #15's done-means, shared by the test (server/api/exams-print.under-load.test.ts) and
 // `npm run bench`: the largest test the limits accept, printed as four versions with their keys
 // through the real HTTP server, while /healthz and another teacher's profile are asked for
 // every 100 ms. Over real sockets, so a blocked event loop shows as latency.
