@@ -27,6 +27,14 @@ describe('createTranslator', () => {
     expect(t('demo.months', { count: 100 })).toBe('100 شهر')
   })
 
+  it('uses a written zero form in English too, whose plural rules call 0 "other"', () => {
+    const english = createTranslator('en', { demo: { unread: { zero: 'No unread notifications', one: 'One unread notification', other: '{count} unread notifications' }, pages: { one: '1 page', other: '{count} pages' } } })
+    expect(english.t('demo.unread', { count: 0 })).toBe('No unread notifications')
+    expect(english.t('demo.unread', { count: 1 })).toBe('One unread notification')
+    expect(english.t('demo.unread', { count: 2 })).toBe('2 unread notifications')
+    expect(english.t('demo.pages', { count: 0 })).toBe('0 pages')
+  })
+
   it('formats numbers with Latin digits in Arabic', () => {
     expect(t('demo.months', { count: 1500 })).toBe('1,500 شهر')
   })

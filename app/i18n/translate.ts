@@ -43,7 +43,9 @@ export function createTranslator(lang: Lang, messages: Messages): Translator {
     let value = lookup(messages, key)
     if (isPluralForms(value)) {
       const n = Number(vars?.count ?? 0)
-      value = value[plurals().select(n)] ?? value.other
+      // A written zero form wins in every language: English plural rules call 0 "other", and
+      // "No unread notifications" reads better than "0 unread notifications".
+      value = (n === 0 ? value.zero : undefined) ?? value[plurals().select(n)] ?? value.other
     }
     if (typeof value !== 'string') return key
     if (!vars) return value

@@ -72,7 +72,7 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
             </div>
           ) : (
             <div className="table-wrap">
-              <table className="data-table exam-list">
+              <table className="data-table exam-list row-cards">
                 <caption className="visually-hidden">{t('exams.list.caption')}</caption>
                 <thead>
                   <tr>
@@ -80,8 +80,12 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
                     <th scope="col">{t('exams.list.columns.subject')}</th>
                     <th scope="col">{t('exams.list.columns.grade')}</th>
                     <th scope="col">{t('exams.list.columns.date')}</th>
-                    <th scope="col">{t('exams.list.columns.questions')}</th>
-                    <th scope="col">{t('exams.list.columns.marks')}</th>
+                    <th scope="col" className="num">
+                      {t('exams.list.columns.questions')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('exams.list.columns.marks')}
+                    </th>
                     <th scope="col">{t('exams.list.columns.actions')}</th>
                   </tr>
                 </thead>
@@ -93,21 +97,30 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
                         <th scope="row" className="exam-list-title">
                           <AppLink to={`exams-test?id=${exam.id}`} dir="auto">{exam.title}</AppLink>
                         </th>
-                        <td dir="auto">{exam.subject || t('exams.list.none')}</td>
-                        <td dir="auto">{exam.grade || t('exams.list.none')}</td>
-                        <td>
+                        {/* The teacher's words in their own direction, the cell aligned with the page's (a "—" alone would turn it). */}
+                        <td data-label={t('exams.list.columns.subject')}>
+                          <bdi>{exam.subject || t('exams.list.none')}</bdi>
+                        </td>
+                        <td data-label={t('exams.list.columns.grade')}>
+                          <bdi>{exam.grade || t('exams.list.none')}</bdi>
+                        </td>
+                        <td data-label={t('exams.list.columns.date')}>
                           {day ? (
                             <>
-                              {day.gregorian}
+                              <span className="nowrap">{day.gregorian}</span>
                               <br />
-                              <span className="muted">{day.hijri}</span>
+                              <span className="muted nowrap">{day.hijri}</span>
                             </>
                           ) : (
                             t('exams.list.none')
                           )}
                         </td>
-                        <td className="num">{formatNumber(lang, exam.question_count)}</td>
-                        <td className="num">{formatNumber(lang, exam.total_marks, { maximumFractionDigits: 2 })}</td>
+                        <td className="num" data-label={t('exams.list.columns.questions')}>
+                          {formatNumber(lang, exam.question_count)}
+                        </td>
+                        <td className="num" data-label={t('exams.list.columns.marks')}>
+                          {formatNumber(lang, exam.total_marks, { maximumFractionDigits: 2 })}
+                        </td>
                         <td>
                           <div className="row-actions" role="group" aria-label={t('exams.list.actionsFor', { title: exam.title })}>
                             <AppLink className="button button-small button-primary" to={`exams-test?id=${exam.id}`}>

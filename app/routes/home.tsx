@@ -3,7 +3,9 @@ import { listPackages } from '#app/features/billing/index.server.ts'
 import { memoize } from '#app/server/memo.server.ts'
 import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
 import { ReviewList } from '#app/features/accounts/index.ts'
-import { listApprovedReviews } from '#app/features/accounts/index.server.ts'
+import { getCurrentSession, listApprovedReviews } from '#app/features/accounts/index.server.ts'
+import { TeacherHome } from '#app/features/teacher-home/index.ts'
+import { loadTeacherHome } from '#app/features/teacher-home/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
@@ -17,8 +19,18 @@ import { useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
 import { staticForGuests } from '#app/lib/static-pages.ts'
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
+  // A signed-in teacher's `/:lang` is her home. The guest page cache never takes a request
+  // carrying the session cookie (server/page-cache.ts), so this page is never kept or shared.
+  const current = await getCurrentSession(request, context)
+  if (current) {
+    return {
+      kind: 'teacher' as const,
+      messages: getMessages(lang, ['teacher-home', 'analyses.kinds']),
+      home: await loadTeacherHome({ db: context.db, userId: current.user.id, lang }),
+    }
+  }
   // Public listings, the same for every visitor: kept for a few seconds per process.
   const [packages, reviews] = await Promise.all([
     memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () => listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })),
@@ -29,17 +41,27 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // The home page shows the first four questions only; the rest stay on the FAQ page.
   const faq = getMessages(lang, ['faq.items']).faq as { items: FaqItem[] }
   messages.faq = { items: faq.items.slice(0, 4) }
-  return { messages, packages, reviews: reviews.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) }
+  return { kind: 'guest' as const, messages, packages, reviews: reviews.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) }
 }
 
 // Sent to guests without React in the browser (app/lib/static-pages.ts).
 export const handle = staticForGuests
 
-export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'home', '')
+export const meta: Route.MetaFunction = (args) => metaFromMessages(args, args.loaderData?.kind === 'teacher' ? 'teacher-home' : 'home', '')
 
 type Tool = { key: string; title: string; text: string; cta: string }
 
+type RootUser = { username: string; unread: number } | null
+type GuestData = Extract<Route.ComponentProps['loaderData'], { kind: 'guest' }>
+
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const user = (useRouteLoaderData('root') as { user?: RootUser } | undefined)?.user
+  // The header's count and the home's come from the same root data, so they always agree.
+  if (loaderData.kind === 'teacher') return <TeacherHome home={loaderData.home} name={user?.username ?? ''} unread={user?.unread ?? 0} />
+  return <GuestHome loaderData={loaderData} />
+}
+
+function GuestHome({ loaderData }: { loaderData: GuestData }) {
   const { t, tm } = useT()
   const isGuest = !(useRouteLoaderData('root') as { user?: unknown } | undefined)?.user
   useRevealOnScroll()

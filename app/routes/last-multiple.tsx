@@ -58,17 +58,26 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
       <section className="section">
         <div className="container">
           {loaderData.analyses.length === 0 ? (
-            <p className="empty-state">{t('analyses.list.empty')}</p>
+            <div className="empty-state">
+              <p>{t('analyses.list.empty')}</p>
+              <p>{t('analyses.list.emptyLead')}</p>
+              <p className="empty-actions">
+                <AppLink className="button button-primary" to="analysis">{t('analyses.list.newAbsence')}</AppLink>
+                <AppLink className="button button-ghost" to="analysis-grade">{t('analyses.list.newGrades')}</AppLink>
+              </p>
+            </div>
           ) : (
             <div className="table-wrap">
-              <table className="data-table analyses-table">
+              <table className="data-table analyses-table row-cards">
                 <thead>
                   <tr>
                     <th scope="col">{t('analyses.list.columns.title')}</th>
                     <th scope="col">{t('analyses.list.columns.kind')}</th>
                     <th scope="col">{t('analyses.list.columns.created')}</th>
                     <th scope="col">{t('analyses.list.columns.period')}</th>
-                    <th scope="col">{t('analyses.list.columns.figure')}</th>
+                    <th scope="col" className="num">
+                      {t('analyses.list.columns.figure')}
+                    </th>
                     <th scope="col">{t('analyses.list.columns.actions')}</th>
                   </tr>
                 </thead>
@@ -88,14 +97,16 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
                         <th scope="row">
                           <AppLink to={`single-analysis?id=${a.id}`}>{a.title}</AppLink>
                         </th>
-                        <td>{t(`analyses.kinds.${a.kind}`)}</td>
-                        <td>
-                          {created.gregorian}
+                        <td data-label={t('analyses.list.columns.kind')}>{t(`analyses.kinds.${a.kind}`)}</td>
+                        <td data-label={t('analyses.list.columns.created')}>
+                          <span className="nowrap">{created.gregorian}</span>
                           <br />
-                          <span className="muted">{created.hijri}</span>
+                          <span className="muted nowrap">{created.hijri}</span>
                         </td>
-                        <td>{from && to ? t('analyses.report.periodValue', { from, to }) : '—'}</td>
-                        <td className="num">{figure}</td>
+                        <td data-label={t('analyses.list.columns.period')}>{from && to ? t('analyses.report.periodValue', { from, to }) : '—'}</td>
+                        <td className="num" data-label={t('analyses.list.columns.figure')}>
+                          {figure}
+                        </td>
                         <td>
                           <div className="row-actions">
                             <AppLink className="button button-small button-primary" to={`single-analysis?id=${a.id}`} aria-label={`${t('analyses.list.open')}: ${a.title}`}>

@@ -6,7 +6,7 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { lookup } from '#app/i18n/translate.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
-import { localPath } from '#app/ui/app-link.tsx'
+import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import { Sentence } from '#app/ui/sentence.tsx'
 import type { Route } from './+types/notifications'
@@ -54,7 +54,13 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
               <button type="submit" name="intent" value="read-all" className="button button-ghost button-small">{t('accounts.notifications.markAllRead')}</button>
             </Form>
           ) : null}
-          {items.length === 0 ? <p className="empty-state">{t('accounts.notifications.empty')}</p> : null}
+          {items.length === 0 ? (
+            <div className="empty-state">
+              <p>{t('accounts.notifications.empty')}</p>
+              <p>{t('accounts.notifications.emptyLead')}</p>
+              <AppLink className="button button-primary" to="">{t('accounts.notifications.backToTools')}</AppLink>
+            </div>
+          ) : null}
           <ol className="notification-list">
             {items.map((n) => {
               const date = formatDate(lang, n.createdAt)

@@ -45,9 +45,14 @@ export default function PaymentResult({ loaderData }: Route.ComponentProps) {
                   <div><dt>{t('billing.subscriptions.ends')}</dt><dd>{subscription.ends.gregorian} · {subscription.ends.hijri}</dd></div>
                 </dl>
               ) : null}
+              {/* She paid to work: the first tool comes first, the invoice stays one click away. */}
               <div className="dialog-actions">
-                {subscription?.invoiceId ? <AppLink className="button button-primary" to={`invoices/${subscription.invoiceId}`}>{t('billing.result.viewInvoice')}</AppLink> : null}
-                <AppLink className="button button-ghost" to="subscriptions">{t('billing.result.subscriptions')}</AppLink>
+                <AppLink className="button button-primary" to="analysis">{t('billing.result.startAbsence')}</AppLink>
+                {subscription?.invoiceId ? (
+                  <AppLink className="button button-ghost" to={`invoices/${subscription.invoiceId}`}>{t('billing.result.viewInvoice')}</AppLink>
+                ) : (
+                  <AppLink className="button button-ghost" to="subscriptions">{t('billing.result.subscriptions')}</AppLink>
+                )}
               </div>
             </>
           ) : status === 'failed' ? (

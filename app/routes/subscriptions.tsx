@@ -29,6 +29,7 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
           {subscriptions.length === 0 ? (
             <div className="empty-state">
               <p>{t('billing.subscriptions.empty')}</p>
+              <p>{t('billing.subscriptions.emptyLead')}</p>
               <AppLink className="button button-primary" to="packages">{t('billing.subscriptions.choose')}</AppLink>
             </div>
           ) : (

@@ -13,11 +13,14 @@ export function StackedBarChart({
   rows,
   formatValue,
   id,
+  note,
 }: {
   title: string
   rows: ChartRow[]
   formatValue: (value: number) => string
   id: string
+  /** What the figure beside each bar is, when it is not the bar's first segment (the PDF says the same). */
+  note?: string
 }) {
   const legend = rows[0]?.segments ?? []
   return (
@@ -25,6 +28,7 @@ export function StackedBarChart({
       <figcaption id={`${id}-title`} className="chart-title">
         {title}
       </figcaption>
+      {note ? <p className="chart-note">{note}</p> : null}
       <ChartLegend items={legend.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
       <ul className="stacked-bars">
         {rows.map((row) => {
@@ -47,6 +51,8 @@ export function StackedBarChart({
 }
 
 export function ChartLegend({ items }: { items: { key: string; label: string; tone: ChartTone }[] }) {
+  // One colour needs no key: each bar (or the one line) is already named beside it or in the title.
+  if (items.length < 2) return null
   return (
     <ul className="chart-legend">
       {items.map((item) => (
@@ -63,7 +69,7 @@ export type LineSeries = { key: string; label: string; tone: ChartTone; values: 
 
 const W = 640
 const H = 240
-const PAD = { top: 12, bottom: 36, start: 44, end: 12 }
+const PAD = { top: 12, bottom: 36, start: 52, end: 12 }
 
 /**
  * Percentages over time. In a right-to-left page time runs from right to left, as Arabic
@@ -97,22 +103,28 @@ export function LineChart({
   const shown = n <= 1 ? [0] : [...new Set([0, Math.floor((n - 1) / 2), n - 1])]
   const summary = series.map((s) => `${s.label}: ${s.values.map(formatValue).join('، ')}`).join(' — ')
   return (
-    <figure className="chart" aria-labelledby={`${id}-title`}>
+    <figure className="chart chart-wide" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`} className="chart-title">
         {title}
       </figcaption>
       <ChartLegend items={series.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
+      {/* Never drawn narrower than its own size, so its labels keep their size: on a phone the
+          timeline scrolls, starting where time starts (the inline start). Focusable so the keyboard can scroll it. */}
+      {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="chart-scroll" tabIndex={0} role="group" aria-labelledby={`${id}-title`}>
       <svg className="line-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${summary}`} preserveAspectRatio="xMidYMid meet">
         {ticks.map((t) => (
           <g key={t}>
-            <line className="chart-grid" x1={PAD.start} x2={W - PAD.end} y1={yAt(t)} y2={yAt(t)} transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined} />
-            <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor={dir === 'rtl' ? 'start' : 'end'}>
+            <line className="chart-gridline" x1={PAD.start} x2={W - PAD.end} y1={yAt(t)} y2={yAt(t)} transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined} />
+            {/* The text runs in the page's direction, so its end is the side away from the plot in both. */}
+            <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor="end">
               {formatValue(t)}
             </text>
           </g>
         ))}
         {shown.map((i) => (
-          <text key={i} className="chart-axis" x={xAt(i)} y={H - 12} textAnchor="middle">
+          // The first and last dates sit at the plot's edges: anchored inwards, they are not cut off.
+          <text key={i} className="chart-axis" x={xAt(i)} y={H - 12} textAnchor={n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}>
             {labels[i]}
           </text>
         ))}
@@ -123,6 +135,7 @@ export function LineChart({
           </g>
         ))}
       </svg>
+      </div>
     </figure>
   )
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
 
 // Pieces every analysis report shows the same way (absence, grades).
@@ -26,7 +27,9 @@ export function SkippedRows({ rows }: { rows: readonly SkippedRowView[] }) {
             <table className="data-table">
               <thead>
                 <tr>
-                  <th scope="col">{t('analyses.report.row')}</th>
+                  <th scope="col" className="num">
+                    {t('analyses.report.row')}
+                  </th>
                   <th scope="col">{t('analyses.report.reason')}</th>
                 </tr>
               </thead>
@@ -50,27 +53,42 @@ export function SkippedRows({ rows }: { rows: readonly SkippedRowView[] }) {
 
 /**
  * A table of figures per group (classroom, section, date…): the group's name heads each row,
- * then one cell per column, numbers aligned at the end.
+ * then one cell per column, numbers and their headers aligned at the end. On a phone the table
+ * scrolls under its first column, which stays in place so each row keeps its name; the region
+ * is focusable so the keyboard can scroll it too.
  */
-export function GroupTable<G>({ caption, groupHeader, columns, rows }: { caption: string; groupHeader: string; columns: readonly { header: string; cell: (group: G) => string }[]; rows: readonly { label: string; group: G }[] }) {
+export function GroupTable<G>({
+  caption,
+  groupHeader,
+  columns,
+  rows,
+}: {
+  caption: string
+  groupHeader: string
+  columns: readonly { header: string; cell: (group: G) => string }[]
+  /** `content` shows the label with its own line breaks (a date beside its Hijri twin). */
+  rows: readonly { label: string; content?: ReactNode; group: G }[]
+}) {
   return (
-    <div className="table-wrap">
+    // A region that scrolls must take the keyboard's focus, or a keyboard cannot scroll it (axe scrollable-region-focusable).
+    // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+    <div className="table-wrap table-sticky" tabIndex={0} role="region" aria-label={caption}>
       <table className="data-table">
         <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col">{groupHeader}</th>
             {columns.map((c) => (
-              <th key={c.header} scope="col">
+              <th key={c.header} scope="col" className="num">
                 {c.header}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {rows.map(({ label, group }) => (
+          {rows.map(({ label, content, group }) => (
             <tr key={label}>
-              <th scope="row">{label}</th>
+              <th scope="row">{content ?? label}</th>
               {columns.map((c) => (
                 <td key={c.header} className="num">
                   {c.cell(group)}

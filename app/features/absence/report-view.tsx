@@ -157,8 +157,8 @@ export function AbsenceReportView({
                           const day = formatDay(lang, a.date)
                           return (
                             <tr key={a.date}>
-                              <td>{day.gregorian}</td>
-                              <td>{day.hijri}</td>
+                              <td className="nowrap">{day.gregorian}</td>
+                              <td className="nowrap">{day.hijri}</td>
                               <td>{weekdayName(lang, a.weekday)}</td>
                               <td>{t(`absence.types.${a.type}`)}</td>
                             </tr>
@@ -180,14 +180,20 @@ export function AbsenceReportView({
         <h2 id="warnings-title">{t('absence-report.warnings.title')}</h2>
         <p className="muted">{t('absence-report.warnings.lead', { first: thresholds[0] ?? 3, second: thresholds[1] ?? 5, third: thresholds[2] ?? 10 })}</p>
         {warned.length ? (
-          <div className="table-wrap">
+          // Scrolls under the student's name on a phone (see GroupTable); focusable so a keyboard can scroll it.
+          // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+          <div className="table-wrap table-sticky" tabIndex={0} role="region" aria-labelledby="warnings-title">
             <table className="data-table">
               <thead>
                 <tr>
                   <th scope="col">{t('absence-report.warnings.student')}</th>
                   <th scope="col">{t('absence-report.warnings.classroom')}</th>
-                  <th scope="col">{t('absence-report.warnings.unexcused')}</th>
-                  <th scope="col">{t('absence-report.warnings.absenceRate')}</th>
+                  <th scope="col" className="num">
+                    {t('absence-report.warnings.unexcused')}
+                  </th>
+                  <th scope="col" className="num">
+                    {t('absence-report.warnings.absenceRate')}
+                  </th>
                   <th scope="col">{t('absence-report.warnings.level')}</th>
                 </tr>
               </thead>
@@ -225,7 +231,16 @@ export function AbsenceReportView({
                   head: 'date',
                   rows: byDate.map((g) => {
                     const day = formatDay(lang, g.date)
-                    return { label: `${day.gregorian} — ${day.hijri}`, group: g as GroupFigures }
+                    return {
+                      label: `${day.gregorian} — ${day.hijri}`,
+                      // Each date whole on its line: the line may break between the two calendars, never inside one.
+                      content: (
+                        <>
+                          <span className="nowrap">{day.gregorian}</span> <span className="nowrap muted">{day.hijri}</span>
+                        </>
+                      ),
+                      group: g as GroupFigures,
+                    }
                   }),
                 },
               ]

@@ -119,9 +119,10 @@ export async function analysisEntriesByName(db: Db, analysisId: string, part: nu
   return rows.map((r) => r.data)
 }
 
-/** The teacher's analyses, newest first, without their reports. */
-export async function listAnalyses(db: Db, userId: string, kind?: AnalysisKind): Promise<AnalysisSummary[]> {
-  return db
+/** The teacher's analyses, newest first, without their reports; `limit` for a glance (her home shows the latest few). */
+export async function listAnalyses(db: Db, userId: string, options: { kind?: AnalysisKind; limit?: number } = {}): Promise<AnalysisSummary[]> {
+  const { kind, limit } = options
+  const query = db
     .select({
       id: analyses.id,
       kind: analyses.kind,
@@ -134,6 +135,7 @@ export async function listAnalyses(db: Db, userId: string, kind?: AnalysisKind):
     .from(analyses)
     .where(and(eq(analyses.userId, userId), eq(analyses.complete, true), kind ? eq(analyses.kind, kind) : undefined))
     .orderBy(desc(analyses.createdAt), desc(analyses.id))
+  return limit === undefined ? query : query.limit(limit)
 }
 
 /** A saved analysis as its kind stores it: `kind` tells which report and records it holds. */

@@ -94,9 +94,9 @@ export async function createExam({ db, userId, exam }: CreateExamOptions): Promi
   })
 }
 
-/** The teacher's tests, newest first, without their questions. */
-export async function listExams(db: Db, userId: string): Promise<ExamSummary[]> {
-  return db
+/** The teacher's tests, newest first, without their questions; `limit` for a glance (her home shows the latest few). */
+export async function listExams(db: Db, userId: string, options: { limit?: number } = {}): Promise<ExamSummary[]> {
+  const query = db
     .select({
       id: exams.id,
       title: exams.title,
@@ -111,6 +111,7 @@ export async function listExams(db: Db, userId: string): Promise<ExamSummary[]> 
     .from(exams)
     .where(eq(exams.userId, userId))
     .orderBy(desc(exams.createdAt), desc(exams.id))
+  return options.limit === undefined ? query : query.limit(options.limit)
 }
 
 export async function findExam(db: Db, userId: string, id: string): Promise<ExamRecord | null> {

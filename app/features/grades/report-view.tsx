@@ -169,7 +169,7 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
       </dl>
 
       <div className="chart-grid">
-        <StackedBarChart id={`${id}-bands`} title={t('grades-report.charts.bandsByClassroom')} rows={byClassroom} formatValue={rate} />
+        <StackedBarChart id={`${id}-bands`} title={t('grades-report.charts.bandsByClassroom')} note={t('grades-report.charts.passRateNote')} rows={byClassroom} formatValue={rate} />
         <StackedBarChart id={`${id}-distribution`} title={t('grades-report.charts.distribution')} rows={distribution} formatValue={rate} />
       </div>
 
