@@ -199,10 +199,15 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     const render = () => handler(c.req.raw, c.get('ctx'))
     if (guestPages.accepts(c.req.raw)) return guestPages.serve(c.req.raw, c.get('ctx').cspNonce, render)
     const response = await render()
-    // A page or its data (`.data`) for a signed-in teacher (a report's student names, an invoice)
-    // is kept by no cache; a route that sets its own Cache-Control keeps it.
+    // Kept by no cache (a route that sets its own Cache-Control keeps it): a signed-in teacher's
+    // page or its data (a report's student names, an invoice); an answer that sets a cookie; and
+    // any page's data (`.data`), which may be what a cookie made it: a guest's `.data` stored by
+    // a prefetch, sent while a logout's answer was still arriving, once answered the logout's
+    // own redirect from the browser's cache, and "Logout successful" was never shown. A guest's
+    // page is left to its route.
     const signedIn = hasCookie(c.req.header('cookie'), sessionCookieName(env))
-    if (signedIn && !response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
+    const isData = c.req.path.endsWith('.data')
+    if ((signedIn || isData || response.headers.has('Set-Cookie')) && !response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
     return response
   })
 

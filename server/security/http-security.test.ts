@@ -155,6 +155,13 @@ describe('pages for a signed-in teacher', () => {
     expect(guest.status).toBe(200)
     expect(guest.headers.get('cache-control')).toBeNull()
   })
+
+  it('nor is a guest’s page data: a prefetch stored for a guest must not answer the navigation that reads a flash message', async () => {
+    // Sent as a prefetch right after a logout: no session, the flash cookie, the prefetch header.
+    const res = await pages.request('/_root.data', { headers: { cookie: 'lang=en; flash=x', 'sec-purpose': 'prefetch' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+  })
 })
 
 describe('stored files', () => {
