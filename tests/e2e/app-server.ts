@@ -10,7 +10,8 @@ export type AppServer = { url: string; dataDir: string; outbox: string; stop(): 
  * gateway), on its own fresh data folder and, with DATABASE_URL, its own fresh database.
  */
 export async function startAppServer(options: { port: number; name: string; env: Record<string, string> }): Promise<AppServer> {
-  const dataDir = path.resolve(`.tmp/e2e-${options.name}`)
+  // A folder of this start's own: a server left starting by a timed-out attempt keeps its folder.
+  const dataDir = path.resolve(`.tmp/e2e-${options.name}-${options.port}-${Date.now().toString(36)}`)
   rmSync(dataDir, { recursive: true, force: true })
   mkdirSync(dataDir, { recursive: true })
   const url = `http://localhost:${options.port}`
@@ -66,6 +67,7 @@ export async function startAppServer(options: { port: number; name: string; env:
       child.kill('SIGTERM')
       await exited
       await dropDatabase().catch(() => {})
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

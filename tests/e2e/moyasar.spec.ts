@@ -20,10 +20,13 @@ const CARD_DECLINED = '4000000000000002'
 let fake: MoyasarFake
 let app: AppServer
 
-test.describe.configure({ mode: 'serial' })
+// A server of its own starts first (a new PGlite, its migrations), and every journey goes through
+// the gateway's pages and 3-D Secure: on a loaded machine both take longer than the default.
+test.describe.configure({ mode: 'serial', timeout: 90_000 })
 test.use({ baseURL: `http://localhost:${port}` })
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000)
   fake = await startMoyasarFake({
     secretKey: SECRET_KEY,
     publishableKey: PUBLISHABLE_KEY,
