@@ -19,7 +19,7 @@ import { detectLang } from '#app/i18n/detect.server.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator } from '#app/i18n/translate.ts'
 import { avatarUrl } from '#app/features/accounts/index.ts'
-import { clearFlashCookie, getCurrentSession, readFlash, unreadNotificationCount } from '#app/features/accounts/index.server.ts'
+import { clearFlashCookie, getCurrentSession, isPrefetch, readFlash, unreadNotificationCount } from '#app/features/accounts/index.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { isStaticForGuests } from '#app/lib/static-pages.ts'
 import { useAppUpdates } from '#app/lib/pwa/use-app-updates.ts'
@@ -60,8 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A message left by the previous action's redirect (a translation key), shown once as a toast.
   // A prefetch (React Router fetches the data of linked pages ahead) must not take it: the page
   // the teacher actually lands on shows it.
-  const prefetch = /prefetch/i.test(request.headers.get('sec-purpose') ?? request.headers.get('purpose') ?? '')
-  const flashed = prefetch ? null : readFlash(request)
+  const flashed = isPrefetch(request) ? null : readFlash(request)
   const flash: ToastItem | null = flashed
     ? { id: randomUUID(), kind: flashed.kind, message: createTranslator(lang, getMessages(lang, [flashed.key.split('.')[0] ?? 'common'])).t(flashed.key) }
     : null

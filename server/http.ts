@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
 import { createRequestHandler, type ServerBuild } from 'react-router'
-import { sessionCookieName } from '#app/features/accounts/index.server.ts'
+import { sessionCookieName, withoutFlashOnPrefetch } from '#app/features/accounts/index.server.ts'
 import { buildSitemap, robotsTxt } from '#app/features/content/index.server.ts'
 import { publicPages } from '#app/features/content/index.ts'
 import { isLang, langCookieMaxAge, langCookieName, languages } from '#app/i18n/config.ts'
@@ -196,7 +196,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       handler = createRequestHandler(build, mode)
       handlers.set(build, handler)
     }
-    const render = () => handler(c.req.raw, c.get('ctx'))
+    const render = async () => withoutFlashOnPrefetch(c.req.raw, await handler(c.req.raw, c.get('ctx')))
     if (guestPages.accepts(c.req.raw)) return guestPages.serve(c.req.raw, c.get('ctx').cspNonce, render)
     const response = await render()
     // Kept by no cache (a route that sets its own Cache-Control keeps it): a signed-in teacher's

@@ -1,5 +1,6 @@
 import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
+import { flashCookie } from '#app/features/accounts/index.server.ts'
 import type { RequestContext } from '#app/server/context.server.ts'
 import { seedPackages } from '#app/server/db/seed.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
@@ -37,14 +38,37 @@ const onePageBuild = {
   routes: { root: { id: 'root', path: '', module: { default: () => null, loader: () => ({ student: 'a name' }) } } },
 } as unknown as ServerBuild
 
+// The same page behind a guard that turns the visitor away with a message for the next page
+// (as requireSubscriberPage does), and another cookie of its own.
+const guardedPageBuild = {
+  ...onePageBuild,
+  routes: {
+    root: {
+      id: 'root',
+      path: '',
+      module: {
+        default: () => null,
+        loader: () => {
+          const headers = new Headers({ Location: '/en/packages' })
+          headers.append('Set-Cookie', flashCookie('error', 'billing.errors.notSubscribed'))
+          headers.append('Set-Cookie', 'other=kept; Path=/')
+          throw new Response(null, { status: 302, headers })
+        },
+      },
+    },
+  },
+} as unknown as ServerBuild
+
 let app: ReturnType<typeof createHttpApp>
 let pages: ReturnType<typeof createHttpApp>
+let guarded: ReturnType<typeof createHttpApp>
 let ctx: RequestContext
 setupTestDatabase(async (db) => {
   await seedPackages(db.db)
   const services = testServices(db)
   app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
   pages = createHttpApp({ services, getBuild: () => onePageBuild, mode: 'production' })
+  guarded = createHttpApp({ services, getBuild: () => guardedPageBuild, mode: 'production' })
   ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })
 })
 
@@ -154,6 +178,17 @@ describe('pages for a signed-in teacher', () => {
     const guest = await pages.request('/', { headers: { cookie: 'lang=en' } })
     expect(guest.status).toBe(200)
     expect(guest.headers.get('cache-control')).toBeNull()
+  })
+
+  it('a prefetch of a page that turns the teacher away sets no message for the next page; the same request asked for does', async () => {
+    const cookiesOf = (res: Response) => res.headers.getSetCookie().map((cookie) => cookie.split('=')[0])
+    const asked = await guarded.request('/_root.data', { headers: { cookie: 'lang=en' } })
+    expect(cookiesOf(asked)).toEqual(['hallil_flash', 'other'])
+    for (const purpose of [{ 'sec-purpose': 'prefetch' }, { purpose: 'prefetch' }] as Array<Record<string, string>>) {
+      const prefetched = await guarded.request('/_root.data', { headers: { cookie: 'lang=en', ...purpose } })
+      expect(prefetched.status).toBe(asked.status)
+      expect(cookiesOf(prefetched)).toEqual(['other'])
+    }
   })
 
   it('nor is a guest’s page data: a prefetch stored for a guest must not answer the navigation that reads a flash message', async () => {

@@ -36,6 +36,7 @@ export {
   endWebSession,
   flashCookie,
   getCurrentSession,
+  isPrefetch,
   readFlash,
   readResetFlowToken,
   readTwoFactorToken,
@@ -46,5 +47,6 @@ export {
   sessionCookieName,
   startWebSession,
   twoFactorCookie,
+  withoutFlashOnPrefetch,
   type Flash,
 } from './web-session.server.ts'

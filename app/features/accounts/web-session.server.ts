@@ -92,6 +92,27 @@ export function readFlash(request: Request): Flash | null {
 
 export const clearFlashCookie = `${FLASH_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`
 
+/** A request the browser sent ahead of a click (React Router prefetches the pages a page links to). */
+export function isPrefetch(request: Request): boolean {
+  return /prefetch/i.test(request.headers.get('sec-purpose') ?? request.headers.get('purpose') ?? '')
+}
+
+/**
+ * A prefetch leaves the flash message alone: it neither reads it (the root loader) nor sets one.
+ * A guard answering a prefetch of a page the teacher may not open (a tool without a subscription)
+ * redirects with a message for a page she never asked for; set, it replaced the message already
+ * waiting ("Logout successful" gave way to "Subscribe first" when the logout page prefetched the
+ * tools). The answer's other cookies stay.
+ */
+export function withoutFlashOnPrefetch(request: Request, response: Response): Response {
+  if (!isPrefetch(request)) return response
+  const cookies = response.headers.getSetCookie()
+  if (!cookies.some((cookie) => cookie.startsWith(`${FLASH_COOKIE}=`))) return response
+  response.headers.delete('Set-Cookie')
+  for (const cookie of cookies) if (!cookie.startsWith(`${FLASH_COOKIE}=`)) response.headers.append('Set-Cookie', cookie)
+  return response
+}
+
 // The reset flow's temporary token travels in its own HttpOnly cookie (one hour), never in a URL.
 export const RESET_COOKIE = 'hallil_reset'
 export const resetFlowCookie = (env: Env, token: string) =>
