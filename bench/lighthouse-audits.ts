@@ -9,7 +9,7 @@
 // Each report is also written to .tmp/lighthouse/<lang>-<page>.json.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { root, startAppServer } from './app-server.ts'
+import { root, startAppServer } from '#tests/support/built-server.ts'
 import { LIGHTHOUSE_PAGES, subscribedTeacherCookie } from './lighthouse.ts'
 
 const lighthouse = (await import('lighthouse')).default

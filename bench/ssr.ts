@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
-import { freePort, root, startAppServer, stopChild, waitFor, type AppServer } from './app-server.ts'
+import { freePort, root, startAppServer, stopChild, waitFor, type AppServer } from '#tests/support/built-server.ts'
 
 const CONNECTIONS = 50
 const DURATION_S = 10

@@ -16,7 +16,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 
-export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export interface AppServer {
   readonly url: string
@@ -25,6 +25,8 @@ export interface AppServer {
   /** The snapshot's build/client, whose files this server serves. */
   readonly clientDir: string
   readonly database: 'pglite' | 'postgres'
+  /** The server process's id (to read its memory). */
+  readonly pid: number
   stop(): Promise<void>
 }
 
@@ -79,10 +81,23 @@ export async function stopChild(child: ChildProcess) {
 }
 
 /** `nodeArgs`: extra node flags for the server, e.g. ['--cpu-prof'] when looking into a figure. */
-export async function startAppServer({ database, nodeArgs = [] }: { database: 'pglite' | 'postgres'; nodeArgs?: string[] }): Promise<AppServer> {
+/**
+ * `dataDir`: a data folder prepared beforehand (a database with teachers in it), used instead of
+ * a new one and removed on stop all the same; `env`: settings of the caller's.
+ */
+export async function startAppServer({
+  database,
+  nodeArgs = [],
+  dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-http-')),
+  env: extraEnv = {},
+}: {
+  database: 'pglite' | 'postgres'
+  nodeArgs?: string[]
+  dataDir?: string
+  env?: Record<string, string>
+}): Promise<AppServer> {
   ensureBuilt()
   const port = await freePort()
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-http-'))
   const snapshot = mkdtempSync(path.join(tmpdir(), 'hallil-bench-build-'))
   const copied = new Set(['server.js', 'package.json', 'build', 'drizzle'])
   for (const entry of readdirSync(root)) {
@@ -99,6 +114,7 @@ export async function startAppServer({ database, nodeArgs = [] }: { database: 'p
     LOG_LEVEL: 'warn',
     TRUST_PROXY: 'true',
     DATABASE_URL: undefined,
+    ...extraEnv,
   }
   let dropDatabase = async () => {}
   if (database === 'postgres') {
@@ -136,5 +152,5 @@ export async function startAppServer({ database, nodeArgs = [] }: { database: 'p
     await stop()
     throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error })
   }
-  return { url, port, dataDir, clientDir: path.join(snapshot, 'build/client'), database, stop }
+  return { url, port, dataDir, clientDir: path.join(snapshot, 'build/client'), database, pid: child.pid!, stop }
 }
