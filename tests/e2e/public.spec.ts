@@ -3,7 +3,7 @@ import { langs, pagePath, publicPaths, queryE2eDatabase } from './helpers.ts'
 import { signedInTeacher } from './teacher.ts'
 
 test.describe('language routing', () => {
-  test('/ redirects to Arabic by default, to the browser language, then to the cookie', async ({ request }) => {
+  test('/ redirects to Arabic by default, to the browser language, then to the cookie', { tag: '@once' }, async ({ request }) => {
     const plain = await request.get('/', { maxRedirects: 0, headers: { 'accept-language': '' } })
     expect(plain.status()).toBe(302)
     expect(plain.headers().location).toMatch(/\/ar$/)
@@ -13,13 +13,13 @@ test.describe('language routing', () => {
     expect(cookie.headers().location).toMatch(/\/ar$/)
   })
 
-  test('a path without a language gets one', async ({ request }) => {
+  test('a path without a language gets one', { tag: '@once' }, async ({ request }) => {
     const res = await request.get('/about-us', { maxRedirects: 0, headers: { 'accept-language': 'ar' } })
     expect(res.status()).toBe(302)
     expect(res.headers().location).toMatch(/\/ar\/about-us$/)
   })
 
-  test('Arabic is right to left and English left to right', async ({ page }) => {
+  test('Arabic is right to left and English left to right', { tag: '@once' }, async ({ page }) => {
     await page.goto('/ar')
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
     await expect(page.locator('html')).toHaveAttribute('lang', 'ar')
@@ -28,7 +28,7 @@ test.describe('language routing', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'en')
   })
 
-  test('the language switch keeps the page and is remembered', async ({ page, context }) => {
+  test('the language switch keeps the page and is remembered', { tag: '@once' }, async ({ page, context }) => {
     await page.goto('/ar/about-us')
     // The accessible name starts with the word on screen (WCAG 2.5.3), then says what it does.
     await page.getByRole('link', { name: /^English\s+التبديل إلى الإنجليزية$/ }).click()
@@ -46,7 +46,7 @@ test.describe('language routing', () => {
 for (const lang of langs) {
   test.describe(`public pages in ${lang}`, () => {
     for (const p of publicPaths) {
-      test(`${pagePath(lang, p)} answers 200 with its content`, async ({ page }) => {
+      test(`${pagePath(lang, p)} answers 200 with its content`, { tag: '@once' }, async ({ page }) => {
         const response = await page.goto(pagePath(lang, p))
         expect(response?.status()).toBe(200)
         await expect(page.locator('html')).toHaveAttribute('lang', lang)
@@ -63,7 +63,7 @@ for (const lang of langs) {
       })
     }
 
-    test(`an unknown page answers 404 with the message (${lang})`, async ({ page }) => {
+    test(`an unknown page answers 404 with the message (${lang})`, { tag: '@once' }, async ({ page }) => {
       const response = await page.goto(`/${lang}/no-such-page`)
       expect(response?.status()).toBe(404)
       const expected = lang === 'ar' ? 'الصفحة غير موجودة: /ar/no-such-page' : 'Page not found: /en/no-such-page'
@@ -113,7 +113,7 @@ test.describe('contact form', () => {
     if (rows) expect(rows).toEqual([{ type: 'suggestion', lang: 'ar' }])
   })
 
-  test('shows each error beside its field, in English, with the focus on the first', async ({ page }) => {
+  test('shows each error beside its field, in English, with the focus on the first', { tag: '@once' }, async ({ page }) => {
     await page.goto('/en/contact-us')
     await page.getByLabel('Email').fill('not-an-email')
     await page.getByRole('button', { name: 'Send message' }).click()
@@ -125,7 +125,7 @@ test.describe('contact form', () => {
   })
 })
 
-test('a toast dragged away by 60% of its width is dismissed', async ({ page }) => {
+test('a toast dragged away by 60% of its width is dismissed', { tag: '@once' }, async ({ page }) => {
   await page.goto('/en/contact-us')
   await page.getByLabel('Name').fill('Drag Test')
   await page.getByLabel('Email').fill(`drag-${Date.now()}@school.example`)
@@ -167,7 +167,7 @@ test.describe('without JavaScript', () => {
 })
 
 test.describe('app shell', () => {
-  test('the colour mode is kept in 7ll_theme and applied before the first paint', async ({ page }) => {
+  test('the colour mode is kept in 7ll_theme and applied before the first paint', { tag: '@once' }, async ({ page }) => {
     await page.goto('/en')
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.+/)
     await page.getByRole('button', { name: /Colour mode/ }).click()
@@ -180,7 +180,7 @@ test.describe('app shell', () => {
     expect(await page.evaluate(() => document.documentElement.getAttribute('data-theme'))).toBe('dark')
   })
 
-  test('the service worker is served and takes control', async ({ page, request }) => {
+  test('the service worker is served and takes control', { tag: '@once' }, async ({ page, request }) => {
     const sw = await request.get('/sw.js')
     expect(sw.status()).toBe(200)
     expect(sw.headers()['content-type']).toContain('javascript')
@@ -189,7 +189,7 @@ test.describe('app shell', () => {
     expect(new URL(scope).pathname).toBe('/')
   })
 
-  test('scripts run only with the nonce of the response', async ({ request }) => {
+  test('scripts run only with the nonce of the response', { tag: '@once' }, async ({ request }) => {
     const res = await request.get('/ar')
     const csp = res.headers()['content-security-policy'] ?? ''
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
@@ -200,7 +200,7 @@ test.describe('app shell', () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`)
   })
 
-  test('no page breaks its own Content-Security-Policy, forms and their schemas included', async ({ page }) => {
+  test('no page breaks its own Content-Security-Policy, forms and their schemas included', { tag: '@once' }, async ({ page }) => {
     // A refused eval or inline script is reported even when the page's code catches it (zod's
     // probe for `new Function` did so before it ran jitless in the browser).
     await page.addInitScript(() => {
@@ -215,7 +215,7 @@ test.describe('app shell', () => {
     }
   })
 
-  test('a guest page kept by the server still gets its own nonce, and its scripts run', async ({ request, page }) => {
+  test('a guest page kept by the server still gets its own nonce, and its scripts run', { tag: '@once' }, async ({ request, page }) => {
     const answers = [await request.get('/en/about-us'), await request.get('/en/about-us')]
     // The second is served from the guest page cache (the first may be too, if another test rendered it).
     expect(answers[1]!.headers()['x-page-cache']).toBe('hit')
@@ -240,7 +240,7 @@ test.describe('app shell', () => {
     expect(blocked).toEqual([])
   })
 
-  test('content pages reach a guest without React, with the small enhancement script', async ({ page, request }) => {
+  test('content pages reach a guest without React, with the small enhancement script', { tag: '@once' }, async ({ page, request }) => {
     for (const path of ['/ar', '/en/packages', '/ar/common-questions', '/en/terms', '/en/contact-us', '/ar/login', '/ar/SignIn', '/en/forget-password', '/ar/rates']) {
       const html = await (await request.get(path)).text()
       expect(html, path).not.toContain('modulepreload')
@@ -264,7 +264,7 @@ test.describe('app shell', () => {
     await expect(first).toHaveAttribute('open', '')
   })
 
-  test('on a content page without React, a toast can be closed and the colour mode changed', async ({ page, baseURL }) => {
+  test('on a content page without React, a toast can be closed and the colour mode changed', { tag: '@once' }, async ({ page, baseURL }) => {
     await signedInTeacher(page, 'en', 'toast')
     // Logging out by a plain form post: the next page is a document load with the flash cookie.
     // No app page stays open meanwhile (a request of its own would take the one-time message).
@@ -298,7 +298,7 @@ test.describe('app shell', () => {
     expect(html).toContain('__reactRouterContext')
   })
 
-  test('built assets are cached for a year and served compressed', async ({ request, page }) => {
+  test('built assets are cached for a year and served compressed', { tag: '@once' }, async ({ request, page }) => {
     // A React page (the content and form pages send guests one small module instead).
     await page.goto('/ar/verify-otp?purpose=activation&email=nobody%40school.example')
     const src = await page.locator('link[rel="modulepreload"]').first().getAttribute('href')
@@ -309,7 +309,7 @@ test.describe('app shell', () => {
   })
 })
 
-test('no public page links to a missing page or file', async ({ page, request }) => {
+test('no public page links to a missing page or file', { tag: '@once' }, async ({ page, request }) => {
   const seen = new Set<string>()
   for (const lang of langs) {
     for (const p of publicPaths) {
