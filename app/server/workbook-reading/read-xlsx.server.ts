@@ -1,10 +1,10 @@
 import { XlsxError } from '#app/server/xlsx/types.ts'
 import type { Clock } from './clock.ts'
 import type { SheetGrid } from './grid.ts'
-import { scanSheet, type ScanBudget, type ScannedSheet } from './sheet-scanner.server.ts'
+import { createSheetScanner, lastRowEnd, type ScanBudget, type ScannedSheet } from './sheet-scanner.server.ts'
 import { parseDateStyles, parseRels, parseWorkbook, scanSharedStrings } from './workbook-parts.server.ts'
 import { decodeXmlBytes, refuseDtd } from './xml-tokens.server.ts'
-import { inflateEntry, openZip, type ZipEntry } from './zip.server.ts'
+import { inflateEntry, inflateEntryChunks, openZip, type ZipEntry } from './zip.server.ts'
 
 // An .xlsx opened for reading: its zip directory checked, its workbook, styles and shared
 // strings read; the worksheets scanned one at a time on request, so reading one sheet costs
@@ -73,7 +73,28 @@ export function openXlsx(buf: Buffer, maxUncompressedBytes: number, clock: Clock
       const sheet = sheets[index]
       if (!sheet) throw new RangeError(`no worksheet ${index}`)
       const { dateStyles, sharedStrings } = sharedParts()
-      return scanSheet(inflate(sheet.entry), { sharedStrings, dateStyles, date1904: workbook.date1904, budget, clock })
+      const scanner = createSheetScanner({ sharedStrings, dateStyles, date1904: workbook.date1904, budget, clock })
+      // The worksheet's XML as it is inflated, cut after its last complete row each time: the
+      // upload's worker holds a piece of it, never all of it (a 10 MB file unpacks to 120 MB).
+      let pending: Buffer[] = []
+      const scan = (piece: Buffer) => {
+        refuseDtd(piece)
+        clock.check()
+        scanner.feed(piece)
+      }
+      inflateEntryChunks(buf, sheet.entry, (chunk) => {
+        const cut = lastRowEnd(chunk)
+        if (cut < 0) {
+          pending.push(chunk)
+          return
+        }
+        // A copy: the inflater reuses its output's memory for the next chunk.
+        const rest = Buffer.from(chunk.subarray(cut))
+        scan(pending.length === 0 ? chunk.subarray(0, cut) : Buffer.concat([...pending, chunk.subarray(0, cut)]))
+        pending = rest.length > 0 ? [rest] : []
+      })
+      scan(pending.length === 1 ? pending[0]! : Buffer.concat(pending))
+      return scanner.end()
     },
   }
 }

@@ -1,4 +1,5 @@
 import { inflateRawSync } from 'node:zlib'
+import { Inflate } from 'fflate'
 import { XlsxError } from '#app/server/xlsx/types.ts'
 
 // The zip container of an .xlsx, read with suspicion: the central directory is checked (entry
@@ -96,15 +97,55 @@ function findEndOfCentralDirectory(buf: Buffer): number {
   return -1
 }
 
-/** The entry's bytes, never more than the directory declared (a lying directory ends here). */
-export function inflateEntry(buf: Buffer, entry: ZipEntry): Buffer {
+/** The entry's stored bytes (compressed or not), after its local header is checked. */
+function entryBytes(buf: Buffer, entry: ZipEntry): Buffer {
   if (entry.flags & FLAG_ENCRYPTED) throw new XlsxError('encrypted', `${entry.name} is encrypted`)
   const local = entry.localOffset
   if (local + 30 > buf.length || buf.readUInt32LE(local) !== LOCAL_HEADER) throw new XlsxError('format', `broken zip entry ${entry.name}`)
   const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28)
   const end = start + entry.compressedSize
   if (end > buf.length) throw new XlsxError('format', `truncated zip entry ${entry.name}`)
-  const compressed = buf.subarray(start, end)
+  return buf.subarray(start, end)
+}
+
+/** Compressed bytes handed to the inflater at a time: deflate expands at most about 1,000 times, so a lying directory is caught within 4 MB of output. */
+const STREAM_INPUT_BYTES = 4 * 1024
+
+/**
+ * The entry's bytes in pieces as they are inflated (`onChunk` for each), never more than the
+ * directory declared: a large worksheet is read without its whole XML in memory at once.
+ */
+export function inflateEntryChunks(buf: Buffer, entry: ZipEntry, onChunk: (chunk: Buffer) => void): void {
+  const compressed = entryBytes(buf, entry)
+  if (entry.method === METHOD_STORED) {
+    if (entry.compressedSize !== entry.size) throw new XlsxError('format', `stored entry ${entry.name} with two sizes`)
+    for (let i = 0; i < compressed.length; i += STREAM_INPUT_BYTES * 16) onChunk(compressed.subarray(i, i + STREAM_INPUT_BYTES * 16))
+    return
+  }
+  if (entry.method !== METHOD_DEFLATE) throw new XlsxError('format', `zip compression method ${entry.method}`)
+  let total = 0
+  const inflater = new Inflate((data) => {
+    total += data.length
+    // One byte more than declared is already a lie.
+    if (total > entry.size) throw new XlsxError('too_large', `${entry.name} inflates beyond its declared ${entry.size} bytes`)
+    if (data.length) onChunk(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+  })
+  try {
+    for (let i = 0; i < compressed.length; i += STREAM_INPUT_BYTES) {
+      const end = Math.min(compressed.length, i + STREAM_INPUT_BYTES)
+      inflater.push(compressed.subarray(i, end), end === compressed.length)
+    }
+    if (compressed.length === 0) inflater.push(new Uint8Array(0), true)
+  } catch (error) {
+    if (error instanceof XlsxError) throw error
+    throw new XlsxError('format', `${entry.name}: ${(error as Error).message}`)
+  }
+  if (total !== entry.size) throw new XlsxError('format', `${entry.name} is shorter than declared`)
+}
+
+/** The entry's bytes, never more than the directory declared (a lying directory ends here). */
+export function inflateEntry(buf: Buffer, entry: ZipEntry): Buffer {
+  const compressed = entryBytes(buf, entry)
   if (entry.method === METHOD_STORED) {
     if (entry.compressedSize !== entry.size) throw new XlsxError('format', `stored entry ${entry.name} with two sizes`)
     return compressed
