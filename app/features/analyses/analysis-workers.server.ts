@@ -9,9 +9,16 @@ const entry = { source: new URL(sourceEntry, import.meta.url), built: 'analysis-
 
 let shared: WorkerPool<WorkerTasks> | undefined
 
+/**
+ * A worker that has read a file of a megabyte or more (some 30,000 rows) is replaced once it has
+ * answered: what the file made its heap grow to is given back (a 10 MB file left some 100 MB
+ * with the process), at the cost of starting a worker for the next such upload.
+ */
+const RECYCLE_AFTER_BYTES = 1024 * 1024
+
 /** Runs an analyses' task (`readWorkbook`, or a tool's read-and-analyse) on an upload in a worker thread. Throws what the task throws. */
 export function runInWorker<K extends WorkerTaskName>(task: K, data: Uint8Array, options: TaskOptions<WorkerTasks, K>, run?: RunOptions): Promise<TaskResult<WorkerTasks, K>> {
-  shared ??= createWorkerPool<WorkerTasks>({ entry })
+  shared ??= createWorkerPool<WorkerTasks>({ entry, recycleAfterBytes: RECYCLE_AFTER_BYTES })
   return shared.run(task, data, options, run)
 }
 

@@ -117,6 +117,19 @@ describe('createWorkerPool', () => {
     expect(after.threadId).not.toBe(first.threadId)
   })
 
+  it('replaces a worker once it has answered a job on a large input (recycleAfterBytes), and keeps it after small ones', async () => {
+    const pool = testPool({ size: 1, recycleAfterBytes: 1000 })
+    const small = await pool.run('describe', new Uint8Array(999), undefined)
+    expect((await pool.run('describe', new Uint8Array(10), undefined)).threadId).toBe(small.threadId)
+    const large = await pool.run('describe', new Uint8Array(1000), undefined)
+    expect(large.threadId).toBe(small.threadId)
+    // The large job's worker answered and was ended; a failed large job too.
+    const next = await pool.run('describe', new Uint8Array(1), undefined)
+    expect(next.threadId).not.toBe(large.threadId)
+    await expect(pool.run('domainError', new Uint8Array(5000), undefined)).rejects.toBeInstanceOf(DomainError)
+    expect((await pool.run('describe', new Uint8Array(1), undefined)).threadId).not.toBe(next.threadId)
+  })
+
   it('terminates a job past the hard timeout with code timeout, and replaces the worker', async () => {
     const pool = testPool({ size: 1 })
     await pool.run('describe', new Uint8Array(1), undefined)

@@ -33,6 +33,12 @@ export interface WorkerPoolOptions {
   readonly idleTimeoutMs?: number
   /** V8 old-space limit per worker; a worker past it is ended (error code `too_large`). */
   readonly maxHeapMb?: number
+  /**
+   * A worker that ran a job on at least this many bytes is ended once it has answered, and a new
+   * one takes the next job: the memory a large file made its heap grow to goes back to the
+   * system instead of staying with the process until the worker idles out. Off by default.
+   */
+  readonly recycleAfterBytes?: number
   /** The worker's entry module, built or from source (see resolveWorkerEntry). */
   readonly entry: WorkerEntrySpec
 }
@@ -193,6 +199,8 @@ interface Job {
   readonly id: number
   readonly task: string
   data: Uint8Array
+  /** The input's size, kept once `data` has gone to the worker. */
+  readonly bytes: number
   readonly options: unknown
   readonly hardTimeoutMs: number
   readonly signal?: AbortSignal
@@ -255,6 +263,10 @@ export function createWorkerPool<T extends TaskMap>(options: WorkerPoolOptions):
       slot.job = null
       settle(job, reply.ok ? { ok: true, value: reply.result } : { ok: false, error: reviveError(reply.error) })
       if (isClosed) return end(slot)
+      if (options.recycleAfterBytes !== undefined && job.bytes >= options.recycleAfterBytes) {
+        end(slot)
+        return pump()
+      }
       worker.unref()
       if (idleTimeoutMs > 0) slot.idleTimer = setTimeout(() => end(slot), idleTimeoutMs).unref()
       pump()
@@ -328,6 +340,7 @@ export function createWorkerPool<T extends TaskMap>(options: WorkerPoolOptions):
           id: nextJobId++,
           task,
           data: ownsWholeBuffer(data) ? data : new Uint8Array(data),
+          bytes: data.byteLength,
           options: taskOptions,
           hardTimeoutMs: run.hardTimeoutMs ?? options.hardTimeoutMs ?? (typeof budget === 'number' ? budget * 2 + 5000 : 60_000),
           signal: run.signal,
