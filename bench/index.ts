@@ -64,6 +64,19 @@ try {
   rows.push(['absence upload and searches over HTTP, 100,000 rows', `error: ${(error as Error).message.split('\n')[0]}`])
 }
 
+try {
+  const { measureUploadMemory } = await import('#tests/upload-memory.ts')
+  const { startMb, uploads } = await measureUploadMemory()
+  const worst = uploads.reduce((a, b) => (b.peakMb > a.peakMb ? b : a))
+  rows.push([
+    `upload memory: the built server (PGlite) idle, then the peak of the whole process during each of ${uploads.length} uploads (the bad-file corpus, 100,000 and 320,000 daily rows) (goal < 512 MB)`,
+    `idle ${startMb} MB; highest ${worst.peakMb} MB (${worst.name}), ${verdictOf(uploads.every((u) => u.peakMb < 512 && u.status === u.expected))}`,
+  ])
+  for (const u of uploads.filter((upload) => upload.bytes > 1 << 20)) rows.push([`upload memory: ${u.name} (${mb(u.bytes)}, answered ${u.status})`, `${u.beforeMb} MB before, peak ${u.peakMb} MB, ${ms(u.ms)}`])
+} catch (error) {
+  rows.push(['upload memory of the built server', `error: ${(error as Error).message.split('\n')[0]}`])
+}
+
 for (const g of await benchGrades()) {
   const size = `${g.rows.toLocaleString('en')} rows, ${mb(g.fileBytes)} .xlsx, ${mb(g.sheetBytes)} sheet XML`
   rows.push([`grades ${size}: readSheet + analyseGrades, median of ${g.runs - 1} warm (first ${ms(g.ours.firstMs)})`, `${ms(g.ours.medianMs)} (analysis ${ms(g.ours.analyseMs ?? 0)}), peak +${g.ours.peakMb.toFixed(0)} MB`])

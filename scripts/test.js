@@ -31,18 +31,21 @@ function databaseTestFiles() {
 const UNDER_LOAD = '.under-load.test.'
 const vitestAlone = ['vitest', 'run', '--maxWorkers=1', '--no-file-parallelism', UNDER_LOAD]
 
+const openingADatabase = databaseOnly ? databaseTestFiles() : []
+
 const steps = databaseOnly
   ? [
-      ['unit and integration tests that open a database', 'npx', ['vitest', 'run', ...databaseTestFiles().filter((file) => !file.includes(UNDER_LOAD))]],
-      ['tests under load, one at a time', 'npx', vitestAlone],
+      ['unit and integration tests that open a database', 'npx', ['vitest', 'run', ...openingADatabase.filter((file) => !file.includes(UNDER_LOAD))]],
+      ['tests under load that open a database, one at a time', 'npx', [...vitestAlone.slice(0, -1), ...openingADatabase.filter((file) => file.includes(UNDER_LOAD))]],
       ['end-to-end tests (all but @once)', 'npx', ['playwright', 'test', '--grep-invert', '@once']],
     ]
   : [
       ['typecheck', 'npm', ['run', '-s', 'typecheck']],
       ['lint', 'npm', ['run', '-s', 'lint']],
       ['unit and integration tests', 'npx', ['vitest', 'run', '--exclude', `**/*${UNDER_LOAD}ts`]],
-      ['tests under load, one at a time', 'npx', vitestAlone],
       ['build', 'npm', ['run', '-s', 'build']],
+      // After the build: one of them measures the built server.
+      ['tests under load, one at a time', 'npx', vitestAlone],
       ['end-to-end tests', 'npx', ['playwright', 'test']],
     ]
 
