@@ -26,12 +26,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node scripts/e2e-server.js',
+    command: 'node --import tsx tests/support/e2e-server.ts',
     url: `http://localhost:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: { E2E_PORT: String(port) },
     stdout: 'pipe',
     stderr: 'pipe',
+    // Ended with SIGTERM (not killed), so it stops the server and drops its PostgreSQL database.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
   },
 })

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { absenceWorkbook } from '#tests/support/absence-workbook.ts'
-import { median, peakRssBytes, resetPeakRss } from './measure.ts'
+import { peakRssBytes, resetPeakRss, timeRunsAsync } from './measure.ts'
 
 const SIZES = [1_000, 10_000, 100_000]
 const RUNS: Record<number, number> = { 1_000: 9, 10_000: 5, 100_000: 4 }
@@ -81,23 +81,22 @@ async function measure(file: string, runs: number) {
   // costs, so on PGlite no figure is given (the xlsx rows measure the read alone).
   resetPeakRss()
   const before = process.memoryUsage.rss()
-  let t0 = performance.now()
-  const first = await upload()
-  const firstMs = performance.now() - t0
-  const peakMb = (peakRssBytes() - before) / (1 << 20)
-  const times: number[] = []
-  for (let i = 1; i < runs; i++) {
-    t0 = performance.now()
-    await upload()
-    times.push(performance.now() - t0)
-  }
+  let first: Awaited<ReturnType<typeof upload>> | undefined
+  let peakMb = 0
+  const { medianMs, firstMs } = await timeRunsAsync(async (run) => {
+    const saved = await upload()
+    if (run === 0) {
+      first = saved
+      peakMb = (peakRssBytes() - before) / (1 << 20)
+    }
+  }, runs)
   const [size] = await database.db
     .select({ bytes: sql<number>`pg_column_size(${analyses.report}) + pg_column_size(${analyses.records})` })
     .from(analyses)
-    .where(sql`${analyses.id} = ${first.id}`)
+    .where(sql`${analyses.id} = ${first?.id}`)
   await closeAnalysisWorkers()
   await database.close()
-  console.log(JSON.stringify({ database: database.kind, medianMs: times.length ? median(times) : firstMs, firstMs, peakMb: database.kind === 'pglite' ? null : Math.max(0, peakMb), storedBytes: Number(size?.bytes ?? 0) }))
+  console.log(JSON.stringify({ database: database.kind, medianMs, firstMs, peakMb: database.kind === 'pglite' ? null : Math.max(0, peakMb), storedBytes: Number(size?.bytes ?? 0) }))
 }
 
 if (process.argv[2] === '--measure' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -11,7 +11,7 @@ import { seedPackages } from '#app/server/db/seed.server.ts'
 import { loadEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { openDatabaseFor } from '#app/server/services.server.ts'
-import { median } from './measure.ts'
+import { timeRunsAsync } from './measure.ts'
 
 
 export async function benchBilling() {
@@ -22,28 +22,26 @@ export async function benchBilling() {
   await seedPackages(database.db)
   const ctx = { db: database.db, env, logger }
   const gateway = sandboxFor(ctx)
-  const settleTimes: number[] = []
   const passwordHash = await hashPassword('Bench-Strong-42')
   const stamp = Date.now().toString(36)
-  for (let i = 0; i < 30; i++) {
+  const settle = await timeRunsAsync(async (i) => {
     const [user] = await database.db.insert(users).values({ username: `settle ${stamp} ${i}`, email: `settle-${stamp}-${i}@example.sa`, phone: '+966551234567', passwordHash, emailVerifiedAt: new Date() }).returning()
     const checkout = await startCheckout(ctx, gateway, { userId: user!.id, packageId: 1, method: 'mada', lang: 'en' })
     await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'Bench', expiry: '12/30', cvc: '123' })
     await gateway.confirm3ds(checkout.gatewayPaymentId)
     const t0 = performance.now()
     await settlePayment({ ...ctx, gateway, gatewayPaymentId: checkout.gatewayPaymentId })
-    settleTimes.push(performance.now() - t0)
-  }
+    return performance.now() - t0
+  }, 31)
   const [invoice] = await database.db.select().from(invoices).limit(1)
   const doc = invoiceDocumentOf(invoice!)
-  renderInvoicePdf(doc)
-  const pdfTimes: number[] = []
-  for (let i = 0; i < 30; i++) {
+  const pdf = await timeRunsAsync(async (i) => {
     const t0 = performance.now()
     renderInvoicePdf({ ...doc, serial: `INV-${String(900000 + i)}` })
-    pdfTimes.push(performance.now() - t0)
+    const ms = performance.now() - t0
     await turn()
-  }
+    return ms
+  }, 31)
   await database.close()
-  return { database: database.kind, settleMedianMs: median(settleTimes), pdfMedianMs: median(pdfTimes) }
+  return { database: database.kind, settleMedianMs: settle.medianMs, pdfMedianMs: pdf.medianMs }
 }

@@ -8,7 +8,7 @@ import { benchXlsx } from './xlsx.ts'
 import { benchContainers, containerRows } from './containers.ts'
 import { benchNoor, noorRows } from './noor.ts'
 import { availableParallelism, loadavg } from 'node:os'
-import { startAppServer, type AppServer } from '#tests/support/built-server.ts'
+import { startServer, type ServerProcess as AppServer } from '#tests/support/server-process.ts'
 import { benchBundle } from './bundle.ts'
 import { median } from './measure.ts'
 import { benchLighthouse, LIGHTHOUSE_CATEGORIES, LIGHTHOUSE_RUNS } from './lighthouse.ts'
@@ -120,7 +120,7 @@ const ssrRows = (r: SsrBenchResult) => {
 }
 let shared: AppServer | undefined
 try {
-  shared = await startAppServer({ database: 'pglite' })
+  shared = await startServer({ name: 'bench', database: 'pglite', hostname: '127.0.0.1', snapshot: true })
 } catch (error) {
   rows.push(['built server for the HTTP benchmarks (PGlite)', failure(error)])
 }

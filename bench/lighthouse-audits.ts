@@ -9,7 +9,7 @@
 // Each report is also written to .tmp/lighthouse/<lang>-<page>.json.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { root, startAppServer } from '#tests/support/built-server.ts'
+import { root, startServer } from '#tests/support/server-process.ts'
 import { LIGHTHOUSE_PAGES, subscribedTeacherCookie } from './lighthouse.ts'
 
 const lighthouse = (await import('lighthouse')).default
@@ -18,7 +18,7 @@ const wanted = process.argv.slice(2)
 const outDir = path.join(root, '.tmp/lighthouse')
 mkdirSync(outDir, { recursive: true })
 
-const server = await startAppServer({ database: 'pglite' })
+const server = await startServer({ name: 'lighthouse', database: 'pglite', hostname: '127.0.0.1', snapshot: true })
 try {
   const cookie = await subscribedTeacherCookie(server)
   const chrome = await launch({

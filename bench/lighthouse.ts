@@ -14,7 +14,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { simpleParser } from 'mailparser'
-import type { AppServer } from '#tests/support/built-server.ts'
+import type { ServerProcess as AppServer } from '#tests/support/server-process.ts'
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 /** Runs per page; the median one is reported (LIGHTHOUSE_RUNS, default 3). */

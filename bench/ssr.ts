@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
-import { freePort, root, startAppServer, stopChild, waitFor, type AppServer } from '#tests/support/built-server.ts'
+import { freePort, root, startServer, stopChild, waitFor, type ServerProcess as AppServer } from '#tests/support/server-process.ts'
 
 const CONNECTIONS = 50
 const DURATION_S = 10
@@ -71,7 +71,7 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
  * stays up), otherwise a server on `database` is started here and stopped at the end.
  */
 export async function benchSsrOn(options: { shared?: AppServer; database?: 'pglite' | 'postgres' }): Promise<SsrBenchResult> {
-  const server = options.shared ?? (await startAppServer({ database: options.database ?? 'pglite' }))
+  const server = options.shared ?? (await startServer({ name: 'ssr', database: options.database ?? 'pglite', hostname: '127.0.0.1', snapshot: true }))
   const dir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-ssr-'))
   try {
     const pageUrl = `${server.url}/ar`
@@ -103,7 +103,7 @@ export async function benchSsrOn(options: { shared?: AppServer; database?: 'pgli
       const rendered = await load(pageUrl, { cookie: 'bench-render=1' })
       const bare = await load(baselineUrl)
       return {
-        database: server.database === 'postgres' ? 'PostgreSQL' : 'PGlite',
+        database: server.databaseUrl ? 'PostgreSQL' : 'PGlite',
         appHtmlBytes: Buffer.byteLength(html),
         baselineHtmlBytes: Buffer.byteLength(baselineHtml),
         app,

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import pg from 'pg'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { openDatabase, type Database } from '#app/server/db/client.server.ts'
+import { createDatabaseBeside } from './support/server-process.ts'
 
 export type TestDatabase = Database & { cleanup: () => Promise<void> }
 
@@ -20,24 +19,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await database.migrate()
     return { ...database, cleanup: () => database.close() }
   }
-  const name = `hallil_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  const template = inject('postgresTemplate')
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`)
-  await admin.end()
-  const testUrl = new URL(url)
-  testUrl.pathname = `/${name}`
-  const database = await openDatabase({ kind: 'postgres', url: testUrl.toString(), poolMax: 5 })
+  const created = await createDatabaseBeside(url, 'hallil_test', inject('postgresTemplate') ?? undefined)
+  const database = await openDatabase({ kind: 'postgres', url: created.url, poolMax: 5 })
   await database.migrate()
   return {
     ...database,
     cleanup: async () => {
       await database.close()
-      const dropper = new pg.Client({ connectionString: url })
-      await dropper.connect()
-      await dropper.query(`drop database if exists ${name} with (force)`)
-      await dropper.end()
+      await created.drop()
     },
   }
 }

@@ -3,13 +3,12 @@
 // several seconds a file). PGlite: the migrated data folder, dumped to a tarball each file loads.
 // PostgreSQL: a migrated database each file's database is created from (`create database …
 // template …`), dropped when the run ends.
-import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
-import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openDatabase } from '#app/server/db/client.server.ts'
+import { createDatabaseBeside } from './support/server-process.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,25 +36,12 @@ export default async function setup(project: TestProject) {
     return () => rmSync(file, { force: true })
   }
 
-  const name = `hallil_template_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
-  await adminQuery(url, `create database ${name}`)
-  const templateUrl = new URL(url)
-  templateUrl.pathname = `/${name}`
-  const database = await openDatabase({ kind: 'postgres', url: templateUrl.toString(), poolMax: 1 })
+  const template = await createDatabaseBeside(url, 'hallil_template')
+  const database = await openDatabase({ kind: 'postgres', url: template.url, poolMax: 1 })
   await database.migrate()
   // A template must have no open connection while it is copied.
   await database.close()
   project.provide('pgliteTemplate', null)
-  project.provide('postgresTemplate', name)
-  return () => adminQuery(url, `drop database if exists ${name} with (force)`)
-}
-
-async function adminQuery(url: string, text: string) {
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  try {
-    await admin.query(text)
-  } finally {
-    await admin.end()
-  }
+  project.provide('postgresTemplate', template.name)
+  return () => template.drop()
 }

@@ -16,7 +16,7 @@ import { createMailer } from '#app/server/mail.server.ts'
 import { createLocalFileStore } from '#app/server/files.server.ts'
 import { absenceWorkbook } from './support/absence-workbook.ts'
 import { badWorkbooks } from './support/bad-workbooks.ts'
-import { startAppServer } from './support/built-server.ts'
+import { startServer } from './support/server-process.ts'
 import { subscribedTeacher } from './exams.ts'
 
 export interface UploadMemory {
@@ -76,7 +76,7 @@ export async function measureUploadMemory(options: { largeRows?: readonly number
   ]
   const secret = 'upload-memory-session-secret-0123456789abcdef'
   const { dataDir, token } = await preparedDataDir(secret)
-  const server = await startAppServer({ database: 'pglite', dataDir, env: { SESSION_SECRET: secret, ANALYSIS_UPLOADS_PER_HOUR: '1000' } })
+  const server = await startServer({ name: 'upload-memory', database: 'pglite', hostname: '127.0.0.1', dataDir, env: { SESSION_SECRET: secret, ANALYSIS_UPLOADS_PER_HOUR: '1000', DATABASE_URL: undefined } })
   try {
     const upload = async (data: Uint8Array) => {
       const form = new FormData()

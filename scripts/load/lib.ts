@@ -1,10 +1,11 @@
 // Shared pieces of the load and fault scenarios (npm run test:load): a built server on a fresh
 // data folder and a fresh PostgreSQL database, a request recorder, teachers made through the API.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { simpleParser } from 'mailparser'
 import pg from 'pg'
+import { sampleExamBody } from '../../tests/support/exam-body.ts'
+import { startServer as startBuiltServer, type ServerProcess } from '../../tests/support/server-process.ts'
 
 /** The cluster every scenario makes its own database in (trust auth on loopback). */
 export const ADMIN_DATABASE_URL = process.env.LOAD_DATABASE_URL ?? 'postgresql://root@127.0.0.1:5432/test'
@@ -14,102 +15,28 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 // ---------------------------------------------------------------- the server
 
-export type LoadServer = {
-  url: string
-  dataDir: string
-  outbox: string
-  databaseUrl: string
-  /** The environment the server runs with (for a second process on the same data, e.g. the admin CLI). */
-  env: Record<string, string | undefined>
-  child: ChildProcess
-  /** Non-null once the process has exited. */
-  exitCode(): number | null
-  stop(): Promise<void>
-}
-
-async function freshDatabase(name: string) {
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL })
-  await admin.connect()
-  await admin.query(`drop database if exists ${name} with (force)`)
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const url = new URL(ADMIN_DATABASE_URL)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
-async function dropDatabase(name: string) {
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL })
-  await admin.connect()
-  await admin.query(`drop database if exists ${name} with (force)`)
-  await admin.end()
-}
+export type LoadServer = ServerProcess & { databaseUrl: string }
 
 /** The built server (node server.js) on loopback, its own data folder and PostgreSQL database. */
 export async function startServer(options: { name: string; port: number; env?: Record<string, string> }): Promise<LoadServer> {
-  const dataDir = path.resolve(`.tmp/load-${options.name}`)
-  rmSync(dataDir, { recursive: true, force: true })
-  mkdirSync(dataDir, { recursive: true })
-  const dbName = `hallil_load_${options.name.replace(/\W/g, '_')}_${Date.now().toString(36)}`
-  const databaseUrl = await freshDatabase(dbName)
-  const url = `http://127.0.0.1:${options.port}`
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(options.port),
-    APP_URL: url,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PAYMENT_GATEWAY: 'sandbox',
-    SELLER_VAT_NUMBER: '300000000000003',
-    SESSION_SECRET: 'load-test-session-secret-0123456789abcdef',
-    LOG_LEVEL: 'error',
-    TRUST_PROXY: 'true',
-    SMTP_URL: '',
-    ...options.env,
-  }
-  const child = spawn(process.execPath, ['server.js'], { env, stdio: ['ignore', 'ignore', 'pipe'] })
-  const stderr: string[] = []
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr.push(chunk.toString())
-    if (stderr.length > 200) stderr.shift()
-  })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    if (child.exitCode !== null) {
-      await dropDatabase(dbName).catch(() => {})
-      throw new Error(`the ${options.name} server exited with ${child.exitCode}: ${stderr.join('').slice(-2000)}`)
-    }
-    try {
-      if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })).ok) break
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGTERM')
-      await dropDatabase(dbName).catch(() => {})
-      throw new Error(`the ${options.name} server did not become healthy`)
-    }
-    await sleep(200)
-  }
-  return {
-    url,
-    dataDir,
-    outbox: path.join(dataDir, 'outbox'),
-    databaseUrl,
-    env,
-    child,
-    exitCode: () => child.exitCode,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM')
-        await Promise.race([exited, sleep(15_000)])
-      }
-      await dropDatabase(dbName).catch(() => {})
+  const server = await startBuiltServer({
+    name: `load-${options.name}`,
+    port: options.port,
+    hostname: '127.0.0.1',
+    database: 'postgres',
+    adminDatabaseUrl: ADMIN_DATABASE_URL,
+    startTimeoutMs: 60_000,
+    env: {
+      NODE_ENV: 'production',
+      PAYMENT_GATEWAY: 'sandbox',
+      SELLER_VAT_NUMBER: '300000000000003',
+      SESSION_SECRET: 'load-test-session-secret-0123456789abcdef',
+      LOG_LEVEL: 'error',
+      SMTP_URL: '',
+      ...options.env,
     },
-  }
+  })
+  return server as LoadServer
 }
 
 // ---------------------------------------------------------------- the recorder
@@ -353,22 +280,9 @@ export async function subscribeDirectly(databaseUrl: string, userIds: string[]) 
 }
 
 /** An exam body (every question type), titled so each save can be told apart. */
+/** A test to save, as the editor sends it (the tests' own sample, titled). */
 export function examBody(title: string) {
-  return {
-    title,
-    school_name: 'مدرسة الأندلس الابتدائية',
-    subject: 'العلوم',
-    grade: 'الصف الخامس',
-    date: '2026-11-22',
-    duration_minutes: 45,
-    info: 'أجب عن جميع الأسئلة الآتية.',
-    show_student_name: true,
-    questions: [
-      { type: 'multiple_choice', text: 'أي الكواكب أقرب إلى الشمس؟', marks: 1, options: ['عطارد', 'الزهرة', 'الأرض', 'المريخ'], correct: 0 },
-      { type: 'true_false', text: 'الماء يغلي عند 100 درجة مئوية.', marks: 1, correct: true },
-      { type: 'essay', text: 'اشرح دورة الماء في الطبيعة.', marks: 4, lines: 5 },
-    ],
-  }
+  return sampleExamBody({ title })
 }
 
 export const is5xx = (status: string) => /^5\d\d$/.test(status)

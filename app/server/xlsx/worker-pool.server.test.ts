@@ -3,13 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { DomainError } from '#app/lib/errors.ts'
 import { readSheet, readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
 import { buildWorkbook, sheetJsWorkbook } from '#tests/support/workbooks.ts'
-import type { TestTasks } from './test-worker.ts'
+import type { TestTasks } from '#tests/support/xlsx-test-worker.ts'
 import { XlsxError, type ReadSheetOptions } from './types.ts'
 import { createWorkerPool, resolveWorkerEntry, WorkerPoolBusyError, type WorkerPool } from './worker-pool.server.ts'
 
 const options: ReadSheetOptions = { maxUncompressedBytes: 200 << 20, maxRows: 500_000, timeBudgetMs: 10_000, preferredSheets: ['الغياب'] }
 const fixture = new URL('../../features/absence/fixtures/small-ar.xlsx', import.meta.url).pathname
-const testEntry = { source: new URL('./test-worker.ts', import.meta.url) }
+const testEntry = { source: new URL('../../../tests/support/xlsx-test-worker.ts', import.meta.url) }
 const pools: Array<WorkerPool<TestTasks>> = []
 const testPool = (opts: Partial<Parameters<typeof createWorkerPool>[0]> = {}) => {
   const pool = createWorkerPool<TestTasks>({ entry: testEntry, ...opts })
