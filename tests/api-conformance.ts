@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { apiContracts } from '#server/api/index.ts'
 import { buildOpenApiDocument } from '#server/api/openapi.ts'
 
 // Every answer the API tests receive, checked against the OpenAPI document the API serves: the
@@ -155,7 +156,7 @@ export class ConformanceError extends Error {
 let shared: ReturnType<typeof createConformanceChecker> | undefined
 /** The checker of the document /api/v1/openapi.json serves (as JSON, exactly as served). */
 export function apiConformance() {
-  return (shared ??= createConformanceChecker(JSON.parse(JSON.stringify(buildOpenApiDocument()))))
+  return (shared ??= createConformanceChecker(JSON.parse(JSON.stringify(buildOpenApiDocument(apiContracts())))))
 }
 
 /** Throws a ConformanceError saying what is wrong; appends a conforming answer to API_CONFORMANCE_LOG when set. */

@@ -1,4 +1,3 @@
-import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import {
   activateAccount,
@@ -8,7 +7,6 @@ import {
   confirmPasswordChange,
   createReview,
   createSession,
-  findSession,
   listApprovedReviews,
   listNotifications,
   markAllNotificationsRead,
@@ -20,11 +18,11 @@ import {
   resendCode,
   resetPassword,
   revokeSession,
+  signIn,
   updateProfile,
   userToJson,
-  signIn,
+  userWire,
   verifyResetCode,
-  type CurrentSession,
 } from '#app/features/accounts/index.server.ts'
 import {
   activateSchema,
@@ -43,28 +41,13 @@ import {
 } from '#app/features/accounts/schemas.ts'
 import { listSubscriptions } from '#app/features/billing/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import { apiLang, apiTranslator, jsonBody, ok, validationFailed } from './respond.ts'
-import type { ApiEnv } from './types.ts'
+import { wireDateTime, wireId, wireShape, type Wire } from '#app/lib/wire.server.ts'
+import { z } from '#app/lib/zod.ts'
+import { apiLang, apiSession, apiTranslator, createRoutes, fromZod, jsonBody, parse, say, type ApiEnv, type C, type JsonSchema } from './contract.ts'
 
-// The accounts part of /api/v1 (api.md): auth/*, notifications and reviews. Each handler
-// parses its body with the form's zod schema, calls one domain function and shapes the answer;
-// a DomainError thrown below is answered by the API's onError (status, message, Retry-After).
-
-type C = Context<ApiEnv>
-
-const accountsT = (c: C) => apiTranslator(c, ['accounts'])
-
-/** The session of `Authorization: Bearer <token>` (API tokens only), looked up once per request. */
-export async function apiSession(c: C): Promise<CurrentSession | null> {
-  const known = c.get('apiSession')
-  if (known !== undefined) return known
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1]
-  const { db, env, logger } = c.get('ctx')
-  // Only kind 'api': a web session secret (the cookie's) never opens the API, in a header or a cookie.
-  const session = token ? await findSession({ db, secret: env.SESSION_SECRET, token, kind: 'api', idleDays: env.SESSION_IDLE_DAYS, logger }) : null
-  c.set('apiSession', session)
-  return session
-}
+// The accounts part of /api/v1: auth/*, notifications and reviews. Each route calls one domain
+// function and shapes the answer; a DomainError thrown below is answered by the API's onError
+// (status, message, Retry-After).
 
 /** Resolves the bearer token before the handlers run (a bad token is simply no user). */
 export const bearerAuth = createMiddleware<ApiEnv>(async (c, next) => {
@@ -72,20 +55,13 @@ export const bearerAuth = createMiddleware<ApiEnv>(async (c, next) => {
   await next()
 })
 
-/** The signed-in API user; without a valid token, a 401 `{message}` (thrown, answered by onError). */
-export async function requireApiUser(c: C): Promise<CurrentSession> {
-  const session = await apiSession(c)
-  if (!session) throw new DomainError(401, 'accounts.errors.unauthenticated')
-  return session
-}
-
 async function newApiToken(c: C, userId: string): Promise<string> {
   const { db, env } = c.get('ctx')
   const { token } = await createSession({ db, secret: env.SESSION_SECRET, userId, kind: 'api', userAgent: c.req.header('user-agent') })
   return token
 }
 
-/** api.md's user object, with the subscription in force now (its package named in the request's language). */
+/** The user, with the subscription in force now (its package named in the request's language). */
 async function userJson(c: C, user: Parameters<typeof userToJson>[0]) {
   const current = (await listSubscriptions(c.get('ctx').db, user.id, apiLang(c))).find((s) => s.status === 'current')
   return userToJson(user, current ? { package: { id: current.packageId, name: current.packageName }, starts_at: current.startsAt, ends_at: current.endsAt } : null)
@@ -116,191 +92,280 @@ async function fieldsAndAvatar(c: C): Promise<{ fields: Record<string, unknown>;
   return { fields, avatar: avatar ? new TextEncoder().encode(avatar) : null }
 }
 
-export function createAuthApi() {
-  const auth = new Hono<ApiEnv>()
-  for (const path of ['/auth/*', '/notifications/*', '/reviews']) auth.use(path, bearerAuth)
+const binary = (description: string): JsonSchema => ({ type: 'string', format: 'binary', description })
+/** A form of `schema`'s fields and an optional picture. */
+const withAvatar = (schema: z.core.$ZodType): JsonSchema => {
+  const json = fromZod(schema)
+  return { ...json, properties: { ...(json.properties as Record<string, JsonSchema>), avatar: binary('A profile picture (PNG, JPEG or WebP, up to 2 MB)') } }
+}
 
-  auth.post('/auth/register', async (c) => {
-    const t = accountsT(c)
-    const { fields, avatar } = await fieldsAndAvatar(c)
-    const parsed = registerSchema.safeParse(fields)
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const user = await registerUser(c.get('ctx'), { ...parsed.data, lang: apiLang(c), avatar })
-    return ok(c, { user: await userJson(c, user) }, t('accounts.messages.registered'), 201)
-  })
+const signedIn = z.object({ token: z.string().describe('The bearer token'), user: userWire })
 
-  auth.post('/auth/activate', async (c) => {
-    const t = accountsT(c)
-    const parsed = activateSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const user = await activateAccount(c.get('ctx'), parsed.data)
-    return ok(c, { token: await newApiToken(c, user.id), user: await userJson(c, user) }, t('accounts.messages.activated'))
-  })
+const notificationWire = wireShape('Notification', z.object({ id: wireId, kind: z.string(), title: z.string(), body: z.string(), read_at: wireDateTime.nullable(), created_at: wireDateTime }))
+const rating = z.int().min(1).max(5)
+const reviewWire = wireShape('Review', z.object({ id: wireId, rating, comment: z.string(), username: z.string(), created_at: wireDateTime }))
+const reviewReceivedWire = z.object({ id: wireId, rating, comment: z.string(), status: z.enum(['pending', 'approved', 'rejected']) })
 
-  auth.post('/auth/login', async (c) => {
-    const t = accountsT(c)
-    const parsed = loginSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const { user, challenge } = await signIn(c.get('ctx'), parsed.data)
-    // With the second factor on, no token yet: the code from the app goes to auth/login/two-factor.
-    if (challenge !== null) return ok(c, { two_factor_required: true, two_factor_token: challenge }, t('accounts.twoFactor.required'))
-    return ok(c, { token: await newApiToken(c, user.id), user: await userJson(c, user) }, t('accounts.messages.loggedIn'))
-  })
+export function authRoutes() {
+  const routes = createRoutes()
+  const { route } = routes
+  for (const path of ['/auth/*', '/notifications/*', '/reviews']) routes.app.use(path, bearerAuth)
 
-  auth.post('/auth/login/two-factor', async (c) => {
-    const t = accountsT(c)
-    const parsed = twoFactorLoginSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const user = await completeLoginChallenge(c.get('ctx'), { token: parsed.data.two_factor_token, code: parsed.data.code })
-    return ok(c, { token: await newApiToken(c, user.id), user: await userJson(c, user) }, t('accounts.messages.loggedIn'))
-  })
+  route(
+    {
+      method: 'post',
+      path: '/auth/register',
+      tag: 'Auth',
+      summary: 'Create an account',
+      description: 'An activation code is emailed. JSON, or a form carrying an optional `avatar` file.',
+      auth: 'none',
+      body: { kind: 'json-or-multipart', json: registerSchema, name: 'RegisterRequest', multipart: withAvatar(registerSchema) },
+      status: 201,
+      data: z.object({ user: userWire }),
+      errors: [413, 422, 429],
+    },
+    async (c, { reply }) => {
+      const { fields, avatar } = await fieldsAndAvatar(c)
+      const user = await registerUser(c.get('ctx'), { ...parse(registerSchema, fields), lang: apiLang(c), avatar })
+      return reply({ user: await userJson(c, user) }, say(c, 'accounts.messages.registered'))
+    },
+  )
 
-  auth.post('/auth/logout', async (c) => {
-    const { sessionId, user } = await requireApiUser(c)
-    await revokeSession(c.get('ctx'), { sessionId, userId: user.id, reason: 'logout' })
+  route(
+    { method: 'post', path: '/auth/activate', tag: 'Auth', summary: 'Activate an account with the emailed code', auth: 'none', body: { kind: 'json', schema: activateSchema, name: 'ActivateRequest' }, data: signedIn, errors: [409, 422, 429] },
+    async (c, { body, reply }) => {
+      const user = await activateAccount(c.get('ctx'), body)
+      return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.activated'))
+    },
+  )
+
+  route(
+    {
+      method: 'post',
+      path: '/auth/login',
+      tag: 'Auth',
+      summary: 'Sign in',
+      description: 'With two-step verification on, no token yet: `{two_factor_required: true, two_factor_token}`, for auth/login/two-factor.',
+      auth: 'none',
+      body: { kind: 'json', schema: loginSchema, name: 'LoginRequest' },
+      data: z.union([signedIn, z.object({ two_factor_required: z.literal(true), two_factor_token: z.string().describe('For auth/login/two-factor, ten minutes') })]),
+      errors: [401, 403, 422, 429],
+    },
+    async (c, { body, reply }) => {
+      const { user, challenge } = await signIn(c.get('ctx'), body)
+      // With the second factor on, no token yet: the code from the app goes to auth/login/two-factor.
+      if (challenge !== null) return reply({ two_factor_required: true as const, two_factor_token: challenge }, say(c, 'accounts.twoFactor.required'))
+      return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.loggedIn'))
+    },
+  )
+
+  route(
+    {
+      method: 'post',
+      path: '/auth/login/two-factor',
+      tag: 'Auth',
+      summary: 'Finish signing in with the second factor',
+      description:
+        'For an account with two-step verification on, auth/login answers `{two_factor_required: true, two_factor_token}` instead of a token; this takes that token and a code from the authenticator app (or a recovery code). Five wrong codes end the token.',
+      auth: 'none',
+      body: { kind: 'json', schema: twoFactorLoginSchema },
+      data: signedIn,
+      errors: [422, 429],
+    },
+    async (c, { body, reply }) => {
+      const user = await completeLoginChallenge(c.get('ctx'), { token: body.two_factor_token, code: body.code })
+      return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.loggedIn'))
+    },
+  )
+
+  route({ method: 'post', path: '/auth/logout', tag: 'Auth', summary: 'Revoke this token', auth: 'bearer' }, async (c, { session, reply }) => {
+    await revokeSession(c.get('ctx'), { sessionId: session.sessionId, userId: session.user.id, reason: 'logout' })
     // For a browser calling the API; other clients ignore it.
     c.header('Clear-Site-Data', CLEAR_SITE_DATA)
-    return ok(c, null, accountsT(c)('accounts.messages.loggedOut'))
+    return reply(null, say(c, 'accounts.messages.loggedOut'))
   })
 
-  auth.get('/auth/profile', async (c) => {
-    const { user } = await requireApiUser(c)
-    return ok(c, { user: await userJson(c, user) })
-  })
+  route({ method: 'get', path: '/auth/profile', tag: 'Auth', summary: 'The signed-in user', auth: 'bearer', data: z.object({ user: userWire }) }, async (c, { session, reply }) =>
+    reply({ user: await userJson(c, session.user) }),
+  )
 
-  auth.patch('/auth/profile', async (c) => {
-    const { user } = await requireApiUser(c)
-    const t = accountsT(c)
-    const { fields, avatar } = await fieldsAndAvatar(c)
-    const parsed = profileSchema.safeParse(fields)
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const updated = await updateProfile(c.get('ctx'), user, { ...parsed.data, avatar })
-    return ok(c, { user: await userJson(c, updated) }, t('accounts.messages.saved'))
-  })
+  route(
+    {
+      method: 'patch',
+      path: '/auth/profile',
+      tag: 'Auth',
+      summary: 'Change the username, phone or picture',
+      auth: 'bearer',
+      body: { kind: 'json-or-multipart', json: profileSchema, name: 'ProfileRequest', multipart: withAvatar(profileSchema) },
+      data: z.object({ user: userWire }),
+      errors: [413, 422],
+    },
+    async (c, { session, reply }) => {
+      const { fields, avatar } = await fieldsAndAvatar(c)
+      const updated = await updateProfile(c.get('ctx'), session.user, { ...parse(profileSchema, fields), avatar })
+      return reply({ user: await userJson(c, updated) }, say(c, 'accounts.messages.saved'))
+    },
+  )
 
-  auth.post('/auth/resend-code', async (c) => {
-    const t = accountsT(c)
-    const parsed = resendSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    // A change of email or password needs its owner's token; activation and reset need none.
-    const session = await apiSession(c)
-    await resendCode(c.get('ctx'), { ...parsed.data, lang: apiLang(c) }, session?.user ?? null)
-    return ok(c, null, t('accounts.verify.resent'))
-  })
+  route(
+    {
+      method: 'post',
+      path: '/auth/resend-code',
+      tag: 'Auth',
+      summary: 'Email a code again',
+      description: '`change_email` and `change_password` need the owner’s token; one request a minute.',
+      auth: 'optional',
+      body: { kind: 'json', schema: resendSchema, name: 'ResendCodeRequest' },
+      errors: [422, 429],
+    },
+    async (c, { body, session, reply }) => {
+      // A change of email or password needs its owner's token; activation and reset need none.
+      await resendCode(c.get('ctx'), { ...body, lang: apiLang(c) }, session?.user ?? null)
+      return reply(null, say(c, 'accounts.verify.resent'))
+    },
+  )
 
-  auth.post('/auth/forgot-password', async (c) => {
-    const t = accountsT(c)
-    const parsed = forgotPasswordSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const { temporaryToken } = await requestPasswordReset(c.get('ctx'), { email: parsed.data.email, lang: apiLang(c) })
-    return ok(c, { temporary_token: temporaryToken }, t('accounts.messages.resetSent'))
-  })
+  route(
+    {
+      method: 'post',
+      path: '/auth/forgot-password',
+      tag: 'Auth',
+      summary: 'Start a password reset',
+      description: 'The same answer whether or not the email exists.',
+      auth: 'none',
+      body: { kind: 'json', schema: forgotPasswordSchema, name: 'ForgotPasswordRequest' },
+      data: z.object({ temporary_token: z.string().describe('Lives one hour') }),
+      errors: [422, 429],
+    },
+    async (c, { body, reply }) => {
+      const { temporaryToken } = await requestPasswordReset(c.get('ctx'), { email: body.email, lang: apiLang(c) })
+      return reply({ temporary_token: temporaryToken }, say(c, 'accounts.messages.resetSent'))
+    },
+  )
 
-  auth.post('/auth/verify-code', async (c) => {
-    const t = accountsT(c)
-    const parsed = verifyResetCodeSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const { temporaryToken } = await verifyResetCode(c.get('ctx'), parsed.data)
-    return ok(c, { temporary_token: temporaryToken }, t('accounts.api.codeVerified'))
-  })
+  route(
+    { method: 'post', path: '/auth/verify-code', tag: 'Auth', summary: 'Check the reset code', auth: 'none', body: { kind: 'json', schema: verifyResetCodeSchema, name: 'VerifyCodeRequest' }, data: z.object({ temporary_token: z.string() }), errors: [422, 429] },
+    async (c, { body, reply }) => {
+      const { temporaryToken } = await verifyResetCode(c.get('ctx'), body)
+      return reply({ temporary_token: temporaryToken }, say(c, 'accounts.api.codeVerified'))
+    },
+  )
 
-  auth.post('/auth/reset-password', async (c) => {
-    const t = accountsT(c)
-    const parsed = resetPasswordSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    await resetPassword(c.get('ctx'), parsed.data)
-    return ok(c, null, t('accounts.messages.resetDone'))
-  })
+  route(
+    { method: 'post', path: '/auth/reset-password', tag: 'Auth', summary: 'Set a new password', auth: 'none', body: { kind: 'json', schema: resetPasswordSchema, name: 'ResetPasswordRequest' }, errors: [422, 429] },
+    async (c, { body, reply }) => {
+      await resetPassword(c.get('ctx'), body)
+      return reply(null, say(c, 'accounts.messages.resetDone'))
+    },
+  )
 
-  // Two steps on one endpoint (api.md): a body with `code` confirms, any other body requests.
-  auth.post('/auth/change-password', async (c) => {
-    const { user } = await requireApiUser(c)
-    const t = accountsT(c)
-    const body = await jsonBody(c)
-    if (isRecord(body) && 'code' in body) {
-      const parsed = confirmCodeSchema.safeParse(body)
-      if (!parsed.success) return validationFailed(c, parsed.error, t)
-      await confirmPasswordChange(c.get('ctx'), user, parsed.data)
-      // The change ends every session of the account, this token included (a stolen token
-      // must not survive it). The device that made the change is signed in again: api.md says
-      // `null`, but without a new token the client would have to ask for the new password
-      // it has just set, so the answer carries one (docs/decisions/003).
-      return ok(c, { token: await newApiToken(c, user.id) }, t('accounts.messages.passwordChanged'))
-    }
-    const parsed = changePasswordSchema.safeParse(body)
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    await requestPasswordChange(c.get('ctx'), user, { ...parsed.data, lang: apiLang(c) })
-    return ok(c, null, t('accounts.messages.codeSent'))
-  })
+  // Two steps on one endpoint: a body with `code` confirms, any other body requests.
+  const isConfirmation = (body: unknown) => isRecord(body) && 'code' in body
 
-  auth.post('/auth/change-email', async (c) => {
-    const { user } = await requireApiUser(c)
-    const t = accountsT(c)
-    const body = await jsonBody(c)
-    if (isRecord(body) && 'code' in body) {
-      const parsed = confirmCodeSchema.safeParse(body)
-      if (!parsed.success) return validationFailed(c, parsed.error, t)
-      const updated = await confirmEmailChange(c.get('ctx'), user, parsed.data)
-      return ok(c, { user: await userJson(c, updated) }, t('accounts.profile.emailChanged'))
-    }
-    const parsed = changeEmailSchema.safeParse(body)
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    await requestEmailChange(c.get('ctx'), user, { ...parsed.data, lang: apiLang(c) })
-    return ok(c, null, t('accounts.messages.codeSent'))
-  })
+  route(
+    {
+      method: 'post',
+      path: '/auth/change-password',
+      tag: 'Auth',
+      summary: 'Change the password (two steps)',
+      description: 'Step 1 emails a code; step 2 (`{code}`) applies it, ends every session and answers a new token.',
+      auth: 'bearer',
+      body: { kind: 'json-one-of', schemas: [{ name: 'ChangePasswordRequest', schema: changePasswordSchema }, { name: 'ConfirmCodeRequest', schema: confirmCodeSchema }] },
+      data: z.object({ token: z.string().describe('Step 2: a new token (every other session ends)') }).nullable(),
+      errors: [422, 429],
+    },
+    async (c, { session, reply }) => {
+      const body = await jsonBody(c)
+      if (isConfirmation(body)) {
+        await confirmPasswordChange(c.get('ctx'), session.user, parse(confirmCodeSchema, body))
+        // The change ends every session of the account, this token included (a stolen token
+        // must not survive it). The device that made the change is signed in again: without a
+        // new token the client would have to ask for the password it has just set
+        // (docs/decisions/003).
+        return reply({ token: await newApiToken(c, session.user.id) }, say(c, 'accounts.messages.passwordChanged'))
+      }
+      await requestPasswordChange(c.get('ctx'), session.user, { ...parse(changePasswordSchema, body), lang: apiLang(c) })
+      return reply(null, say(c, 'accounts.messages.codeSent'))
+    },
+  )
 
-  auth.get('/notifications', async (c) => {
-    const { user } = await requireApiUser(c)
-    const t = apiTranslator(c, ['notifications'])
+  route(
+    {
+      method: 'post',
+      path: '/auth/change-email',
+      tag: 'Auth',
+      summary: 'Change the email (two steps)',
+      description: 'Step 1 emails a code to the new address; step 2 (`{code}`) applies it.',
+      auth: 'bearer',
+      body: { kind: 'json-one-of', schemas: [{ name: 'ChangeEmailRequest', schema: changeEmailSchema }, { name: 'ConfirmCodeRequest', schema: confirmCodeSchema }] },
+      data: z.object({ user: userWire }).nullable(),
+      errors: [422, 429],
+    },
+    async (c, { session, reply }) => {
+      const body = await jsonBody(c)
+      if (isConfirmation(body)) {
+        const updated = await confirmEmailChange(c.get('ctx'), session.user, parse(confirmCodeSchema, body))
+        return reply({ user: await userJson(c, updated) }, say(c, 'accounts.profile.emailChanged'))
+      }
+      await requestEmailChange(c.get('ctx'), session.user, { ...parse(changeEmailSchema, body), lang: apiLang(c) })
+      return reply(null, say(c, 'accounts.messages.codeSent'))
+    },
+  )
+
+  route({ method: 'get', path: '/notifications', tag: 'Notifications and reviews', summary: 'The user’s notifications', auth: 'bearer', data: z.array(notificationWire) }, async (c, { session, reply }) => {
+    const t = apiTranslator(c, ['notifications.kinds'])
     // A kind without a text in this language (a newer feature's) reads as a plain "Notification".
     const text = (kind: string, part: 'title' | 'body', params: Record<string, string | number>) => {
       const key = `notifications.kinds.${kind}.${part}`
       const value = t(key, params)
       return value === key ? t(`notifications.kinds.unknown.${part}`) : value
     }
-    const rows = await listNotifications(c.get('ctx').db, user.id)
-    return ok(
-      c,
-      rows.map((n) => ({
-        id: n.id,
-        kind: n.kind,
-        title: text(n.kind, 'title', n.params),
-        body: text(n.kind, 'body', n.params),
-        read_at: n.readAt?.toISOString() ?? null,
-        created_at: n.createdAt.toISOString(),
-      })),
-    )
+    const rows = await listNotifications(c.get('ctx').db, session.user.id)
+    const data: Array<Wire<typeof notificationWire>> = rows.map((n) => ({
+      id: n.id,
+      kind: n.kind,
+      title: text(n.kind, 'title', n.params),
+      body: text(n.kind, 'body', n.params),
+      read_at: n.readAt?.toISOString() ?? null,
+      created_at: n.createdAt.toISOString(),
+    }))
+    return reply(data)
   })
 
-  auth.post('/notifications/read-all', async (c) => {
-    const { user } = await requireApiUser(c)
-    await markAllNotificationsRead(c.get('ctx').db, user.id)
-    return ok(c, null, accountsT(c)('accounts.messages.saved'))
+  route({ method: 'post', path: '/notifications/read-all', tag: 'Notifications and reviews', summary: 'Mark every notification read', auth: 'bearer' }, async (c, { session, reply }) => {
+    await markAllNotificationsRead(c.get('ctx').db, session.user.id)
+    return reply(null, say(c, 'accounts.messages.saved'))
   })
 
-  auth.post('/notifications/:id/read', async (c) => {
-    const { user } = await requireApiUser(c)
-    // Another user's notification is "not found", never "forbidden" (api.md).
-    if (!(await markNotificationRead(c.get('ctx').db, user.id, c.req.param('id')))) throw new DomainError(404, 'common.errors.notFoundApi')
-    return ok(c, null, accountsT(c)('accounts.messages.saved'))
+  route({ method: 'post', path: '/notifications/{id}/read', tag: 'Notifications and reviews', summary: 'Mark one notification read', auth: 'bearer', errors: [404] }, async (c, { session, reply }) => {
+    // Another user's notification is "not found", never "forbidden".
+    if (!(await markNotificationRead(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) throw new DomainError(404, 'common.errors.notFoundApi')
+    return reply(null, say(c, 'accounts.messages.saved'))
   })
 
-  auth.get('/reviews', async (c) => {
+  route({ method: 'get', path: '/reviews', tag: 'Notifications and reviews', summary: 'Approved reviews', auth: 'none', data: z.array(reviewWire) }, async (c, { reply }) => {
     const rows = await listApprovedReviews(c.get('ctx').db)
-    return ok(
-      c,
-      rows.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment, username: r.username, created_at: r.createdAt.toISOString() })),
-    )
+    const data: Array<Wire<typeof reviewWire>> = rows.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment, username: r.username, created_at: r.createdAt.toISOString() }))
+    return reply(data)
   })
 
-  auth.post('/reviews', async (c) => {
-    const { user } = await requireApiUser(c)
-    const t = accountsT(c)
-    const parsed = reviewSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const review = await createReview(c.get('ctx').db, user.id, parsed.data)
-    return ok(c, { id: review.id, rating: review.rating, comment: review.comment, status: review.status }, t('accounts.messages.reviewThanks'), 201)
-  })
+  route(
+    {
+      method: 'post',
+      path: '/reviews',
+      tag: 'Notifications and reviews',
+      summary: 'Leave a review (shown once approved)',
+      auth: 'bearer',
+      body: { kind: 'json', schema: reviewSchema, name: 'ReviewRequest' },
+      status: 201,
+      data: reviewReceivedWire,
+      errors: [422],
+    },
+    async (c, { body, session, reply }) => {
+      const review = await createReview(c.get('ctx').db, session.user.id, body)
+      return reply({ id: review.id, rating: review.rating, comment: review.comment, status: review.status }, say(c, 'accounts.messages.reviewThanks'))
+    },
+  )
 
-  return auth
+  return routes
 }

@@ -1,6 +1,4 @@
-import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { requireSubscription } from '#app/features/billing/index.server.ts'
 import {
   createExam,
   deleteExam,
@@ -10,7 +8,9 @@ import {
   examPdfResponse,
   examPrintOptions,
   examSummaryToJson,
+  examSummaryWire,
   examToJson,
+  examWire,
   findExam,
   listExams,
   parseExam,
@@ -19,27 +19,18 @@ import {
   storeExamImage,
   updateExam,
 } from '#app/features/exams/index.server.ts'
-import { asksTooManyVersions, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
+import { asksTooManyVersions, examSchema, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import { requireApiUser } from './auth.ts'
-import { apiLang, apiTranslator, jsonBody, ok } from './respond.ts'
+import { wireId, wireShape } from '#app/lib/wire.server.ts'
+import { z } from '#app/lib/zod.ts'
 import { limitExports } from '#app/server/export-limit.server.ts'
-import type { ApiEnv } from './types.ts'
+import { apiLang, createRoutes, fromZod, jsonBody, notFound, say, type C, type JsonSchema, type QueryParameter } from './contract.ts'
 
-type C = Context<ApiEnv>
+// Tests: the teacher's own only (another teacher's id answers 404), for subscribers. Each route
+// sets its own body limit: a test with 100 long questions is larger than the API's usual 64 KB,
+// an image upload is up to 5 MB.
 
-// Tests (api.md): the teacher's own only (another teacher's id answers 404), for subscribers.
-// Each route sets its own body limit: a test with 100 long questions is larger than the API's
-// usual 64 KB, an image upload is up to 5 MB.
-
-async function subscriber(c: C) {
-  const session = await requireApiUser(c)
-  await requireSubscription(c.get('ctx').db, session.user.id)
-  return session.user
-}
-
-const notFound = (c: C) => c.json({ message: apiTranslator(c, ['exams'])('exams.errors.notFound') }, 404)
-const tooLarge = (c: C) => c.json({ message: apiTranslator(c)('common.errors.tooLarge') }, 413)
+const tooLarge = (c: C) => c.json({ message: say(c, 'common.errors.tooLarge') }, 413)
 const examBodyLimit = bodyLimit({ maxSize: 1024 * 1024, onError: tooLarge })
 // The file and the multipart envelope around it.
 const imageBodyLimit = bodyLimit({ maxSize: EXAM_IMAGE_MAX_BYTES + 64 * 1024, onError: tooLarge })
@@ -47,79 +38,111 @@ const imageBodyLimit = bodyLimit({ maxSize: EXAM_IMAGE_MAX_BYTES + 64 * 1024, on
 /** The address an API client reads an image from, with its bearer token. */
 const apiImageUrl = (c: C) => (imageId: string) => `${c.get('ctx').env.APP_URL}/api/v1/uploads/images/${imageId}`
 
-export function createExamsApi() {
-  const api = new Hono<ApiEnv>()
+const imageWire = wireShape('Image', z.object({ id: wireId, url: z.string(), width: z.int().min(1), height: z.int().min(1) }))
+const examNotFound = () => notFound('exams.errors.notFound')
+const PDF = ['application/pdf']
+/** A test's body, checked by the exams feature (parseExam: its 422 names each field and the test's size limits). */
+const examBody = { kind: 'json', schema: examSchema, name: 'ExamInput', isParsedByHandler: true } as const
 
-  api.get('/exams', async (c) => {
-    const user = await subscriber(c)
-    return ok(c, (await listExams(c.get('ctx').db, user.id)).map(examSummaryToJson))
+const pdfQuery: QueryParameter[] = Object.entries((fromZod(pdfOptionsSchema).properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => ({
+  name,
+  schema,
+  description: { answers: '`1` for the answer key', versions: 'Shuffled versions (2–4), each followed by its key', seed: 'Reshuffles the versions' }[name] ?? name,
+}))
+
+export function examsRoutes() {
+  const routes = createRoutes()
+  const { route, fileRoute } = routes
+
+  route({ method: 'get', path: '/exams', tag: 'Tests', summary: 'The user’s tests', auth: 'subscriber', data: z.array(examSummaryWire) }, async (c, { session, reply }) =>
+    reply((await listExams(c.get('ctx').db, session.user.id)).map(examSummaryToJson)),
+  )
+
+  route(
+    { method: 'post', path: '/exams', tag: 'Tests', summary: 'Create a test', auth: 'subscriber', body: examBody, status: 201, data: examWire, errors: [413, 422], use: [examBodyLimit] },
+    async (c, { session, reply }) => {
+      const exam = parseExam(await jsonBody(c))
+      const created = await createExam({ db: c.get('ctx').db, userId: session.user.id, exam })
+      return reply(examToJson(created, apiImageUrl(c)), say(c, 'exams.messages.saved'))
+    },
+  )
+
+  route({ method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: examWire, errors: [404] }, async (c, { session, reply }) => {
+    const exam = await findExam(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+    return exam ? reply(examToJson(exam, apiImageUrl(c))) : examNotFound()
   })
 
-  api.post('/exams', examBodyLimit, async (c) => {
-    const user = await subscriber(c)
-    const exam = parseExam(await jsonBody(c))
-    const created = await createExam({ db: c.get('ctx').db, userId: user.id, exam })
-    return ok(c, examToJson(created, apiImageUrl(c)), apiTranslator(c, ['exams'])('exams.messages.saved'), 201)
-  })
+  route(
+    { method: 'put', path: '/exams/{id}', tag: 'Tests', summary: 'Replace a test', auth: 'subscriber', body: examBody, data: examWire, errors: [404, 413, 422], use: [examBodyLimit] },
+    async (c, { session, reply }) => {
+      const { db, files } = c.get('ctx')
+      const id = c.req.param('id') ?? ''
+      // Another teacher's id is not found before its body is looked at.
+      if (!(await findExam(db, session.user.id, id))) return examNotFound()
+      const exam = parseExam(await jsonBody(c))
+      const updated = await updateExam({ db, files, userId: session.user.id, id, exam })
+      return updated ? reply(examToJson(updated, apiImageUrl(c)), say(c, 'exams.messages.saved')) : examNotFound()
+    },
+  )
 
-  api.get('/exams/:id', async (c) => {
-    const user = await subscriber(c)
-    const exam = await findExam(c.get('ctx').db, user.id, c.req.param('id'))
-    return exam ? ok(c, examToJson(exam, apiImageUrl(c))) : notFound(c)
-  })
-
-  api.put('/exams/:id', examBodyLimit, async (c) => {
-    const user = await subscriber(c)
+  route({ method: 'delete', path: '/exams/{id}', tag: 'Tests', summary: 'Delete a test', auth: 'subscriber', errors: [404] }, async (c, { session, reply }) => {
     const { db, files } = c.get('ctx')
-    // Another teacher's id is not found before its body is looked at.
-    if (!(await findExam(db, user.id, c.req.param('id')))) return notFound(c)
-    const exam = parseExam(await jsonBody(c))
-    const updated = await updateExam({ db, files, userId: user.id, id: c.req.param('id'), exam })
-    return updated ? ok(c, examToJson(updated, apiImageUrl(c)), apiTranslator(c, ['exams'])('exams.messages.saved')) : notFound(c)
-  })
-
-  api.delete('/exams/:id', async (c) => {
-    const user = await subscriber(c)
-    const { db, files } = c.get('ctx')
-    const deleted = await deleteExam({ db, files, userId: user.id, id: c.req.param('id') })
-    return deleted ? ok(c, null, apiTranslator(c, ['exams'])('exams.messages.deleted')) : notFound(c)
+    const deleted = await deleteExam({ db, files, userId: session.user.id, id: c.req.param('id') ?? '' })
+    return deleted ? reply(null, say(c, 'exams.messages.deleted')) : examNotFound()
   })
 
   // ?answers=1 for the answer key; ?versions=2…4 for shuffled versions, each followed by its key (&seed= to reshuffle).
-  api.get('/exams/:id/pdf', async (c) => {
-    const user = await subscriber(c)
-    const { db, files } = c.get('ctx')
-    const exam = await findExam(db, user.id, c.req.param('id'))
-    if (!exam) return notFound(c)
-    await limitExports(c.get('ctx'), user.id)
-    const lang = apiLang(c)
-    if (asksTooManyVersions(c.req.query())) throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })
-    const kind = pdfOptionsSchema.parse(c.req.query())
-    const options = await examPrintOptions(exam, { db, files, userId: user.id, lang, answers: kind.answers, versions: kind.versions ?? null, seed: kind.seed })
-    const { pdf } = await renderExamPrint(exam, options, 'pdf')
-    return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
-  })
+  fileRoute(
+    { method: 'get', path: '/exams/{id}/pdf', tag: 'Tests', summary: 'A test, its answer key or its versions as PDF', auth: 'subscriber', query: pdfQuery, file: PDF, errors: [404, 422, 429, 503] },
+    async (c, { session }) => {
+      const { db, files } = c.get('ctx')
+      const exam = await findExam(db, session.user.id, c.req.param('id') ?? '')
+      if (!exam) return examNotFound()
+      await limitExports(c.get('ctx'), session.user.id)
+      const lang = apiLang(c)
+      if (asksTooManyVersions(c.req.query())) throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })
+      const kind = pdfOptionsSchema.parse(c.req.query())
+      const options = await examPrintOptions(exam, { db, files, userId: session.user.id, lang, answers: kind.answers, versions: kind.versions ?? null, seed: kind.seed })
+      const { pdf } = await renderExamPrint(exam, options, 'pdf')
+      return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
+    },
+  )
 
-  api.post('/uploads/images', imageBodyLimit, async (c) => {
-    const user = await subscriber(c)
-    let file: unknown
-    try {
-      file = (await c.req.parseBody()).file
-    } catch {
-      file = undefined
-    }
-    if (!(file instanceof File)) throw new DomainError(422, 'exams.errors.imageMissing', { file: ['exams.errors.imageMissing'] })
-    const { db, files } = c.get('ctx')
-    const image = await storeExamImage({ db, files, userId: user.id, data: new Uint8Array(await file.arrayBuffer()) })
-    return ok(c, { id: image.id, url: apiImageUrl(c)(image.id), width: image.width, height: image.height }, '', 201)
-  })
+  route(
+    {
+      method: 'post',
+      path: '/uploads/images',
+      tag: 'Tests',
+      summary: 'Upload a question’s image',
+      auth: 'subscriber',
+      body: { kind: 'multipart', schema: { type: 'object', properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG or WebP, up to 5 MB' } }, required: ['file'] } },
+      status: 201,
+      data: imageWire,
+      errors: [413, 422, 429],
+      use: [imageBodyLimit],
+    },
+    async (c, { session, reply }) => {
+      let file: unknown
+      try {
+        file = (await c.req.parseBody()).file
+      } catch {
+        file = undefined
+      }
+      if (!(file instanceof File)) throw new DomainError(422, 'exams.errors.imageMissing', { file: ['exams.errors.imageMissing'] })
+      const { db, files } = c.get('ctx')
+      const image = await storeExamImage({ db, files, userId: session.user.id, data: new Uint8Array(await file.arrayBuffer()) })
+      return reply({ id: image.id, url: apiImageUrl(c)(image.id), width: image.width, height: image.height })
+    },
+  )
 
-  api.get('/uploads/images/:id', async (c) => {
-    const user = await subscriber(c)
-    const { db, files } = c.get('ctx')
-    const image = await readExamImage(db, files, user.id, c.req.param('id'))
-    return image ? examImageResponse(image) : notFound(c)
-  })
+  fileRoute(
+    { method: 'get', path: '/uploads/images/{id}', tag: 'Tests', summary: 'A question’s image', auth: 'subscriber', file: ['image/png', 'image/jpeg', 'image/webp'], errors: [404] },
+    async (c, { session }) => {
+      const { db, files } = c.get('ctx')
+      const image = await readExamImage(db, files, session.user.id, c.req.param('id') ?? '')
+      return image ? examImageResponse(image) : examNotFound()
+    },
+  )
 
-  return api
+  return routes
 }

@@ -1,27 +1,41 @@
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { listPackages, packageToJson } from '#app/features/billing/index.server.ts'
-import { contactSchema, sendContactMessage } from '#app/features/content/index.server.ts'
-import { isDomainError } from '#app/lib/errors.ts'
+import { HTTPException } from 'hono/http-exception'
 import { AnalysisError } from '#app/features/analyses/index.server.ts'
-import { analysisErrorResponse, createAnalysesApi } from './analyses.ts'
-import { createAuthApi } from './auth.ts'
-import { createBillingApi } from './billing.ts'
-import { createExamsApi } from './exams.ts'
-import { createOpenApiRoutes } from './openapi.ts'
-import { apiLang, apiTranslator, domainErrorResponse, jsonBody, ok, tooManyRequests, validationFailed } from './respond.ts'
-import type { ApiEnv } from './types.ts'
+import { isDomainError } from '#app/lib/errors.ts'
+import { analysesRoutes, analysisErrorResponse } from './analyses.ts'
+import { authRoutes } from './auth.ts'
+import { billingRoutes } from './billing.ts'
+import { contentRoutes } from './content.ts'
+import { domainErrorResponse, say, ValidationFailed, validationFailedResponse, type ApiEnv, type Routes } from './contract.ts'
+import { examsRoutes } from './exams.ts'
+import { openApiRoutes } from './openapi.ts'
 
-/** `/api/v1`: the JSON REST API (api.md). Handlers call the same domain functions as the pages. */
+// `/api/v1`: the JSON REST API. Its routes are the route files' (each route declared once with
+// its contract, contract.ts); the OpenAPI document and its page are built from those contracts.
+// Handlers call the same domain functions as the pages.
+
+/** Every route file's routes, in the order they are mounted; the reference's two routes last. */
+export function apiRoutes(): Routes[] {
+  // The tests first: they and their images set their own body limits, before the shared ones.
+  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes()]
+  const all: Routes[] = [...routes, openApiRoutes(() => all.flatMap((r) => r.contracts))]
+  return all
+}
+
+/** Every route's contract: what the OpenAPI document is built from. */
+export const apiContracts = () => apiRoutes().flatMap((r) => r.contracts)
+
 export function createApi() {
   const api = new Hono<ApiEnv>()
+  const [exams, ...rest] = apiRoutes()
 
   api.use('*', async (c, next) => {
     await next()
     c.header('Cache-Control', 'no-store')
   })
-  api.route('/', createExamsApi()) // before the shared body limits below: tests and their images set their own
-  const tooLarge = (c: Context<ApiEnv>) => c.json({ message: apiTranslator(c)('common.errors.tooLarge') }, 413)
+  api.route('/', exams!.app)
+  const tooLarge = (c: Context<ApiEnv>) => c.json({ message: say(c, 'common.errors.tooLarge') }, 413)
   const jsonLimit = bodyLimit({ maxSize: 64 * 1024, onError: tooLarge })
   // The two requests that may carry a profile picture (2 MB, checked by storeAvatar) get room for it and the form around it.
   const uploadLimit = bodyLimit({ maxSize: 3 * 1024 * 1024, onError: tooLarge })
@@ -32,35 +46,19 @@ export function createApi() {
   const isWorkbook = (c: Context<ApiEnv>) => c.req.method === 'POST' && /\/analyses\/(absence|grades)$/.test(c.req.path)
   api.use('*', (c, next) => (isWorkbook(c) ? workbookLimit(c) : isUpload(c) ? uploadLimit : jsonLimit)(c, next))
 
-  api.get('/packages', async (c) => {
-    const { db, env } = c.get('ctx')
-    const list = await listPackages({ db, lang: apiLang(c), vatRateBasisPoints: env.VAT_RATE_BP })
-    return ok(c, list.map(packageToJson))
-  })
-
-  api.post('/contact', async (c) => {
-    const t = apiTranslator(c, ['contact'])
-    const parsed = contactSchema.safeParse(await jsonBody(c))
-    if (!parsed.success) return validationFailed(c, parsed.error, t)
-    const { db, clientIp } = c.get('ctx')
-    const result = await sendContactMessage({ db, input: parsed.data, lang: apiLang(c), clientIp })
-    if (!result.ok) return tooManyRequests(c, result.retryAfterSeconds, t)
-    return ok(c, null, t('contact.sent'), 201)
-  })
-
-  api.route('/', createAuthApi())
-  api.route('/', createBillingApi())
-  api.route('/', createAnalysesApi())
-  api.route('/', createOpenApiRoutes()) // openapi.json and the docs page, no token
+  for (const routes of rest) api.route('/', routes.app)
 
   // A mounted sub-app's notFound is ignored, so unknown API paths end here explicitly.
-  api.all('*', (c) => c.json({ message: apiTranslator(c)('common.errors.notFoundApi') }, 404))
+  api.all('*', (c) => c.json({ message: say(c, 'common.errors.notFoundApi') }, 404))
 
   api.onError((error, c) => {
+    // An answer made by the route itself (a gateway's webhook refused).
+    if (error instanceof HTTPException) return error.getResponse()
+    if (error instanceof ValidationFailed) return validationFailedResponse(c, error.issues)
     if (error instanceof AnalysisError) return analysisErrorResponse(c, error)
     if (isDomainError(error)) return domainErrorResponse(c, error)
     c.get('ctx')?.logger.error({ err: error }, 'api error')
-    return c.json({ message: apiTranslator(c)('common.errors.unexpected') }, 500)
+    return c.json({ message: say(c, 'common.errors.unexpected') }, 500)
   })
 
   return api

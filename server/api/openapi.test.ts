@@ -4,9 +4,11 @@ import { setupTestDatabase } from '#tests/db.ts'
 import { apiTestApp } from '#tests/api-app.ts'
 import { loginSchema } from '#app/features/accounts/schemas.ts'
 import { examSchema } from '#app/features/exams/schemas.ts'
-import { createApi } from './index.ts'
-import { buildOpenApiDocument, fromZod, renderDocsHtml, type JsonSchema } from './openapi.ts'
-import { responseComponents } from './responses.ts'
+import { namedWireShapes } from '#app/lib/wire.server.ts'
+import { fromZod, type JsonSchema } from './contract.ts'
+import { renderDocsHtml } from './docs-page.ts'
+import { apiContracts, createApi } from './index.ts'
+import { buildOpenApiDocument } from './openapi.ts'
 
 // The document against the real router: every route documented, every documented route real,
 // and the document itself well-formed (references resolve, path parameters declared).
@@ -46,7 +48,7 @@ function realRoutes(): Set<string> {
   return out
 }
 
-const doc = buildOpenApiDocument()
+const doc = buildOpenApiDocument(apiContracts())
 
 function documentedRoutes(): Set<string> {
   const out = new Set<string>()
@@ -165,12 +167,16 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(upload.requestBody?.content ?? {})).toEqual(['multipart/form-data'])
   })
 
-  it('takes its response schemas from responses.ts: each named one with the zod schema’s fields, strict', () => {
-    for (const [name, schema] of Object.entries(responseComponents)) {
-      const component = doc.components.schemas[name] as JsonSchema
-      if (!('shape' in schema)) continue // the unions (Question, Analysis): checked through their members
-      expect([name, Object.keys(component.properties as object).sort()]).toEqual([name, Object.keys(schema.shape).sort()])
-      expect([name, component.additionalProperties]).toEqual([name, false])
+  it('takes its answers’ shapes from the routes’ wire shapes: each named one with the zod schema’s fields, strict', () => {
+    const named = namedWireShapes()
+    expect(named.length).toBeGreaterThanOrEqual(20)
+    for (const { schema, meta } of named) {
+      const component = doc.components.schemas[meta.id] as JsonSchema
+      expect([meta.id, component]).toEqual([meta.id, expect.anything()])
+      const shape = (schema as { shape?: Record<string, unknown> }).shape
+      if (!shape || meta.io === 'input') continue // the unions (Question, Analysis): checked through their members
+      expect([meta.id, Object.keys(component.properties as object).sort()]).toEqual([meta.id, Object.keys(shape).sort()])
+      expect([meta.id, component.additionalProperties]).toEqual([meta.id, false])
     }
     expect((doc.components.schemas.Analysis as JsonSchema).oneOf).toEqual([{ $ref: '#/components/schemas/AbsenceAnalysis' }, { $ref: '#/components/schemas/GradesAnalysis' }])
   })
@@ -223,7 +229,7 @@ describe('GET /api/v1/openapi.json and /api/v1/docs', () => {
   })
 
   it('renders ids that are unique, one h1, and tables with header cells', () => {
-    const html = renderDocsHtml(doc)
+    const html = renderDocsHtml(apiContracts(), doc)
     const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1])
     expect(ids.length).toBe(new Set(ids).size)
     for (const [, target] of html.matchAll(/href="#([^"]+)"/g)) expect(ids).toContain(target)

@@ -50,3 +50,4 @@ export {
   withoutFlashOnPrefetch,
   type Flash,
 } from './web-session.server.ts'
+export { userToJson, userWire, type UserJson, type UserSubscriptionJson } from './user-json.server.ts'

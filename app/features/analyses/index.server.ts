@@ -32,3 +32,4 @@ export {
   type PdfTones,
 } from './export-pdf-kit.server.ts'
 export { guideSheet, sampleWords, type GuideColumn, type SampleWords } from './sample-kit.server.ts'
+export { analysisHeadWire, recognisedBaseWire, skippedRowWire } from './wire.server.ts'

@@ -1,3 +1,5 @@
+import { wireDateTime, wireHalalas, wireId, wireShape, type Wire } from '#app/lib/wire.server.ts'
+import { z } from '#app/lib/zod.ts'
 import { and, desc, eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import type { Db } from '#app/server/db/client.server.ts'
@@ -18,8 +20,27 @@ export async function listUserInvoices(db: Db, userId: string) {
 
 export type InvoiceRow = typeof invoices.$inferSelect
 
-/** api.md's invoice shape (names in the request's language). */
-export function invoiceToJson(inv: InvoiceRow, lang: Lang) {
+/** A tax invoice in the API's answers: the copy stored when it was issued, names in the request's language. */
+export const invoiceWire = wireShape(
+  'Invoice',
+  z.object({
+    id: wireId,
+    serial: z.string(),
+    issued_at: wireDateTime,
+    seller: z.object({ name: z.string(), vat_number: z.string(), address: z.string() }),
+    customer_name: z.string(),
+    package_name: z.string(),
+    months: z.int().min(1),
+    price: wireHalalas('Before VAT'),
+    vat_rate: z.number().describe('A percentage (15)'),
+    vat: wireHalalas('The VAT'),
+    total: wireHalalas('With VAT'),
+    payment_method: z.string(),
+    qr: z.string().describe('The ZATCA TLV, Base64'),
+  }),
+)
+
+export function invoiceToJson(inv: InvoiceRow, lang: Lang): Wire<typeof invoiceWire> {
   return {
     id: inv.id,
     serial: inv.serial,

@@ -1,3 +1,5 @@
+import { wireHalalas, wireShape, type Wire } from '#app/lib/wire.server.ts'
+import { z } from '#app/lib/zod.ts'
 import { asc, eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import type { Db } from '#app/server/db/client.server.ts'
@@ -36,8 +38,23 @@ export async function listPackages({ db, lang, vatRateBasisPoints }: ListPackage
   }))
 }
 
-/** The API's snake_case shape (api.md). */
-export function packageToJson(p: PackageView) {
+/** A package in the API's answers: prices before VAT, the VAT and the total, in halalas. */
+export const packageWire = wireShape(
+  'Package',
+  z.object({
+    id: z.int(),
+    name: z.string(),
+    description: z.string(),
+    months: z.int().min(1),
+    price: wireHalalas('Before VAT'),
+    vat_rate: z.number().describe('A percentage (15)'),
+    vat: wireHalalas('The VAT'),
+    total: wireHalalas('With VAT'),
+    is_best_seller: z.boolean(),
+  }),
+)
+
+export function packageToJson(p: PackageView): Wire<typeof packageWire> {
   return {
     id: p.id,
     name: p.name,

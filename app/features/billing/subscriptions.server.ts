@@ -1,3 +1,5 @@
+import { packageRefWire, wireDateTime, wireHalalas, wireId, wireShape, type Wire } from '#app/lib/wire.server.ts'
+import { z } from '#app/lib/zod.ts'
 import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
@@ -69,8 +71,20 @@ export async function listSubscriptions(db: Db, userId: string, lang: Lang, now 
   }))
 }
 
-/** api.md's subscription shape. */
-export function subscriptionToJson(s: SubscriptionView) {
+/** A subscription in the API's answers, with the payment that bought it. */
+export const subscriptionWire = wireShape(
+  'Subscription',
+  z.object({
+    id: wireId,
+    package: packageRefWire,
+    status: z.enum(['current', 'expired']),
+    starts_at: wireDateTime,
+    ends_at: wireDateTime,
+    payment: z.object({ id: wireId, method: z.string(), amount: wireHalalas('Paid'), status: z.string() }),
+  }),
+)
+
+export function subscriptionToJson(s: SubscriptionView): Wire<typeof subscriptionWire> {
   return {
     id: s.id,
     package: { id: s.packageId, name: s.packageName },

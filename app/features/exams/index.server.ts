@@ -12,7 +12,7 @@ export {
   type ExamPrintOptions,
   type ExamPrintOutput,
 } from './exam-pdf.server.ts'
-export { examSummaryToJson, examToJson } from './exam-json.ts'
+export { examSummaryToJson, examSummaryWire, examToJson, examWire } from './exam-json.server.ts'
 export {
   EXAM_IMAGE_MAX_BYTES,
   EXAM_IMAGE_MAX_PIXELS,

@@ -2,10 +2,9 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { DomainError } from '#app/lib/errors.ts'
 import { apiConformance } from '#tests/api-conformance.ts'
-import { domainErrorResponse } from './respond.ts'
-import type { ApiEnv } from './types.ts'
+import { domainErrorResponse, type ApiEnv } from './contract.ts'
 
-// A domain failure as the API answers it: api.md's error JSON, in the request's language.
+// A domain failure as the API answers it: the API's error JSON (docs/api.md), in the request's language.
 
 function answering(error: DomainError) {
   const app = new Hono<ApiEnv>()

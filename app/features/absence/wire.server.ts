@@ -1,0 +1,55 @@
+import { analysisHeadWire, recognisedBaseWire, skippedRowWire } from '#app/features/analyses/index.server.ts'
+import { wireCount, wireDay, wireRate, wireShape } from '#app/lib/wire.server.ts'
+import { z } from '#app/lib/zod.ts'
+
+// An absence analysis as the API answers it: its report's own camelCase fields (docs/api.md).
+
+const counts = { records: wireCount, present: wireCount, excused: wireCount, unexcused: wireCount, late: wireCount }
+const rates = { attendanceRate: wireRate, excusedRate: wireRate, unexcusedRate: wireRate, lateRate: wireRate }
+const figures = { ...counts, ...rates }
+
+const absenceRecognised = z.object({
+  layout: z.enum(['absence-daily', 'absence-totals']),
+  ...recognisedBaseWire,
+  students: wireCount,
+  idsIgnored: z.boolean().describe('The IDs were in scientific notation: students told apart by name, grade and classroom'),
+  schoolDays: z.int().min(1).optional().describe('Totals: the school days the figures use'),
+  period: z.object({ from: z.string(), to: z.string(), fromDate: wireDay, toDate: wireDay }).nullable().optional().describe('Totals: the period as written and as Gregorian dates'),
+})
+
+export const absenceAnalysisWire = wireShape(
+  'AbsenceAnalysis',
+  z.object({
+    ...analysisHeadWire,
+    kind: z.literal('absence'),
+    recognised: absenceRecognised.optional().describe('Absent from analyses saved before Noor’s layouts were read'),
+    summary: z.object({ students: wireCount, days: wireCount.describe('School days with records, or the totals’ school days'), ...figures }),
+    bySection: z.array(z.object({ section: z.string(), ...figures })),
+    byClassroom: z.array(z.object({ grade: z.string(), classroom: z.string(), ...figures })),
+    bySystem: z.array(z.object({ system: z.string(), ...figures })),
+    byWeekday: z.array(z.object({ weekday: z.int().min(0).max(6).describe('0 = Sunday'), ...figures })).optional().describe('Daily records only'),
+    byDate: z.array(z.object({ date: wireDay, hijri: z.string(), ...figures })).optional().describe('Daily records only'),
+    periodAbsences: wireCount.optional().describe('Absences from a lesson, counted apart (present for the day)'),
+    skipped: z.array(skippedRowWire),
+  }),
+)
+
+/** A student found by the search, with the student's figures and (daily records) the days missed. */
+export const studentWire = wireShape(
+  'Student',
+  z.object({
+    name: z.string(),
+    studentId: z.string().nullable(),
+    grade: z.string(),
+    classroom: z.string(),
+    section: z.string(),
+    system: z.string(),
+    ...counts,
+    absenceRate: wireRate,
+    warningLevel: z.int().min(0).max(3).describe('0 none; 1, 2, 3 from 3, 5, 10 unexcused days'),
+    absences: z
+      .array(z.object({ date: wireDay, hijri: z.string(), weekday: z.int().min(0).max(6), type: z.enum(['excused', 'unexcused']) }))
+      .optional()
+      .describe('Daily records only: a totals file has no dates'),
+  }),
+)
