@@ -458,7 +458,7 @@ const bandKeys = ['excellent', 'veryGood', 'good', 'acceptable', 'weak'] as cons
 /** Reads band summaries (one classroom per sheet: students per band for each subject). */
 function readBandSummary(tables: readonly SheetTable[], skipped: SkippedRow[], codes: Set<string>): { subjects: BandSubjectReport[]; classrooms: number; dataRows: number } {
   const roster = new Roster()
-  const subjects = new Map<string, { label: string; byClassroom: Map<Classroom, number[]> }>()
+  const subjects = new Map<string, { label: string; byClassroom: Map<Classroom, number[]>; rowOf: Map<Classroom, number> }>()
   const classrooms = new Set<Classroom>()
   let dataRows = 0
   for (const { sheet, table } of tables) {
@@ -479,21 +479,23 @@ function readBandSummary(tables: readonly SheetTable[], skipped: SkippedRow[], c
       const key = normalizeLabel(subjectText)
       let subject = subjects.get(key)
       if (!subject) {
-        subject = { label: subjectText, byClassroom: new Map() }
+        subject = { label: subjectText, byClassroom: new Map(), rowOf: new Map() }
         subjects.set(key, subject)
       }
-      const previous = subject.byClassroom.get(classroom)
-      if (previous) {
-        skipped.push(skip(sheet, row, 'duplicate', { firstRow: row }))
+      const firstRow = subject.rowOf.get(classroom)
+      if (firstRow !== undefined) {
+        skipped.push(skip(sheet, row, 'duplicate', { firstRow }))
         continue
       }
       subject.byClassroom.set(classroom, counts as number[])
+      subject.rowOf.set(classroom, row)
       classrooms.add(classroom)
     }
   }
   const bandsOf = (counts: readonly number[]) => {
     const students = counts.reduce((a, b) => a + b, 0)
-    return { students, bands: bandKeys.map((key, i) => ({ key, count: counts[i] as number, percentage: percent(counts[i] as number, students) })) }
+    // A subject nobody in the classroom took (every count 0) has counts but no shares.
+    return { students, bands: bandKeys.map((key, i) => ({ key, count: counts[i] as number, percentage: students === 0 ? null : percent(counts[i] as number, students) })) }
   }
   return {
     subjects: [...subjects.values()].map(({ label, byClassroom }) => {
