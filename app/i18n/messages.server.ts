@@ -68,3 +68,8 @@ export function getMessages(lang: Lang, namespaces: string[]): Messages {
   }
   return out
 }
+
+/** Whether `key` is a known namespace or starts with one (zod's own English messages do not). */
+export function isLocaleKey(key: string): boolean {
+  return Object.hasOwn(catalogue.ar, key.split('.')[0] ?? '')
+}

@@ -214,6 +214,17 @@ describe('registration and activation', () => {
     expect(ar.body.errors).toEqual({ email: ['البريد الإلكتروني غير صالح'], password: ['يجب ألا تقل كلمة المرور عن 8 أحرف'] })
   })
 
+  it('answers a JSON body that is not an object (a list, null) with the general 422 in the request’s language, never a 500', async () => {
+    for (const json of [[], null, 7]) {
+      const list = await call('POST', 'auth/login', { json, lang: 'en' })
+      expect(list.status).toBe(422)
+      expect(list.body.errors).toEqual({ _form: ['Please check the highlighted fields'] })
+    }
+    const ar = await call('POST', 'contact', { json: [] })
+    expect(ar.status).toBe(422)
+    expect(ar.body.errors).toEqual({ _form: ['تحقق من الحقول المظللة'] })
+  })
+
   it('refuses a common password, whatever its case', async () => {
     const teacher = { ...newTeacher(), password: 'Password1', password_confirmation: 'Password1' }
     const res = await call('POST', 'auth/register', { json: teacher, lang: 'en' })

@@ -3,7 +3,7 @@ import { findSession, type CurrentSession } from '#app/features/accounts/index.s
 import { requireSubscription } from '#app/features/billing/index.server.ts'
 import { isLang, type Lang } from '#app/i18n/config.ts'
 import { langFromAcceptLanguage } from '#app/i18n/detect.server.ts'
-import { getMessages } from '#app/i18n/messages.server.ts'
+import { getMessages, isLocaleKey } from '#app/i18n/messages.server.ts'
 import { createTranslator, type Translate } from '#app/i18n/translate.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { fieldErrorsOf } from '#app/lib/forms.ts'
@@ -35,7 +35,8 @@ export function apiLang(c: C): Lang {
 /** A translator for the request's language; `keys` name the messages it will be asked for (their namespaces are loaded). */
 export function apiTranslator(c: C, keys: readonly string[] = []): Translate {
   const lang = apiLang(c)
-  const namespaces = [...new Set(keys.map((key) => key.split('.')[0] ?? 'common'))].filter((ns) => ns !== 'common')
+  // Only locale keys name a namespace; a message that is not one (zod's own) is left to the translator.
+  const namespaces = [...new Set(keys.filter(isLocaleKey).map((key) => key.split('.')[0] ?? 'common'))].filter((ns) => ns !== 'common')
   return createTranslator(lang, getMessages(lang, ['common', ...namespaces])).t
 }
 
@@ -74,7 +75,8 @@ export function validationFailedResponse(c: C, error: zod.core.$ZodError) {
   const fields = fieldErrorsOf(error)
   const t = apiTranslator(c, Object.values(fields).flat())
   const errors: Record<string, string[]> = {}
-  for (const [field, keys] of Object.entries(fields)) errors[field] = keys.map((k) => t(k))
+  // A message that is not one of ours (zod's own English) reads as the general one, in the caller's language.
+  for (const [field, keys] of Object.entries(fields)) errors[field] = keys.map((k) => t(isLocaleKey(k) ? k : 'common.errors.validation'))
   return c.json({ message: t('common.errors.validation'), errors }, 422)
 }
 
