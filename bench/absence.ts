@@ -1,4 +1,4 @@
-// Upload to stored report (absence.md "Speed"): the whole path a teacher's upload takes —
+// Upload to stored report (docs/absence.md "Speed"): the whole path a teacher's upload takes —
 // checks, read and analysis in the worker thread, one insert of report and records — on
 // sample-layout workbooks, each size in its own process (PGlite, or PostgreSQL by
 // DATABASE_URL), so its peak memory is its own. Compared with SheetJS merely reading the file.

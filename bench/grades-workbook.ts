@@ -1,4 +1,4 @@
-// Grades workbooks in the sample layout (shared/specs/grades.md), written the way Excel writes
+// Grades workbooks in the sample layout (docs/grades.md), written the way Excel writes
 // them (shared strings, numbers as numbers, spans on rows), of any size: one row per student per
 // subject, scores in quarter marks, a few absent students and a few rows to skip.
 import { buildWorkbook, worksheetXml } from '#tests/support/workbooks.ts'

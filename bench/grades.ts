@@ -1,4 +1,4 @@
-// The grades analysis (grades.md): reading a sample-layout grades workbook with
+// The grades analysis (docs/grades.md): reading a sample-layout grades workbook with
 // app/server/workbook-reading/read-workbook.server.ts and analysing it, against SheetJS (@e965/xlsx) merely reading
 // the same file. Each measurement runs in its own process, so its peak memory (Linux's VmHWM − RSS
 // before the first run) is its own. Figures, not assertions.

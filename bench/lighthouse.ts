@@ -2,7 +2,7 @@
 // packages, analysis and exams pages in both languages, on the running built server, in
 // Debian's Chromium (CHROME_PATH, default /usr/bin/chromium; no browser is downloaded).
 //
-// Lighthouse 13 declares Node ≥ 22.19; on Node 20 it is a dev-only tool here (stack.md): when
+// Lighthouse 13 declares Node ≥ 22.19; on Node 20 it is a dev-only tool here: when
 // it cannot be loaded or run, the reason is returned for the table instead of failing the bench.
 //
 // The analysis and exams pages need a signed-in teacher with a current subscription. The server

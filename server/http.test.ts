@@ -126,7 +126,7 @@ describe('cross-site form posts', () => {
 })
 
 describe('/api/v1', () => {
-  it('lists packages in the shape of api.md', async () => {
+  it('lists packages in the shape of docs/api.md', async () => {
     const res = await app.request('/api/v1/packages', { headers: { 'accept-language': 'en' } })
     expect(res.status).toBe(200)
     const body = (await res.json()) as { message: string; data: Array<Record<string, unknown>> }

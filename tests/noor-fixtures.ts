@@ -1,4 +1,4 @@
-// The Noor-like fixtures (shared/fixtures/noor, copied beside each feature) with what they
+// The Noor-like fixtures (tests/fixtures/noor) with what they
 // must produce, read as an upload is, and compared field by field with what they state.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -6,7 +6,7 @@ import type { WorkbookGrid } from '#app/server/workbook-reading/grid.ts'
 import { readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
 import { byJson, project, shapeOf, type Json } from './expected-json.ts'
 
-/** Where the Noor-like fixtures are (copies of shared/fixtures/noor). */
+/** Where the Noor-like fixtures are (tests/fixtures/noor). */
 export const noorFixtureDir = path.resolve(import.meta.dirname, 'fixtures/noor')
 
 export interface NoorFixture {

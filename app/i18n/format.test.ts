@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { formatDate, formatMoney, formatNumber } from './format.ts'
 
 describe('formatting', () => {
-  it('prints money as billing.md shows it', () => {
+  it('prints money as docs/billing.md shows it', () => {
     expect(formatMoney('ar', 11500)).toBe('115.00 ر.س')
     expect(formatMoney('en', 11500)).toBe('SAR 115.00')
     expect(formatMoney('en', 123456789)).toBe('SAR 1,234,567.89')

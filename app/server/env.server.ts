@@ -92,7 +92,7 @@ const schema = z
       emptyToUndefined,
       z.string().regex(/^\+?[0-9]{7,15}$/, 'must be digits, e.g. +966500000000').default('+966500000000'),
     ),
-    // Workbook uploads (absence and grades): absence.md's limits, configurable.
+    // Workbook uploads (absence and grades): docs/absence.md's limits, configurable.
     ANALYSIS_MAX_UPLOAD_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(100).default(10)),
     ANALYSIS_MAX_UNCOMPRESSED_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(2000).default(200)),
     ANALYSIS_MAX_ROWS: z.preprocess(emptyToUndefined, z.coerce.number().int().positive().max(1_048_576).default(500_000)),

@@ -11,7 +11,7 @@ import { hitRateLimit } from './rate-limit.server.ts'
 
 export type ExportLimitContext = Pick<RequestContext, 'db' | 'env'>
 
-/** Counts one download; past the allowance, a 429 DomainError with the wait (the API answers it as api.md says). */
+/** Counts one download; past the allowance, a 429 DomainError with the wait (the API answers it as docs/api.md says). */
 export async function limitExports(ctx: ExportLimitContext, userId: string): Promise<void> {
   const limit = await hitRateLimit(ctx.db, { key: `export:${userId}`, limit: ctx.env.EXPORTS_PER_HOUR, windowSeconds: 3600 })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.exportsLimited', undefined, limit.retryAfterSeconds)

@@ -53,7 +53,7 @@ describe('/api/v1/analyses/grades', () => {
         const got = data.subjects[i] as Subject
         const { byClassroom, ...rest } = want
         expect(project(got, shapeOf(rest as Json))).toEqual(rest)
-        // Classrooms in school order (grades.md follows absence.md); compared as a set of rows.
+        // Classrooms in school order (docs/grades.md follows docs/absence.md); compared as a set of rows.
         expect(byJson(project(got.byClassroom, shapeOf(byClassroom as Json)))).toEqual(byJson(byClassroom))
       }
     })

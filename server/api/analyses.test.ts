@@ -51,7 +51,7 @@ describe('/api/v1/analyses (absence)', () => {
       for (const key of ['summary', 'bySection', 'bySystem', 'byWeekday', 'byDate']) expect({ [key]: data[key] }).toEqual({ [key]: expected[key] })
       // Skipped rows also name their sheet now; the fixture states their row and reason.
       expect(project(data.skipped, shapeOf(expected.skipped as ExpectedJson))).toEqual(expected.skipped)
-      // Classrooms come in school order (absence.md "Order"); one fixture lists them in file order.
+      // Classrooms come in school order (docs/absence.md "Order"); one fixture lists them in file order.
       const byName = (list: unknown) => (list as Json[]).toSorted((a, b) => `${a.grade}/${a.classroom}`.localeCompare(`${b.grade}/${b.classroom}`))
       expect(byName(data.byClassroom)).toEqual(byName(expected.byClassroom))
       expect(data.kind).toBe('absence')
@@ -118,7 +118,7 @@ describe('/api/v1/analyses (absence)', () => {
     const invalid = 'Invalid file format. Please download the sample file and modify it.'
     const refused = (await csv.json()) as { message: string; errors: { file: string[] }; missingColumns: string[] }
     expect(refused.message).toBe(`${invalid} The closest table found: a header row on sheet 1, row 1, but missing columns Student name.`)
-    // api.md: a 422 names the field at fault, here the upload's `file`.
+    // docs/api.md: a 422 names the field at fault, here the upload's `file`.
     expect(refused.errors).toEqual({ file: [refused.message] })
     expect(refused.missingColumns).toEqual(['Student name'])
     // A binary file that is no workbook: the product's message alone.

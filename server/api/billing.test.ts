@@ -59,7 +59,7 @@ describe('/api/v1 billing', () => {
     expect(res.status).toBe(422)
     const body = (await res.json()) as { errors: Record<string, string[]> }
     expect(body.errors.method).toEqual(['Choose a payment method'])
-    // A package that is not offered is a record that does not exist (api.md: 404).
+    // A package that is not offered is a record that does not exist (docs/api.md: 404).
     const unknown = await app.request('/api/v1/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify({ package_id: 999, method: 'mada' }) })
     expect(unknown.status).toBe(404)
   })

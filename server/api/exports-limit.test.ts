@@ -90,7 +90,7 @@ describe('downloads per teacher per hour', () => {
     expect(html).toContain(`يمكنك التنزيل مرة أخرى بعد ${Math.ceil(wait / 60)} دقيقة.`)
     expect(html).toContain(`<a href="/ar/exams/${a.exam}/print?answers=1">العودة</a>`)
 
-    // The API, in English and Arabic: api.md's error shape.
+    // The API, in English and Arabic: docs/api.md's error shape.
     const apiLimited = await api(a, `invoices/${a.invoice}/pdf`)
     expect(apiLimited.status).toBe(429)
     expect(await apiLimited.json()).toEqual({ message: 'You have downloaded a lot of files in the last hour. Please wait a little and try again.' })

@@ -93,7 +93,7 @@ describe('the OpenAPI document', () => {
     expect(extra).toEqual([])
   })
 
-  it('covers at least the endpoints of api.md', () => {
+  it('covers at least the endpoints of docs/api.md', () => {
     expect(documentedRoutes().size).toBeGreaterThanOrEqual(43)
   })
 

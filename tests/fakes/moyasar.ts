@@ -62,7 +62,7 @@ export type MoyasarFake = {
 }
 
 /**
- * Card outcomes after 3-D Secure. billing.md's two published test numbers, and Moyasar's own
+ * Card outcomes after 3-D Secure. docs/billing.md's two published test numbers, and Moyasar's own
  * success cards for mada and Mastercard; any other number fails, as in Moyasar's test mode.
  */
 const cardOutcomes: Record<string, { status: 'paid' | 'failed'; message: string; code: string }> = {

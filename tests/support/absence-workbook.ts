@@ -1,4 +1,4 @@
-// Attendance workbooks in the sample layout (shared/specs/absence.md), written the way Excel
+// Attendance workbooks in the sample layout (docs/absence.md), written the way Excel
 // writes them (shared strings, date cells with a date style, spans on rows), of any size: the
 // reader's benchmark and the absence analysis benchmark read the same files.
 import { buildWorkbook, worksheetXml } from './workbooks.ts'

@@ -55,13 +55,13 @@ async function findStudents(db: Db, stored: StoredAbsence, q: string): Promise<S
   return found
 }
 
-/** GET analyses/{id}/students?q=: the students matching a full name, in absence.md's shape. */
+/** GET analyses/{id}/students?q=: the students matching a full name, in docs/absence.md's shape. */
 export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: string) {
   let found: StudentFigures[]
   try {
     found = await findStudents(db, stored, q)
   } catch (error) {
-    // A query too short is a validation failure of `q` (422, api.md), with the product's message.
+    // A query too short is a validation failure of `q` (422, docs/api.md), with the product's message.
     if (isDomainError(error) && error.messageKey === 'absence.search.tooShort') throw new DomainError(422, error.messageKey, { q: [error.messageKey] })
     throw error
   }

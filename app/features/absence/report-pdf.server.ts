@@ -3,7 +3,7 @@ import { formatPercent } from '#app/i18n/format.ts'
 import { defaultWarningThresholds, type Counts, type StudentFigures } from './analyse-absence.ts'
 import { exportWords, figureHeaders, type AbsenceExportOptions, type AbsenceExportWords } from './report-xlsx.server.ts'
 
-// The PDF export of an absence analysis (absence.md, "Exports"): the report for print, A4, in the
+// The PDF export of an absence analysis (docs/absence.md, "Exports"): the report for print, A4, in the
 // page's language and direction, typeset with the analyses' PDF kit (header, figure boxes,
 // stacked bars, tables, skipped rows, page X of Y). Every word and figure is formatted here and
 // reaches the document as one JSON input; the body below only lays it out and draws the date chart.

@@ -13,7 +13,7 @@ import type { Translate } from '#app/i18n/translate.ts'
 import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/server/xlsx/write.server.ts'
 import { warningLevelKeys, type AbsenceAnalysis, type AbsenceMeta, type AbsenceReport, type Counts, type WarningLevel } from './analyse-absence.ts'
 
-// The Excel export of an absence analysis (absence.md, "Exports"): one sheet per table of the
+// The Excel export of an absence analysis (docs/absence.md, "Exports"): one sheet per table of the
 // report, in the page's language and direction, counts as integers and every rate as the exact
 // fraction of its counts with a percent format (the API's two-decimal rates are for display).
 // The words shared with the PDF export (report-pdf.server.ts) are built here too; what every

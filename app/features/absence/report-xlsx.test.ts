@@ -9,7 +9,7 @@ import { absenceReportWorkbook } from './report-xlsx.server.ts'
 // The Excel export read back with SheetJS: sheet names, direction and headers in the page's
 // language, and every figure equal to the analysis's, rates as the exact fractions.
 
-// The shared fixture (a copy of /work/shared/fixtures/absence/small-ar.xlsx), read by the project's reader.
+// The shared fixture (small-ar.xlsx in this folder's fixtures), read by the project's reader.
 const fixture = path.resolve(import.meta.dirname, 'fixtures/small-ar.xlsx')
 
 function fixtureAnalysis(): AbsenceAnalysis {
@@ -95,7 +95,7 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   const sheet = (i: number) => rowsOf(wb.Sheets[sheetNames[lang][i] as string])
   const { report, students } = analysis
 
-  it('names its sheets in the page language, in the order of absence.md', () => {
+  it('names its sheets in the page language, in the order of docs/absence.md', () => {
     expect(wb.SheetNames).toEqual(sheetNames[lang])
   })
 

@@ -10,7 +10,7 @@ import {
   type SampleStatus,
 } from './sample-data.ts'
 
-// The downloadable sample for the absence tool, laid out as absence.md describes: a title block,
+// The downloadable sample for the absence tool, laid out as docs/absence.md describes: a title block,
 // an empty row, the header row and one row per student per school day; then a sheet that explains
 // every column in Arabic and in English, whatever the file's language.
 

@@ -2,10 +2,10 @@ import * as XLSX from '@e965/xlsx'
 import { describe, expect, it } from 'vitest'
 import { absenceSampleWorkbook } from './sample-workbook.server.ts'
 
-// The sample is read back as a stranger would read it (SheetJS), and checked against absence.md
+// The sample is read back as a stranger would read it (SheetJS), and checked against docs/absence.md
 // rather than against the code that wrote it.
 
-/** absence.md's text normalisation (lower-cased, since headers compare without case). */
+/** docs/absence.md's text normalisation (lower-cased, since headers compare without case). */
 function normalise(text: string): string {
   return text
     .normalize('NFKC')
@@ -18,7 +18,7 @@ function normalise(text: string): string {
     .toLowerCase()
 }
 
-/** absence.md's status rules, in their order. */
+/** docs/absence.md's status rules, in their order. */
 function classify(status: string): 'present' | 'late' | 'excused' | 'unexcused' | 'unknown' {
   const s = normalise(status)
   if (/بدون عذر|بغير عذر|غير مبرر|\bunexcused\b/.test(s)) return 'unexcused'
@@ -28,7 +28,7 @@ function classify(status: string): 'present' | 'late' | 'excused' | 'unexcused' 
   return 'unknown'
 }
 
-// Every accepted header of the required columns (absence.md, "Table").
+// Every accepted header of the required columns (docs/absence.md, "Table").
 const requiredHeaders: Record<string, string[]> = {
   student: ['اسم الطالب', 'الاسم', 'Student name', 'Student'],
   grade: ['الصف', 'رقم الصف', 'المرحلة', 'Grade'],

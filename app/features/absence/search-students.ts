@@ -31,7 +31,7 @@ export function keyMatches(studentKey: string, key: string): boolean {
 }
 
 /**
- * The students whose normalised name starts with the term's words, in order (absence.md,
+ * The students whose normalised name starts with the term's words, in order (docs/absence.md,
  * "Student search"): `محمد احمد علي` finds `مُحمّد أحمد علي الغامدي`. Throws a DomainError
  * (`absence.search.tooShort`, 400) for fewer than three words and (`absence.search.notFound`,
  * 404) when nobody matches.

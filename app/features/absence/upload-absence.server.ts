@@ -3,7 +3,7 @@ import { AnalysisError, analyseInWorker, checkUpload, readLimits, saveAnalysis, 
 import { maxSchoolDays, type AbsenceAnalysis, type AbsenceMeta } from './analyse-absence.ts'
 import { absenceStorage } from './export.server.ts'
 
-/** The sheet absence.md reads: `الغياب` or `Absence`, else the first. */
+/** The sheet docs/absence.md reads: `الغياب` or `Absence`, else the first. */
 export const absenceSheetNames = ['الغياب', 'Absence'] as const
 
 export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<Uint8Array> }

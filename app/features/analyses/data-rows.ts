@@ -4,7 +4,7 @@ import { cleanText, normalizeLabel, normalizeName, normalizeText } from './norma
 import { cellText, isBlankCell, locateTable, type LocatedTable, type TableSpec } from './table.ts'
 
 /**
- * What every analysis does with the sample's data rows (absence.md, "Table" and "Cell values"):
+ * What every analysis does with the sample's data rows (docs/absence.md, "Table" and "Cell values"):
  * find the table or refuse the file, place each row's student in a classroom, and refuse the
  * file when more than half of its rows were skipped. Message keys live in each analysis's
  * namespace (`absence.errors.missingColumns`, `grades.skip.noName`…).

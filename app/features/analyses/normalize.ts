@@ -1,5 +1,5 @@
 /**
- * Text normalisation shared by the analyses (absence.md, "Cell values"): the same header,
+ * Text normalisation shared by the analyses (docs/absence.md, "Cell values"): the same header,
  * name or status written with or without diacritics, tatweel, another alef or Arabic-Indic
  * digits compares equal. Results are cached per distinct string: a sheet repeats the same few
  * hundred names and statuses across 100,000 rows.

@@ -1,7 +1,7 @@
 import { normalizeName } from './normalize.ts'
 
 /**
- * School order of grades and classrooms (absence.md, "Order"): grades first to twelfth, whatever
+ * School order of grades and classrooms (docs/absence.md, "Order"): grades first to twelfth, whatever
  * way they are written (الأول الابتدائي … الثالث الثانوي, الصف السابع, Grade 7, First
  * intermediate, 7th grade), unknown grade names after them by name, then classrooms by number.
  */

@@ -13,7 +13,7 @@ export type UploadContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
 
 const MB = 1024 * 1024
 
-/** The reader's limits from the configuration (absence.md, "Limits"), for `readSheet` and `readWorkbook` alike. */
+/** The reader's limits from the configuration (docs/absence.md, "Files and limits"), for `readSheet` and `readWorkbook` alike. */
 export function readLimits(env: UploadContext['env'], preferredSheets: readonly string[]): ReadSheetOptions & ReadWorkbookOptions {
   return {
     preferredSheets,

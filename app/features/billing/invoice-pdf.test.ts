@@ -131,7 +131,7 @@ describe('renderInvoicePdf', () => {
     expect(readZatcaQr(scanned ?? '')).toEqual([seller.nameAr, seller.vatNumber, '2026-11-22T14:05:09.000Z', '286.35', '37.35'])
   })
 
-  it('draws the billing.md test vector as a QR code that scans back', async () => {
+  it('draws the docs/billing.md test vector as a QR code that scans back', async () => {
     const vector = 'AQxCb2JzIFJlY29yZHMCDzMxMDEyMjM5MzUwMDAwMwMUMjAyMi0wNC0yNVQxNTozMDowMFoEBzEwMDAuMDAFBjE1MC4wMA=='
     const png = await sharp(Buffer.from(qrSvg(vector)), { density: 300 }).png().toBuffer()
     expect(await decodeQr(png)).toBe(vector)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { halalasToDecimal, readZatcaQr, zatcaQr } from './zatca-qr.ts'
 
 describe('ZATCA QR', () => {
-  it('matches the test vector of billing.md', () => {
+  it('matches the test vector of docs/billing.md', () => {
     expect(
       zatcaQr({ sellerName: 'Bobs Records', vatNumber: '310122393500003', timestamp: '2022-04-25T15:30:00Z', total: '1000.00', vat: '150.00' }),
     ).toBe('AQxCb2JzIFJlY29yZHMCDzMxMDEyMjM5MzUwMDAwMwMUMjAyMi0wNC0yNVQxNTozMDowMFoEBzEwMDAuMDAFBjE1MC4wMA==')

@@ -97,7 +97,7 @@ function draftQuestionFromJson(q: QuestionJson): DraftQuestion {
 /** A number typed in a box: '' is missing (undefined), anything else as typed (NaN fails the schema). */
 const typedNumber = (text: string) => (text.trim() === '' ? undefined : Number(text.replace(',', '.')))
 
-/** The object examSchema validates and the action stores: api.md's shape. */
+/** The object examSchema validates and the action stores: docs/api.md's shape. */
 export function toExamBody(draft: DraftExam) {
   return {
     title: draft.title,

@@ -2,7 +2,7 @@ import { plainText } from '#app/lib/plain-text.ts'
 import { z } from '#app/lib/zod-mini.ts'
 
 // A test and its questions: one schema for the editor (instant feedback), the page's action and
-// /api/v1/exams. Messages are translation keys of the `exams` namespace. The shapes are api.md's.
+// /api/v1/exams. Messages are translation keys of the `exams` namespace. The shapes are docs/api.md's.
 // Written with zod/mini: the editor sends it to the browser, and zod's chained API there would
 // pull all of zod's core into the chunk that the sign-in and contact pages share.
 
@@ -275,7 +275,7 @@ export type FieldErrorMap = Record<string, string[]>
 
 /**
  * Each error under its full path (`questions.2.options.1`), as the editor places it beside its
- * control and the API reports it (api.md: the field names as in the request).
+ * control and the API reports it (docs/api.md: the field names as in the request).
  */
 export function examFieldErrors(error: z.core.$ZodError): FieldErrorMap {
   const out: FieldErrorMap = {}

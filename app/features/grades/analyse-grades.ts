@@ -34,7 +34,7 @@ import { resolveBands, type BandPresetName, type GradeBand } from './bands.ts'
 import { maxScoreDecimals, ScoreGroup, scoreFigures, type ScoreFigures, type SubjectScale } from './grade-figures.ts'
 
 /**
- * The grades analysis of grades.md: one data row is one student's score in one subject; each
+ * The grades analysis of docs/grades.md: one data row is one student's score in one subject; each
  * subject is analysed on its own, overall and per classroom. Pure: rows in, records and figures
  * out, refusals as AnalysisError with message keys. The figures are computed from the records
  * only, so a saved analysis can be recomputed with other bands (recomputeGrades).
@@ -246,7 +246,7 @@ function keepDecimals(value: number): number {
   return decimalPlaces(value) > maxScoreDecimals ? roundHalfAway(value, maxScoreDecimals) : value || 0
 }
 
-/** A score or max cell as grades.md reads it: decimals with `.` or `٫`, Arabic-Indic digits, absent markers. */
+/** A score or max cell as docs/grades.md reads it: decimals with `.` or `٫`, Arabic-Indic digits, absent markers. */
 export function readScore(value: CellValue | undefined): Reading {
   if (isBlankCell(value)) return 'absent'
   if (typeof value === 'number') return keepDecimals(value)
@@ -302,7 +302,7 @@ class SubjectBook {
   readonly classrooms = new Set<Classroom>()
 
   /**
-   * One student's score in a subject, checked (grades.md, "Cell values"): a score above its
+   * One student's score in a subject, checked (docs/grades.md, "Cell values"): a score above its
    * maximum, a maximum other than the subject's, or a second score of the student is skipped.
    */
   add(sheet: string | null, row: number, subjectText: string, score: number | 'absent', max: number | null, fallbackMax: number | null, student: { name: string; studentId: string | null; studentKey: string; classroom: Classroom }): void {

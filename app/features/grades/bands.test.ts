@@ -8,7 +8,7 @@ const error = (input: unknown) => {
 }
 
 describe('bandPresets', () => {
-  it('are the thresholds of grades.md, from the highest band down to 0, with known keys', () => {
+  it('are the thresholds of docs/grades.md, from the highest band down to 0, with known keys', () => {
     expect(bandPresets.default.map((b) => [b.key, b.min])).toEqual([
       ['excellent', 90],
       ['veryGood', 80],

@@ -2,7 +2,7 @@ import { cleanText, normalizeLabel, normalizeText, type MessageRef } from '#app/
 import { DomainError } from '#app/lib/errors.ts'
 
 /**
- * Grade bands by percent (grades.md, "The figures"): a score falls in the first band whose
+ * Grade bands by percent (docs/grades.md, "The figures"): a score falls in the first band whose
  * `min` its percent reaches. Bands are listed from the highest down; the last starts at 0, so
  * every score has a band.
  */

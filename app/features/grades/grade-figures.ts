@@ -2,7 +2,7 @@ import { nameSortKey, percent, roundFraction, roundSqrtFraction } from '#app/fea
 import type { GradeBand } from './bands.ts'
 
 /**
- * The figures of one group of scores (a subject, or a classroom in it), grades.md "The
+ * The figures of one group of scores (a subject, or a classroom in it), docs/grades.md "The
  * figures". Scores are whole numbers of 10^-scale units of the subject (41.25 → 4125 when the
  * subject's scores carry two decimals), so sums are exact and every average, percentage and
  * deviation is rounded once, exactly, half away from zero.
@@ -151,7 +151,7 @@ function emptyFigures(absent: number, bands: readonly GradeBand[]): ScoreFigures
   }
 }
 
-/** The figures of a group of a subject (grades.md): two decimals, half away from zero. */
+/** The figures of a group of a subject (docs/grades.md): two decimals, half away from zero. */
 export function scoreFigures(group: ScoreGroup, scale: SubjectScale): ScoreFigures {
   const { scored, absent } = group
   const n = scored.length

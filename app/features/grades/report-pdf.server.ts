@@ -3,7 +3,7 @@ import type { BandSubjectReport, GradesReport, SubjectReport } from './analyse-g
 import type { ScoreFigures } from './grade-figures.ts'
 import { gradesExportWords, groupsOf, passedCount, subjectList, type GradesExportOptions, type GradesExportWords } from './report-xlsx.server.ts'
 
-// The PDF export of a grades analysis (grades.md): the report for print, A4, in the page's
+// The PDF export of a grades analysis (docs/grades.md): the report for print, A4, in the page's
 // language and direction, typeset with the analyses' PDF kit. For each subject: key figures,
 // the classrooms table, the bands of each classroom as stacked bars, the distribution of the
 // bands, the top and weak groups and the five highest and lowest students; then the skipped rows.

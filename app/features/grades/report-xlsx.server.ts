@@ -14,7 +14,7 @@ import type { ClassroomScoreFigures, GradesMeta, GradesReport, SubjectReport } f
 import { isBandKey } from './bands.ts'
 import type { ScoreFigures } from './grade-figures.ts'
 
-// The Excel export of a grades analysis (grades.md): a summary, then for each subject its
+// The Excel export of a grades analysis (docs/grades.md): a summary, then for each subject its
 // classrooms, bands, top and weak groups and five highest and lowest students, then the skipped
 // rows; in the page's language and direction. Counts are integers; a share of students (a band,
 // the pass rate) is the exact fraction of its counts and an average the exact quotient of the

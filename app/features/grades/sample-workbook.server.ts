@@ -3,7 +3,7 @@ import type { Lang } from '#app/i18n/config.ts'
 import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/server/xlsx/write.server.ts'
 import { sampleMaxScore, sampleSchool, sampleStudents, sampleSubjects } from './sample-data.ts'
 
-// The downloadable sample for the grades tool, laid out as grades.md describes: a title block,
+// The downloadable sample for the grades tool, laid out as docs/grades.md describes: a title block,
 // an empty row, the header row and one row per student per subject; then a sheet that explains
 // every column in Arabic and in English, whatever the file's language.
 

@@ -2,10 +2,10 @@ import * as XLSX from '@e965/xlsx'
 import { describe, expect, it } from 'vitest'
 import { gradesSampleWorkbook } from './sample-workbook.server.ts'
 
-// The sample is read back as a stranger would read it (SheetJS), and checked against grades.md
+// The sample is read back as a stranger would read it (SheetJS), and checked against docs/grades.md
 // rather than against the code that wrote it.
 
-/** The shared text normalisation of absence.md (lower-cased, since headers compare without case). */
+/** The shared text normalisation of docs/absence.md (lower-cased, since headers compare without case). */
 function normalise(text: string): string {
   return text
     .normalize('NFKC')
@@ -18,7 +18,7 @@ function normalise(text: string): string {
     .toLowerCase()
 }
 
-// Every accepted header of the required columns (grades.md, "Table").
+// Every accepted header of the required columns (docs/grades.md, "Table").
 const requiredHeaders: Record<string, string[]> = {
   student: ['اسم الطالب', 'الاسم', 'Student name', 'Student'],
   grade: ['الصف', 'رقم الصف', 'Grade'],
@@ -37,7 +37,7 @@ const titleLabels = {
 }
 const sheetNames = { ar: ['الدرجات', 'شرح الأعمدة'], en: ['Grades', 'Columns'] } as const
 
-/** grades.md's default bands by percent. */
+/** docs/grades.md's default bands by percent. */
 function band(percent: number): string {
   if (percent >= 90) return 'excellent'
   if (percent >= 80) return 'veryGood'

@@ -400,7 +400,7 @@ export const analysisEntries = pgTable(
 )
 
 /**
- * A teacher's paper test: the header fields, and the questions as typed JSON (api.md's shapes,
+ * A teacher's paper test: the header fields, and the questions as typed JSON (docs/api.md's shapes,
  * validated by the exams feature's schema before every write). The count and total are kept
  * beside them for the list. Deleted with the teacher's account.
  */

@@ -1,4 +1,4 @@
-// The Moyasar adapter (billing.md, Payments), following Moyasar's API reference
+// The Moyasar adapter (docs/billing.md, "Gateways"), following Moyasar's API reference
 // (docs.moyasar.com: Authentication, Create/Fetch Payment, Payment Status Reference, Errors,
 // 3DS in a Payment, Idempotency, Webhook Reference). It never logs and never puts card data
 // in an error: the card travels in the request body to Moyasar and nowhere else.

@@ -6,7 +6,7 @@ import { constantTimeEqual } from '#app/server/crypto.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { GatewayError, type PaymentGateway, type WebhookEvent } from './types.ts'
 
-// The published test cards (billing.md): the first succeeds, the second fails after 3-D Secure.
+// The published test cards (docs/billing.md): the first succeeds, the second fails after 3-D Secure.
 export const SANDBOX_CARD_SUCCEEDS = '4111111111111111'
 export const SANDBOX_CARD_FAILS = '4000000000000002'
 

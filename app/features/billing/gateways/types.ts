@@ -1,4 +1,4 @@
-// One interface for every payment gateway (billing.md): create a payment, fetch it, verify a webhook.
+// One interface for every payment gateway (docs/billing.md): create a payment, fetch it, verify a webhook.
 
 export type PaymentMethod = 'mada' | 'creditcard' | 'applepay' | 'stcpay'
 export type GatewayPaymentStatus = 'initiated' | 'paid' | 'failed'
