@@ -18,10 +18,10 @@ try {
   if (isDev) {
     const { createServer } = await import('vite')
     vite = await createServer({ server: { middlewareMode: true }, appType: 'custom' })
-    runtime = await (await vite.ssrLoadModule('./server/app.ts')).boot(mode, operatorEnv)
+    runtime = await (await vite.ssrLoadModule('./server/http/app.ts')).boot(mode, operatorEnv)
     // Reload the app module on every request so edits show without a restart.
     listener = getRequestListener(async (request) => {
-      const fresh = await vite.ssrLoadModule('./server/app.ts')
+      const fresh = await vite.ssrLoadModule('./server/http/app.ts')
       return (await fresh.boot(mode, operatorEnv)).fetch(request)
     })
   } else {

@@ -15,8 +15,8 @@ function analysisWorker(): Plugin {
     buildStart() {
       if (this.environment.config.consumer !== 'server') return
       this.emitFile({ type: 'chunk', id: './app/features/analyses/worker.ts', fileName: 'analysis-worker.js' })
-      // The PDF render process (app/server/pdf-pool.server.ts looks for it beside the server).
-      this.emitFile({ type: 'chunk', id: './app/server/pdf-process.ts', fileName: 'pdf-process.js' })
+      // The PDF render process (app/platform/pdf-pool.server.ts looks for it beside the server).
+      this.emitFile({ type: 'chunk', id: './app/platform/pdf-process.ts', fileName: 'pdf-process.js' })
     },
   }
 }
@@ -40,7 +40,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     target: 'es2022',
     assetsInlineLimit: 0,
-    rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
+    rollupOptions: isSsrBuild ? { input: './server/http/app.ts' } : undefined,
   },
   worker: { format: 'es' },
   server: { hmr: { port: 24678 } },

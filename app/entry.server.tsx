@@ -2,7 +2,7 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import type { AppLoadContext, EntryContext } from 'react-router'
 import { ServerRouter } from 'react-router'
-import { paintBeforeModulesStream } from '#app/server/paint-first.server.ts'
+import { paintBeforeModulesStream } from '#app/platform/paint-first.server.ts'
 import { StylesheetTextProvider } from '#app/ui/inline-stylesheet.tsx'
 import { NonceProvider } from '#app/ui/nonce.tsx'
 

@@ -131,7 +131,7 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   useAppUpdates(loaderData.buildVersion, import.meta.env.PROD)
   // React has taken over the page (its modules load after the first paint, decision 013): from
-  // now on forms are React's to send (app/server/paint-first.server.ts lets the browser send
+  // now on forms are React's to send (app/platform/paint-first.server.ts lets the browser send
   // them before). The counterpart of `data-enhanced` on the pages without React.
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true'

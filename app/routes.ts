@@ -41,7 +41,7 @@ export default [
     route('analyses/:analysisId/export.pdf', 'routes/analysis-export.tsx', { id: 'analysis-export-pdf' }),
     route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
     layout('routes/layouts/custom.tsx', [
-      route('SignIn', 'routes/sign-in.tsx'),
+      route('SignIn', 'routes/register.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),
       route('two-factor', 'routes/two-factor.tsx'),
       route('reset-password', 'routes/reset-password.tsx'),

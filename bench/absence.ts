@@ -53,10 +53,10 @@ export async function benchAbsence(): Promise<AbsenceBenchResult[]> {
 
 /** In the child: upload the file `runs` times as one teacher and print the figures as JSON. */
 async function measure(file: string, runs: number) {
-  const { loadEnv } = await import('#app/server/env.server.ts')
-  const { createLogger } = await import('#app/server/logger.server.ts')
-  const { openDatabaseFor } = await import('#app/server/services.server.ts')
-  const { analyses, users } = await import('#app/server/db/schema.ts')
+  const { loadEnv } = await import('#app/platform/env.server.ts')
+  const { createLogger } = await import('#app/platform/logger.server.ts')
+  const { openDatabaseFor } = await import('#app/platform/services.server.ts')
+  const { analyses, users } = await import('#app/platform/db/schema.ts')
   const { uploadAbsence } = await import('#app/features/absence/index.server.ts')
   const { closeAnalysisWorkers } = await import('#app/features/analyses/index.server.ts')
   const { sql } = await import('drizzle-orm')
@@ -106,15 +106,15 @@ if (process.argv[2] === '--measure' && import.meta.url === pathToFileURL(process
 /**
  * Issue #15's search row: a 100,000-row workbook uploaded over HTTP, then searched one at a time
  * and eight at once, /healthz probed all the while (tests/search-under-load.ts, which the test
- * server/api/analyses-search.under-load.test.ts runs too).
+ * server/http/api/analyses-search.under-load.test.ts runs too).
  */
 export async function benchSearchUnderLoad() {
-  const { loadEnv } = await import('#app/server/env.server.ts')
-  const { createLogger } = await import('#app/server/logger.server.ts')
-  const { createMailer } = await import('#app/server/mail.server.ts')
-  const { createLocalFileStore } = await import('#app/server/files.server.ts')
-  const { seedPackages } = await import('#app/server/db/seed.server.ts')
-  const { openDatabaseFor } = await import('#app/server/services.server.ts')
+  const { loadEnv } = await import('#app/platform/env.server.ts')
+  const { createLogger } = await import('#app/platform/logger.server.ts')
+  const { createMailer } = await import('#app/platform/mail.server.ts')
+  const { createLocalFileStore } = await import('#app/platform/files.server.ts')
+  const { seedPackages } = await import('#app/platform/db/seed.server.ts')
+  const { openDatabaseFor } = await import('#app/platform/services.server.ts')
   const { closeAnalysisWorkers } = await import('#app/features/analyses/index.server.ts')
   const { measureSearchUnderLoad } = await import('#tests/search-under-load.ts')
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-search-'))

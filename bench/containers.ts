@@ -1,5 +1,5 @@
 // Reading the 100,000-row daily absence workbook saved as .xls and as CSV: readWorkbook
-// (app/server/workbook-reading) against SheetJS reading the same file, in the same run. The
+// (app/platform/workbook-reading) against SheetJS reading the same file, in the same run. The
 // files hold the rows of the sample-layout workbook the xlsx rows read. BIFF8 holds 65,536 rows
 // a sheet, so the .xls splits the records over two sheets, each with its title block and
 // header, as Noor's report viewer does (written by tests/support/workbooks.ts: SheetJS's own
@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as XLSX from '@e965/xlsx'
-import { readSheet } from '#app/server/workbook-reading/read-workbook.server.ts'
-import { isExcelDate, type CellValue, type SheetRow } from '#app/server/xlsx/types.ts'
+import { readSheet } from '#app/platform/workbook-reading/read-workbook.server.ts'
+import { isExcelDate, type CellValue, type SheetRow } from '#app/platform/xlsx/types.ts'
 import { buildXls, encodeWindows1256, type XlsCell } from '#tests/support/workbooks.ts'
 import { absenceWorkbook } from '#tests/support/absence-workbook.ts'
 import { measureInChild, timeRuns, type Timing } from './measure.ts'
@@ -118,7 +118,7 @@ async function measure(library: Library, container: Container, file: string, run
   const data = readFileSync(file)
   let read: () => number
   if (library === 'hallil') {
-    const { readWorkbook } = await import('#app/server/workbook-reading/read-workbook.server.ts')
+    const { readWorkbook } = await import('#app/platform/workbook-reading/read-workbook.server.ts')
     const options = { maxUncompressedBytes: 200 << 20, maxRows: 500_040, maxSheets: 1000, timeBudgetMs: 60_000 }
     read = () => readWorkbook(data, options).sheets.reduce((sum, s) => sum + s.rows.length, 0)
   } else {

@@ -1,5 +1,5 @@
 // The grades analysis (docs/grades.md): reading a sample-layout grades workbook with
-// app/server/workbook-reading/read-workbook.server.ts and analysing it, against SheetJS (@e965/xlsx) merely reading
+// app/platform/workbook-reading/read-workbook.server.ts and analysing it, against SheetJS (@e965/xlsx) merely reading
 // the same file. Each measurement runs in its own process, so its peak memory (Linux's VmHWM − RSS
 // before the first run) is its own. Figures, not assertions.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -62,7 +62,7 @@ async function measure(job: Job, file: string, runs: number) {
   const run: () => number | void =
     job === 'analyse'
       ? await (async () => {
-          const { readSheet } = await import('#app/server/workbook-reading/read-workbook.server.ts')
+          const { readSheet } = await import('#app/platform/workbook-reading/read-workbook.server.ts')
           const { analyseGrades, gradesSheetNames } = await import('#app/features/grades/index.ts')
           const options = { preferredSheets: gradesSheetNames, maxUncompressedBytes: 200 << 20, maxRows: 500_000, timeBudgetMs: 60_000 }
           return () => {

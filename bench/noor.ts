@@ -119,7 +119,7 @@ async function measure(job: Job, file: string, runs: number) {
       sheetjs.read(data, { type: 'buffer' })
     }
   } else {
-    const { readWorkbook } = await import('#app/server/workbook-reading/read-workbook.server.ts')
+    const { readWorkbook } = await import('#app/platform/workbook-reading/read-workbook.server.ts')
     const { analyseAbsence } = await import('#app/features/absence/index.ts')
     const { analyseGrades } = await import('#app/features/grades/index.ts')
     const options = { maxUncompressedBytes: 200 << 20, maxRows: 500_040, maxSheets: 1_000_000, timeBudgetMs: 120_000 }

@@ -4,7 +4,7 @@
 // The app: the built server (`node server.js`, production React) on a fresh DATA_DIR — PGlite,
 // or a fresh PostgreSQL database when DATABASE_URL is set — loaded by autocannon with 50
 // connections for 10 s after a 3 s warm-up, without Accept-Encoding (no compression on either
-// side), twice: as a guest, whom the guest page cache serves (server/page-cache.ts: the page is
+// side), twice: as a guest, whom the guest page cache serves (server/http/page-cache.ts: the page is
 // rendered at most every 15 s, each answer with its own CSP nonce), and as a visitor carrying a
 // cookie the cache does not accept, so that every request goes through the router, the loaders
 // and React — what every signed-in page costs.

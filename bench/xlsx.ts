@@ -1,4 +1,4 @@
-// Reading an uploaded workbook: app/server/workbook-reading/read-workbook.server.ts against SheetJS (@e965/xlsx, a
+// Reading an uploaded workbook: app/platform/workbook-reading/read-workbook.server.ts against SheetJS (@e965/xlsx, a
 // dev dependency used here and in tests only) on sample-layout attendance workbooks. Each
 // measurement runs in its own process, so its peak memory (Linux's VmHWM − RSS before the first read)
 // is its own. Figures, not assertions.
@@ -59,7 +59,7 @@ async function measure(library: Library, file: string, runs: number) {
   const read: () => number =
     library === 'hallil'
       ? await (async () => {
-          const { readSheet } = await import('#app/server/workbook-reading/read-workbook.server.ts')
+          const { readSheet } = await import('#app/platform/workbook-reading/read-workbook.server.ts')
           const options = { preferredSheets: ['الغياب', 'Absence'], maxUncompressedBytes: 200 << 20, maxRows: 500_000, timeBudgetMs: 60_000 }
           return () => readSheet(data, options).rows.length
         })()

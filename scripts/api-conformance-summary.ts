@@ -7,8 +7,8 @@
 // prints the answers checked, the operations and (operation, status) pairs they covered, and the
 // documented operations no test reached.
 import { readFileSync } from 'node:fs'
-import { apiContracts } from '../server/api/index.ts'
-import { buildOpenApiDocument } from '../server/api/openapi.ts'
+import { apiContracts } from '../server/http/api/index.ts'
+import { buildOpenApiDocument } from '../server/http/api/openapi.ts'
 
 const file = process.argv[2]
 if (!file) {

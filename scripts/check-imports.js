@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 const root = process.cwd()
-const infrastructure = ['app/server', 'app/lib', 'app/i18n', 'app/ui']
+const infrastructure = ['app/platform', 'app/lib', 'app/i18n', 'app/ui']
 const problems = []
 
 function* walk(dir) {

@@ -10,9 +10,9 @@ import {
   reconcilePayments,
   updatePackage,
 } from '#app/features/billing/index.server.ts'
-import { createLogger } from '#app/server/logger.server.ts'
-import { EnvError, loadEnv } from '#app/server/env.server.ts'
-import { openDatabaseFor } from '#app/server/services.server.ts'
+import { createLogger } from '#app/platform/logger.server.ts'
+import { EnvError, loadEnv } from '#app/platform/env.server.ts'
+import { openDatabaseFor } from '#app/platform/services.server.ts'
 
 const usage = `Usage: npm run admin -- <command>
 

@@ -1,6 +1,6 @@
 import type { ServerBuild } from 'react-router'
-import type { AppServices } from '#app/server/context.server.ts'
-import { createHttpApp } from '#server/http.ts'
+import type { AppServices } from '#app/platform/context.server.ts'
+import { createHttpApp } from '#server/http/http.ts'
 import { checkedApp } from './api-conformance.ts'
 
 /** No pages are rendered by the API tests: a build with no routes is enough. */

@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import { apiContracts } from '#server/api/index.ts'
-import { buildOpenApiDocument } from '#server/api/openapi.ts'
+import { apiContracts } from '#server/http/api/index.ts'
+import { buildOpenApiDocument } from '#server/http/api/openapi.ts'
 
 // Every answer the API tests receive, checked against the OpenAPI document the API serves: the
 // path and method must be documented, the status listed for them, the content type among the

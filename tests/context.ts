@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import type { AppServices, RequestContext } from '#app/server/context.server.ts'
-import { loadEnv } from '#app/server/env.server.ts'
-import { createLocalFileStore } from '#app/server/files.server.ts'
-import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer } from '#app/server/mail.server.ts'
+import type { AppServices, RequestContext } from '#app/platform/context.server.ts'
+import { loadEnv } from '#app/platform/env.server.ts'
+import { createLocalFileStore } from '#app/platform/files.server.ts'
+import { createLogger } from '#app/platform/logger.server.ts'
+import { createMailer } from '#app/platform/mail.server.ts'
 import type { TestDatabase } from './db.ts'
 
 /** The services a test hands to the HTTP app: a test database, a quiet logger, default settings. */

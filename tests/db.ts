@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { openDatabase, type Database } from '#app/server/db/client.server.ts'
+import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
 import { createDatabaseBeside } from './support/server-process.ts'
 
 export type TestDatabase = Database & { cleanup: () => Promise<void> }

@@ -7,8 +7,8 @@ import { activateAccount, registerUser } from '#app/features/accounts/index.serv
 import { registerSchema } from '#app/features/accounts/schemas.ts'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import type { RequestContext } from '#app/server/context.server.ts'
-import type { Mailer } from '#app/server/mail.server.ts'
+import type { RequestContext } from '#app/platform/context.server.ts'
+import type { Mailer } from '#app/platform/mail.server.ts'
 import { testContext } from './context.ts'
 import type { TestDatabase } from './db.ts'
 

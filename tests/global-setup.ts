@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import type { TestProject } from 'vitest/node'
-import { openDatabase } from '#app/server/db/client.server.ts'
+import { openDatabase } from '#app/platform/db/client.server.ts'
 import { createDatabaseBeside } from './support/server-process.ts'
 
 declare module 'vitest' {

@@ -2,8 +2,8 @@
 // must produce, read as an upload is, and compared field by field with what they state.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { WorkbookGrid } from '#app/server/workbook-reading/grid.ts'
-import { readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
+import type { WorkbookGrid } from '#app/platform/workbook-reading/grid.ts'
+import { readWorkbook } from '#app/platform/workbook-reading/read-workbook.server.ts'
 import { byJson, project, shapeOf, type Json } from './expected-json.ts'
 
 /** Where the Noor-like fixtures are (tests/fixtures/noor). */

@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { ServerBuild } from 'react-router'
 import { EXAM_LIMITS } from '#app/features/exams/schemas.ts'
-import { pdfPoolStats } from '#app/server/pdf-pool.server.ts'
-import type { AppServices } from '#app/server/context.server.ts'
-import { createHttpApp } from '#server/http.ts'
+import { pdfPoolStats } from '#app/platform/pdf-pool.server.ts'
+import type { AppServices } from '#app/platform/context.server.ts'
+import { createHttpApp } from '#server/http/http.ts'
 import { largestExamBody, subscribedTeacher, teacher } from './exams.ts'
 
-// Issue #15's done-means, shared by the test (server/api/exams-print.under-load.test.ts) and
+// Issue #15's done-means, shared by the test (server/http/api/exams-print.under-load.test.ts) and
 // `npm run bench`: the largest test the limits accept, printed as four versions with their keys
 // through the real HTTP server, while /healthz and another teacher's profile are asked for
 // every 100 ms. Over real sockets, so a blocked event loop shows as latency.

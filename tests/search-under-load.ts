@@ -2,13 +2,13 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { ServerBuild } from 'react-router'
-import type { AppServices } from '#app/server/context.server.ts'
-import { analysisEntries } from '#app/server/db/schema.ts'
-import { createHttpApp } from '#server/http.ts'
+import type { AppServices } from '#app/platform/context.server.ts'
+import { analysisEntries } from '#app/platform/db/schema.ts'
+import { createHttpApp } from '#server/http/http.ts'
 import { absenceWorkbook } from './support/absence-workbook.ts'
 import { subscribedTeacher, teacher } from './exams.ts'
 
-// Issue #15's done-means for analyses, shared by the test (server/api/analyses-search.under-load.test.ts)
+// Issue #15's done-means for analyses, shared by the test (server/http/api/analyses-search.under-load.test.ts)
 // and `npm run bench`: a 100,000-row absence workbook uploaded through the real HTTP server, then
 // student searches on it, one at a time and eight at once, while /healthz and another teacher's
 // profile are asked for every 50 ms. Over real sockets, so a blocked event loop shows as latency.

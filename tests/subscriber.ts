@@ -1,6 +1,6 @@
 import { createSession } from '#app/features/accounts/index.server.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { packages, payments, subscriptions, users } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { packages, payments, subscriptions, users } from '#app/platform/db/schema.ts'
 
 let n = 0
 

@@ -4,16 +4,16 @@
 // another. Before each upload the process's peak resident size is started afresh from its
 // current size (/proc/<pid>/clear_refs), and after it the peak (VmHWM) is read: the figure for
 // the whole process, database, worker threads and all. Shared by the test
-// (server/api/upload-memory.under-load.test.ts) and `npm run bench`.
+// (server/http/api/upload-memory.under-load.test.ts) and `npm run bench`.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { openDatabase } from '#app/server/db/client.server.ts'
-import { seedPackages } from '#app/server/db/seed.server.ts'
-import { loadEnv } from '#app/server/env.server.ts'
-import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer } from '#app/server/mail.server.ts'
-import { createLocalFileStore } from '#app/server/files.server.ts'
+import { openDatabase } from '#app/platform/db/client.server.ts'
+import { seedPackages } from '#app/platform/db/seed.server.ts'
+import { loadEnv } from '#app/platform/env.server.ts'
+import { createLogger } from '#app/platform/logger.server.ts'
+import { createMailer } from '#app/platform/mail.server.ts'
+import { createLocalFileStore } from '#app/platform/files.server.ts'
 import { absenceWorkbook } from './support/absence-workbook.ts'
 import { badWorkbooks } from './support/bad-workbooks.ts'
 import { startServer } from './support/server-process.ts'

@@ -1,8 +1,8 @@
 // Reads a fixture workbook with the project's own reader, as an upload would be read (the one
 // place to change should the tests need another way in).
 import { readFileSync } from 'node:fs'
-import { readSheet } from '#app/server/workbook-reading/read-workbook.server.ts'
-import type { ReadSheetResult } from '#app/server/xlsx/types.ts'
+import { readSheet } from '#app/platform/workbook-reading/read-workbook.server.ts'
+import type { ReadSheetResult } from '#app/platform/xlsx/types.ts'
 
 /** The rows of a workbook's preferred sheet (else its first sheet), numbered as Excel shows them. */
 export function readWorkbookRows(file: string | Uint8Array, preferredSheets: readonly string[]): ReadSheetResult {

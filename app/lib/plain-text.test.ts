@@ -3,7 +3,7 @@ import { registerSchema, profileSchema, reviewSchema } from '#app/features/accou
 import { listAnalyses, renameAnalysis, saveAnalysis } from '#app/features/analyses/index.server.ts'
 import { contactSchema } from '#app/features/content/schemas.ts'
 import { examSchema } from '#app/features/exams/schemas.ts'
-import { users } from '#app/server/db/schema.ts'
+import { users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { sampleExamBody } from '#tests/exams.ts'
 import { withoutBidiControls } from './plain-text.ts'

@@ -4,7 +4,7 @@ import { z } from './zod.ts'
 // beside the function that builds them (`userToJson` beside `userWire`, typed `Wire<typeof
 // userWire>`), so a serializer that drifts from its shape fails to compile. A shape registered
 // here by name becomes a named schema of the OpenAPI document (components/schemas), referenced
-// wherever a route answers it (server/api/openapi.ts). Server code only: pages never import these.
+// wherever a route answers it (server/http/api/openapi.ts). Server code only: pages never import these.
 //
 // Field names: snake_case (`created_at`, `avatar_url`), as the API has always answered, except
 // the analyses' report objects, which keep the camelCase of the reports they are (absence and

@@ -6,7 +6,7 @@ import { bandsFromQuery } from '#app/features/grades/index.ts'
 import { gradesExport } from '#app/features/grades/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
-import { limitPageExports } from '#app/server/export-limit.server.ts'
+import { limitPageExports } from '#app/platform/export-limit.server.ts'
 import type { Route } from './+types/analysis-export'
 
 /** `Export PDF` / `Export Excel` of the teacher's own analysis, in the page's language. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contactMessages } from '#app/server/db/schema.ts'
+import { contactMessages } from '#app/platform/db/schema.ts'
 import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { action, loader } from './contact-us.tsx'

@@ -4,7 +4,7 @@ import { examPdfFileName, examPdfResponse, examPrintErrorPage, examPrintOptions,
 import { asksTooManyVersions, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { DomainError, isDomainError } from '#app/lib/errors.ts'
-import { limitPageExports } from '#app/server/export-limit.server.ts'
+import { limitPageExports } from '#app/platform/export-limit.server.ts'
 import type { Route } from './+types/exams-pdf'
 
 /** `Download PDF`: the test, `?answers=1` its key, `?versions=2…4` its versions each with its key. */

@@ -4,7 +4,7 @@ import { examPrintErrorPage, examPrintOptions, findExam, renderExamPrint } from 
 import { asksTooManyVersions, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { DomainError, isDomainError } from '#app/lib/errors.ts'
-import { limitPageExports } from '#app/server/export-limit.server.ts'
+import { limitPageExports } from '#app/platform/export-limit.server.ts'
 import type { Route } from './+types/exams-preview'
 
 /** The print preview's image: the PDF's pages as one SVG (docs/decisions/007), the same options as the PDF. */

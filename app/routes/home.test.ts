@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { saveAnalysis } from '#app/features/analyses/index.server.ts'
-import { seedPackages } from '#app/server/db/seed.server.ts'
+import { seedPackages } from '#app/platform/db/seed.server.ts'
 import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { subscribedTeacher, teacher } from '#tests/exams.ts'

@@ -1,6 +1,6 @@
 import { PackageGrid } from '#app/features/billing/index.ts'
 import { listPackages } from '#app/features/billing/index.server.ts'
-import { memoize } from '#app/server/memo.server.ts'
+import { memoize } from '#app/platform/memo.server.ts'
 import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
 import { ReviewList } from '#app/features/accounts/index.ts'
 import { getCurrentSession, listApprovedReviews } from '#app/features/accounts/index.server.ts'
@@ -22,7 +22,7 @@ import { staticForGuests } from '#app/lib/static-pages.ts'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   // A signed-in teacher's `/:lang` is her home. The guest page cache never takes a request
-  // carrying the session cookie (server/page-cache.ts), so this page is never kept or shared.
+  // carrying the session cookie (server/http/page-cache.ts), so this page is never kept or shared.
   const current = await getCurrentSession(request, context)
   if (current) {
     return {

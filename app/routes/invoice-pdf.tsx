@@ -2,7 +2,7 @@ import { data } from 'react-router'
 import { requireUser } from '#app/features/accounts/index.server.ts'
 import { findUserInvoice, invoicePdfResponse } from '#app/features/billing/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
-import { limitPageExports } from '#app/server/export-limit.server.ts'
+import { limitPageExports } from '#app/platform/export-limit.server.ts'
 import type { Route } from './+types/invoice-pdf'
 
 /** `Download PDF`: the teacher's own invoice only; another teacher's id is not found. */

@@ -9,7 +9,7 @@ import { localPath } from '#app/ui/app-link.tsx'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
-import { memoize } from '#app/server/memo.server.ts'
+import { memoize } from '#app/platform/memo.server.ts'
 import type { Route } from './+types/packages'
 import { staticForGuests } from '#app/lib/static-pages.ts'
 

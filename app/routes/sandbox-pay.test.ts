@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findUserPayment, sandboxFor, startCheckout } from '#app/features/billing/index.server.ts'
-import { seedPackages } from '#app/server/db/seed.server.ts'
+import { seedPackages } from '#app/platform/db/seed.server.ts'
 import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { teacher } from '#tests/exams.ts'

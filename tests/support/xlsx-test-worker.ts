@@ -3,10 +3,10 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { threadId } from 'node:worker_threads'
 import { DomainError } from '#app/lib/errors.ts'
-import { readSheet, readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
-import type { ReadWorkbookOptions } from '#app/server/workbook-reading/grid.ts'
-import type { ReadSheetOptions } from '#app/server/xlsx/types.ts'
-import { serveWorkerTasks } from '#app/server/xlsx/worker-pool.server.ts'
+import { readSheet, readWorkbook } from '#app/platform/workbook-reading/read-workbook.server.ts'
+import type { ReadWorkbookOptions } from '#app/platform/workbook-reading/grid.ts'
+import type { ReadSheetOptions } from '#app/platform/xlsx/types.ts'
+import { serveWorkerTasks } from '#app/platform/xlsx/worker-pool.server.ts'
 
 export const testTasks = {
   read: (data: Uint8Array, options: ReadSheetOptions) => readSheet(data, options),

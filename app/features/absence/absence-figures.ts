@@ -1,4 +1,4 @@
-import type { CellValue } from '#app/server/xlsx/types.ts'
+import type { CellValue } from '#app/platform/xlsx/types.ts'
 import {
   cellText,
   cleanText,

@@ -16,7 +16,7 @@ import {
   type RecognisedLayout,
   type SkippedRow,
 } from '#app/features/analyses/index.ts'
-import type { CellValue } from '#app/server/xlsx/types.ts'
+import type { CellValue } from '#app/platform/xlsx/types.ts'
 import {
   AbsenceGroups,
   skip,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { AnalysisError, compareClassrooms, nameSortKey } from '#app/features/analyses/index.ts'
 import { catalogue, getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, lookup } from '#app/i18n/translate.ts'
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue, SheetRow } from '#app/platform/xlsx/types.ts'
 import { byJson, project, shapeOf, type Json } from '#tests/expected-json.ts'
 import { readWorkbookRows } from '#tests/workbook-rows.ts'
 import {

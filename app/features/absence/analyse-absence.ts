@@ -1,4 +1,4 @@
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue, SheetRow } from '#app/platform/xlsx/types.ts'
 import {
   AnalysisError,
   cellText,

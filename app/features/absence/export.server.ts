@@ -1,8 +1,9 @@
 import type { Lang } from '#app/i18n/config.ts'
 import { analysisEntryData, exportResponse, type AnalysisEntry } from '#app/features/analyses/index.server.ts'
-import type { Db } from '#app/server/db/client.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import { defaultWarningThresholds, recomputeTotals, type AbsenceAnalysis, type AbsenceEntriesRecords, type AbsenceTotalsRecords, type StudentFigures, type TotalsRow } from './analyse-absence.ts'
-import { absenceReportWorkbook, renderAbsenceReportPdf } from './exports.server.ts'
+import { absenceReportWorkbook } from './report-xlsx.server.ts'
+import { renderAbsenceReportPdf } from './report-pdf.server.ts'
 import type { AbsenceStored } from './kind.ts'
 import { nameKey } from './search-students.ts'
 

@@ -1,6 +1,6 @@
 import { AnalysisError, analysisEntriesByName, analysisEntryData } from '#app/features/analyses/index.server.ts'
 import { DomainError, isDomainError } from '#app/lib/errors.ts'
-import type { Db } from '#app/server/db/client.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import { defaultWarningThresholds, type AbsenceAnalysis, type StudentFigures } from './analyse-absence.ts'
 import { asksOtherDays, hasEntries, loadAbsence, STUDENTS, type StoredAbsence } from './export.server.ts'
 import type { StudentSearch, WarnedStudent } from './report-view.tsx'

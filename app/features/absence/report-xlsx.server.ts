@@ -10,7 +10,7 @@ import {
 import { intlLocale, type Lang } from '#app/i18n/config.ts'
 import { weekdayName } from '#app/i18n/format.ts'
 import type { Translate } from '#app/i18n/translate.ts'
-import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/server/xlsx/write.server.ts'
+import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/platform/xlsx/write.server.ts'
 import { warningLevelKeys, type AbsenceAnalysis, type AbsenceMeta, type AbsenceReport, type Counts, type WarningLevel } from './analyse-absence.ts'
 
 // The Excel export of an absence analysis (docs/absence.md, "Exports"): one sheet per table of the

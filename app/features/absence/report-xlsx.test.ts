@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import * as XLSX from '@e965/xlsx'
 import { describe, expect, it } from 'vitest'
-import { readSheet } from '#app/server/workbook-reading/read-workbook.server.ts'
+import { readSheet } from '#app/platform/workbook-reading/read-workbook.server.ts'
 import { analyseAbsence, type AbsenceAnalysis, type Counts } from './analyse-absence.ts'
 import { absenceReportWorkbook } from './report-xlsx.server.ts'
 

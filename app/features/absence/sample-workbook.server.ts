@@ -1,6 +1,6 @@
 import { guideSheet, sampleWords, type SampleWords } from '#app/features/analyses/index.server.ts'
 import { intlLocale, type Lang } from '#app/i18n/config.ts'
-import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/server/xlsx/write.server.ts'
+import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/platform/xlsx/write.server.ts'
 import {
   sampleClassrooms,
   sampleFirstSunday,

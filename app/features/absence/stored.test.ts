@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findAnalysis, saveAnalysis } from '#app/features/analyses/index.server.ts'
-import { users } from '#app/server/db/schema.ts'
+import { users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { fixtureGrid, noorFixtures } from '#tests/noor-fixtures.ts'
 import { analyseAbsence, type AbsenceAnalysis } from './analyse-absence.ts'

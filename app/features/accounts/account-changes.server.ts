@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import { examImages, users } from '#app/server/db/schema.ts'
+import { examImages, users } from '#app/platform/db/schema.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode } from './codes.server.ts'
 import type { AccountContext } from './context.ts'

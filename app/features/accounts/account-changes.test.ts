@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { examImages, notifications, oneTimeCodes, resetFlows, reviews, sessions, users } from '#app/server/db/schema.ts'
+import { examImages, notifications, oneTimeCodes, resetFlows, reviews, sessions, users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import {
   accountContext,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import sharp from 'sharp'
 import { DomainError } from '#app/lib/errors.ts'
-import type { FileStore } from '#app/server/files.server.ts'
+import type { FileStore } from '#app/platform/files.server.ts'
 
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024
 export const AVATAR_MAX_PIXELS = 25_000_000

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { createLocalFileStore } from '#app/server/files.server.ts'
+import { createLocalFileStore } from '#app/platform/files.server.ts'
 import { domainErrorOf } from '#tests/factories.ts'
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, imageTypeOf, storeAvatar } from './avatar.server.ts'
 

@@ -1,10 +1,10 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm'
 import { DomainError } from '#app/lib/errors.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { oneTimeCodes, users, type CodePurpose } from '#app/server/db/schema.ts'
-import { constantTimeEqual, keyedHash, sixDigitCode } from '#app/server/crypto.server.ts'
-import type { Logger } from '#app/server/logger.server.ts'
-import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { oneTimeCodes, users, type CodePurpose } from '#app/platform/db/schema.ts'
+import { constantTimeEqual, keyedHash, sixDigitCode } from '#app/platform/crypto.server.ts'
+import type { Logger } from '#app/platform/logger.server.ts'
+import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 
 export const CODE_TTL_SECONDS = 10 * 60
 export const CODE_MAX_ATTEMPTS = 5

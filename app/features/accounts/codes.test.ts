@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { DomainError } from '#app/lib/errors.ts'
-import { oneTimeCodes } from '#app/server/db/schema.ts'
+import { oneTimeCodes } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, domainErrorOf, lastCodeSentTo, silenceOutboxHints } from '#tests/factories.ts'
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_SENDS_PER_HOUR, CODE_TTL_SECONDS, consumeCode, issueCode } from './codes.server.ts'

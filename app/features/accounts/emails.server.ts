@@ -1,9 +1,9 @@
 import { dirOf, type Lang } from '#app/i18n/config.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator } from '#app/i18n/translate.ts'
-import type { CodePurpose } from '#app/server/db/schema.ts'
-import type { Logger } from '#app/server/logger.server.ts'
-import type { Mailer } from '#app/server/mail.server.ts'
+import type { CodePurpose } from '#app/platform/db/schema.ts'
+import type { Logger } from '#app/platform/logger.server.ts'
+import type { Mailer } from '#app/platform/mail.server.ts'
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

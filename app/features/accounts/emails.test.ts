@@ -1,9 +1,9 @@
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { languages } from '#app/i18n/config.ts'
-import { codePurposes } from '#app/server/db/schema.ts'
+import { codePurposes } from '#app/platform/db/schema.ts'
 import { failingMailer } from '#tests/factories.ts'
-import type { Mailer, MailMessage } from '#app/server/mail.server.ts'
+import type { Mailer, MailMessage } from '#app/platform/mail.server.ts'
 import { codeEmail, sendCodeEmail } from './emails.server.ts'
 
 describe('codeEmail', () => {

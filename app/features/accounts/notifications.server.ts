@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm'
-import type { Db } from '#app/server/db/client.server.ts'
-import { notifications } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { notifications } from '#app/platform/db/schema.ts'
 import { isUuid } from '#app/lib/ids.ts'
 
 /** Kinds with their text in the `notifications` namespace; later features add theirs. */

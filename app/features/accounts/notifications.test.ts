@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { notifications } from '#app/server/db/schema.ts'
+import { notifications } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
 import { listNotifications, markAllNotificationsRead, markNotificationRead, notify, unreadNotificationCount } from './notifications.server.ts'

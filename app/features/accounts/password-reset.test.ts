@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { notifications, resetFlows, sessions, users } from '#app/server/db/schema.ts'
+import { notifications, resetFlows, sessions, users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, domainErrorOf, lastCodeSentTo, lastMailTo, mailsTo, readOutbox, silenceOutboxHints } from '#tests/factories.ts'
 import { CODE_MAX_ATTEMPTS } from './codes.server.ts'

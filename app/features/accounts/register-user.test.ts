@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { notifications, oneTimeCodes, users } from '#app/server/db/schema.ts'
+import { notifications, oneTimeCodes, users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import {
   accountContext,

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm'
-import type { Db } from '#app/server/db/client.server.ts'
-import { reviews, users } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { reviews, users } from '#app/platform/db/schema.ts'
 
 /** A review waits for an operator's approval (`npm run admin -- reviews approve <id>`). */
 export async function createReview(db: Db, userId: string, input: { rating: number; comment: string }) {

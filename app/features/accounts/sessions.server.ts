@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, gte, lt, ne } from 'drizzle-orm'
-import type { Db } from '#app/server/db/client.server.ts'
-import { sessions, users } from '#app/server/db/schema.ts'
-import { keyedHash, randomToken } from '#app/server/crypto.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { sessions, users } from '#app/platform/db/schema.ts'
+import { keyedHash, randomToken } from '#app/platform/crypto.server.ts'
 import { isUuid } from '#app/lib/ids.ts'
-import type { Logger } from '#app/server/logger.server.ts'
+import type { Logger } from '#app/platform/logger.server.ts'
 
 export const SESSION_TTL_DAYS = 30
 /** The default idle limit (ASVS 7.3.1); the process takes `SESSION_IDLE_DAYS` from its env. */

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { sessions } from '#app/server/db/schema.ts'
-import { createLogger } from '#app/server/logger.server.ts'
+import { sessions } from '#app/platform/db/schema.ts'
+import { createLogger } from '#app/platform/logger.server.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
 import {

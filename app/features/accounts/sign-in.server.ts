@@ -1,5 +1,5 @@
 import { DomainError } from '#app/lib/errors.ts'
-import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import type { AccountContext } from './context.ts'
 import { findUserByEmail } from './register-user.server.ts'
 import { dummyVerify, verifyPassword } from './passwords.server.ts'

@@ -1,8 +1,8 @@
 import { redirect } from 'react-router'
 import { readCookie } from '#app/i18n/detect.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import type { RequestContext } from '#app/server/context.server.ts'
-import type { Env } from '#app/server/env.server.ts'
+import type { RequestContext } from '#app/platform/context.server.ts'
+import type { Env } from '#app/platform/env.server.ts'
 import { safeRedirect } from '#app/lib/safe-redirect.ts'
 import { createSession, findSession, revokeSession, SESSION_TTL_DAYS, type CurrentSession } from './sessions.server.ts'
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { sessions } from '#app/server/db/schema.ts'
+import { sessions } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
 import { createSession } from './sessions.server.ts'

@@ -1,4 +1,4 @@
-import { createWorkerPool, type RunOptions, type TaskOptions, type TaskResult, type WorkerPool } from '#app/server/xlsx/worker-pool.server.ts'
+import { createWorkerPool, type RunOptions, type TaskOptions, type TaskResult, type WorkerPool } from '#app/platform/xlsx/worker-pool.server.ts'
 import type { WorkerTaskName, WorkerTasks } from './worker-tasks.server.ts'
 
 // The process's pool of analysis workers, started on the first upload. Its entry is worker.ts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SheetRow } from '#app/server/xlsx/types.ts'
+import type { SheetRow } from '#app/platform/xlsx/types.ts'
 import { AnalysisError } from './analysis-error.ts'
 import { refuseMostlySkipped, requireTable, Roster, studentKeyOf } from './data-rows.ts'
 import type { TableSpec } from './table.ts'

@@ -1,4 +1,4 @@
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue, SheetRow } from '#app/platform/xlsx/types.ts'
 import { AnalysisError, type SkippedRow } from './analysis-error.ts'
 import { cleanText, normalizeLabel, normalizeName, normalizeText } from './normalize.ts'
 import { cellText, isBlankCell, locateTable, type LocatedTable, type TableSpec } from './table.ts'

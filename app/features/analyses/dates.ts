@@ -1,4 +1,4 @@
-import { isExcelDate, type CellValue } from '#app/server/xlsx/types.ts'
+import { isExcelDate, type CellValue } from '#app/platform/xlsx/types.ts'
 import { normalizeText } from './normalize.ts'
 
 /** A school day, read from an Excel date cell or from Gregorian or Hijri (Umm al-Qura) text. */

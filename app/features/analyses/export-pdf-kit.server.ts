@@ -1,6 +1,6 @@
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import { PdfRenderLimitError, renderOffThread } from '#app/server/pdf-pool.server.ts'
+import { PdfRenderLimitError, renderOffThread } from '#app/platform/pdf-pool.server.ts'
 import type { SkippedRow } from './analysis-error.ts'
 import type { ExportWords } from './export-words.server.ts'
 

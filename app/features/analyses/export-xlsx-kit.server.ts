@@ -1,5 +1,5 @@
 import type { Lang } from '#app/i18n/config.ts'
-import type { XlsxCell, XlsxColumn, XlsxSheet } from '#app/server/xlsx/write.server.ts'
+import type { XlsxCell, XlsxColumn, XlsxSheet } from '#app/platform/xlsx/write.server.ts'
 import type { SkippedRow } from './analysis-error.ts'
 import type { ExportWords } from './export-words.server.ts'
 

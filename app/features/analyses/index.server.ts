@@ -13,7 +13,7 @@ export {
 } from './store.server.ts'
 export { analyseInWorker, checkUpload, readLimits, uploadAnswer, uploadedFile, uploadError, uploadFailure, type UploadContext } from './upload.server.ts'
 export { closeAnalysisWorkers } from './analysis-workers.server.ts'
-export { exportResponse, xlsxResponse } from './responses.server.ts'
+export { exportResponse, xlsxResponse } from './download.server.ts'
 export { AnalysisError } from './analysis-error.ts'
 // The pieces both exports of every analysis are built from.
 export { createExportWords, type ExportWords } from './export-words.server.ts'

@@ -1,5 +1,5 @@
-import type { SheetGrid, WorkbookGrid } from '#app/server/workbook-reading/grid.ts'
-import type { SheetRow } from '#app/server/xlsx/types.ts'
+import type { SheetGrid, WorkbookGrid } from '#app/platform/workbook-reading/grid.ts'
+import type { SheetRow } from '#app/platform/xlsx/types.ts'
 import { AnalysisError } from './analysis-error.ts'
 import { isScientificId } from './data-rows.ts'
 import { defaultHeaderWithin, HeaderWords, locateTable, readTitle, type LocatedTable, type TableSpec } from './table.ts'

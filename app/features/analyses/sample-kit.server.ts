@@ -1,7 +1,7 @@
 import { otherLang, type Lang } from '#app/i18n/config.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, lookup } from '#app/i18n/translate.ts'
-import type { XlsxCell, XlsxSheet } from '#app/server/xlsx/write.server.ts'
+import type { XlsxCell, XlsxSheet } from '#app/platform/xlsx/write.server.ts'
 
 // What the tools' downloadable samples share: their words (a missing one fails rather than
 // printing its key in a teacher's file) and the sheet that explains every column in both

@@ -3,8 +3,8 @@ import type { AbsenceStored } from '#app/features/absence/kind.ts'
 import type { GradesStored } from '#app/features/grades/kind.ts'
 import { isUuid } from '#app/lib/ids.ts'
 import { withoutBidiControls } from '#app/lib/plain-text.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { analyses, analysisEntries, type AnalysisKind } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { analyses, analysisEntries, type AnalysisKind } from '#app/platform/db/schema.ts'
 
 export type SaveAnalysisInput = {
   userId: string

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { analyses, analysisEntries, users } from '#app/server/db/schema.ts'
+import { analyses, analysisEntries, users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import {
   analysisEntriesByName,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue, SheetRow } from '#app/platform/xlsx/types.ts'
 import { cellText, isBlankCell, locateTable, type TableSpec } from './table.ts'
 
 type Key = 'name' | 'score' | 'note'

@@ -1,5 +1,5 @@
-import type { MergedRange } from '#app/server/workbook-reading/grid.ts'
-import { isExcelDate, type CellValue, type SheetRow } from '#app/server/xlsx/types.ts'
+import type { MergedRange } from '#app/platform/workbook-reading/grid.ts'
+import { isExcelDate, type CellValue, type SheetRow } from '#app/platform/xlsx/types.ts'
 import { fromExcelSerial } from './dates.ts'
 import { cleanText, hasArabic, normalizeLabel } from './normalize.ts'
 

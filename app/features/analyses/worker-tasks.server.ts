@@ -1,7 +1,7 @@
 import { absenceKind } from '#app/features/absence/kind.ts'
 import { gradesKind } from '#app/features/grades/kind.ts'
-import type { ReadWorkbookOptions } from '#app/server/workbook-reading/grid.ts'
-import { readWorkbook } from '#app/server/workbook-reading/read-workbook.server.ts'
+import type { ReadWorkbookOptions } from '#app/platform/workbook-reading/grid.ts'
+import { readWorkbook } from '#app/platform/workbook-reading/read-workbook.server.ts'
 import type { AnalysisKindRecord } from './layouts.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { flashCookie, requireUser } from '#app/features/accounts/index.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import type { RequestContext } from '#app/server/context.server.ts'
+import type { RequestContext } from '#app/platform/context.server.ts'
 import { currentSubscription } from './subscriptions.server.ts'
 
 /**

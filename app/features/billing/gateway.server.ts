@@ -1,5 +1,5 @@
 import type { Lang } from '#app/i18n/config.ts'
-import type { RequestContext } from '#app/server/context.server.ts'
+import type { RequestContext } from '#app/platform/context.server.ts'
 import { createMoyasarGateway } from './gateways/moyasar.server.ts'
 import { createSandboxGateway, type SandboxGateway } from './gateways/sandbox.server.ts'
 import type { PaymentGateway } from './gateways/types.ts'

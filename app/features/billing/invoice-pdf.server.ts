@@ -2,7 +2,7 @@ import { hijriLocale, intlLocale, type Lang } from '#app/i18n/config.ts'
 import { formatMoney } from '#app/i18n/format.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, lookup } from '#app/i18n/translate.ts'
-import { renderPdf } from '#app/server/pdf.server.ts'
+import { renderPdf } from '#app/platform/pdf.server.ts'
 import type { PaymentMethod } from './gateways/types.ts'
 import { qrSvg } from './qr-svg.ts'
 

@@ -5,7 +5,7 @@ import path from 'node:path'
 import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { embeddedFonts } from '#app/server/pdf.server.ts'
+import { embeddedFonts } from '#app/platform/pdf.server.ts'
 import { qrSvg, renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.server.ts'
 import { halalasToDecimal, readZatcaQr, zatcaQr } from './zatca-qr.ts'
 

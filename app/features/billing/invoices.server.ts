@@ -2,8 +2,8 @@ import { wireDateTime, wireHalalas, wireId, wireShape, type Wire } from '#app/li
 import { z } from '#app/lib/zod.ts'
 import { and, desc, eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { invoices } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { invoices } from '#app/platform/db/schema.ts'
 import { renderInvoicePdf } from './invoice-pdf.server.ts'
 import { isUuid } from '#app/lib/ids.ts'
 

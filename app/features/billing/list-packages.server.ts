@@ -2,8 +2,8 @@ import { wireHalalas, wireShape, type Wire } from '#app/lib/wire.server.ts'
 import { z } from '#app/lib/zod.ts'
 import { asc, eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { packages } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { packages } from '#app/platform/db/schema.ts'
 import { priceBreakdown } from './vat.ts'
 
 /** A package as pages and the API show it (the API's `package` shape, in camelCase). */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { packages } from '#app/server/db/schema.ts'
-import { defaultPackages, seedPackages } from '#app/server/db/seed.server.ts'
+import { packages } from '#app/platform/db/schema.ts'
+import { defaultPackages, seedPackages } from '#app/platform/db/seed.server.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { listPackages } from './list-packages.server.ts'
 

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm'
-import type { Db } from '#app/server/db/client.server.ts'
-import { packages } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { packages } from '#app/platform/db/schema.ts'
 
 /** `99`, `99.5`, `SAR 99.00`, `99.00 ر.س` → halalas; a bare integer over 1000 is taken as halalas already. */
 export function parsePrice(text: string): number | null {

@@ -3,8 +3,8 @@ import { z } from '#app/lib/zod.ts'
 import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { invoices, notifications, packages, payments, subscriptions } from '#app/server/db/schema.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { invoices, notifications, packages, payments, subscriptions } from '#app/platform/db/schema.ts'
 
 /** The subscription in force now, if any (the latest-ending one). */
 export async function currentSubscription(db: Db, userId: string, now = new Date()) {

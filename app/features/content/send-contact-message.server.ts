@@ -1,7 +1,7 @@
 import type { Lang } from '#app/i18n/config.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { contactMessages } from '#app/server/db/schema.ts'
-import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { contactMessages } from '#app/platform/db/schema.ts'
+import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import type { ContactInput } from './contact-schema.ts'
 
 export const CONTACT_LIMIT_PER_HOUR = 5

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contactMessages } from '#app/server/db/schema.ts'
+import { contactMessages } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { contactSchema } from './contact-schema.ts'
 import { CONTACT_LIMIT_PER_HOUR, sendContactMessage } from './send-contact-message.server.ts'

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import type { Lang } from '#app/i18n/config.ts'
-import { embeddedFonts } from '#app/server/pdf.server.ts'
+import { embeddedFonts } from '#app/platform/pdf.server.ts'
 import { examPrintData, renderExamPdf, type ExamPrintKind } from './exam-pdf.server.ts'
 import { examSchema } from './schemas.ts'
 import { examRecordOf, sampleExamBody } from '#tests/exams.ts'

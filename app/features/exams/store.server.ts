@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import { DomainError } from '#app/lib/errors.ts'
 import { isUuid } from '#app/lib/ids.ts'
-import type { Db } from '#app/server/db/client.server.ts'
-import { examImages, exams } from '#app/server/db/schema.ts'
-import type { FileStore } from '#app/server/files.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { examImages, exams } from '#app/platform/db/schema.ts'
+import type { FileStore } from '#app/platform/files.server.ts'
 import { EXAM_LIMITS, totalMarks, type ExamInput, type Question } from './schemas.ts'
 
 // A teacher's tests. Every read and write names the owner: another teacher's id (or a malformed

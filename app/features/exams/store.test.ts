@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { examImages, exams, users } from '#app/server/db/schema.ts'
+import { examImages, exams, users } from '#app/platform/db/schema.ts'
 import { domainErrorOf } from '#tests/factories.ts'
 import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'

@@ -6,7 +6,7 @@ import { AnalysisError, compareClassrooms } from '#app/features/analyses/index.t
 import { catalogue, getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator, lookup } from '#app/i18n/translate.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue, SheetRow } from '#app/platform/xlsx/types.ts'
 import { byJson, project, shapeOf, type Json } from '#tests/expected-json.ts'
 import { readWorkbookRows } from '#tests/workbook-rows.ts'
 import {

@@ -29,7 +29,7 @@ import {
   type SkippedRow,
   type TableSpec,
 } from '#app/features/analyses/index.ts'
-import type { CellValue } from '#app/server/xlsx/types.ts'
+import type { CellValue } from '#app/platform/xlsx/types.ts'
 import { resolveBands, type BandPresetName, type GradeBand } from './bands.ts'
 import { maxScoreDecimals, ScoreGroup, scoreFigures, type ScoreFigures, type SubjectScale } from './grade-figures.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CellValue } from '#app/server/xlsx/types.ts'
+import type { CellValue } from '#app/platform/xlsx/types.ts'
 import { analyseGrades } from './analyse-grades.ts'
 
 // Noor's band summary (students per band for each subject, one classroom per sheet), built by

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { readWorkbookRows } from '#tests/workbook-rows.ts'
 import { analyseGrades, gradesSheetNames } from './analyse-grades.ts'
 import { bandPresets } from './bands.ts'
-import type { Db } from '#app/server/db/client.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import { gradesExport, storedGrades } from './export.server.ts'
 
 // A saved grades analysis as the route and the API hand it over (the title block as strings),

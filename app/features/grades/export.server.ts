@@ -1,9 +1,10 @@
 import { analysisEntryData, exportResponse, type AnalysisEntry } from '#app/features/analyses/index.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import type { Db } from '#app/server/db/client.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import { recomputeGrades, type GradeRecord, type GradeRecords, type GradesAnalysis, type GradesEntriesRecords, type GradesMeta } from './analyse-grades.ts'
 import type { GradeBand } from './bands.ts'
-import { gradesReportWorkbook, renderGradesReportPdf, type GradesExportOptions } from './exports.server.ts'
+import { gradesReportWorkbook, type GradesExportOptions } from './report-xlsx.server.ts'
+import { renderGradesReportPdf } from './report-pdf.server.ts'
 import type { GradesStored } from './kind.ts'
 
 type Stored = GradesStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { CellValue, SheetRow } from '#app/server/xlsx/types.ts'
+import type { CellValue, SheetRow } from '#app/platform/xlsx/types.ts'
 import { readWorkbookRows } from '#tests/workbook-rows.ts'
 import { analyseGrades, gradesSheetNames, recomputeGrades, type GradesAnalysis } from './analyse-grades.ts'
 import { renderGradesReportPdf } from './report-pdf.server.ts'

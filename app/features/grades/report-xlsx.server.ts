@@ -9,7 +9,7 @@ import {
   type ExportWords,
 } from '#app/features/analyses/index.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/server/xlsx/write.server.ts'
+import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/platform/xlsx/write.server.ts'
 import type { ClassroomScoreFigures, GradesMeta, GradesReport, SubjectReport } from './analyse-grades.ts'
 import { isBandKey } from './bands.ts'
 import type { ScoreFigures } from './grade-figures.ts'

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { analysisEntryData, findAnalysis, saveAnalysis } from '#app/features/analyses/index.server.ts'
-import { users } from '#app/server/db/schema.ts'
+import { users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { fixtureGrid, noorFixtures } from '#tests/noor-fixtures.ts'
 import { readWorkbookRows } from '#tests/workbook-rows.ts'

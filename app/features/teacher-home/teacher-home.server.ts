@@ -2,7 +2,7 @@ import { listAnalyses } from '#app/features/analyses/index.server.ts'
 import { listSubscriptions } from '#app/features/billing/index.server.ts'
 import { listExams } from '#app/features/exams/index.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
-import type { Db } from '#app/server/db/client.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import type { HomeSubscription, TeacherHome } from './home-data.ts'
 
 /** How many of her latest analyses and tests the home shows; the lists are one link away. */

@@ -1,9 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Db } from '#app/server/db/client.server.ts'
-import { sandboxPayments } from '#app/server/db/schema.ts'
-import { constantTimeEqual } from '#app/server/crypto.server.ts'
-import type { Logger } from '#app/server/logger.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { sandboxPayments } from '#app/platform/db/schema.ts'
+import { constantTimeEqual } from '#app/platform/crypto.server.ts'
+import type { Logger } from '#app/platform/logger.server.ts'
 import { GatewayError, type PaymentGateway, type WebhookEvent } from './types.ts'
 
 // The published test cards (docs/billing.md): the first succeeds, the second fails after 3-D Secure.
