@@ -3,9 +3,12 @@
 //
 // `npm test -- --database-only` is CI's second pass, on the other database after a full one:
 // it runs only what can come out differently on another database: the test files that open one
-// and the end-to-end tests not tagged @once (those check what the browser shows of a page
-// (axe, layout, keyboard, paint timing), the same whatever the database). Typecheck, lint, the
-// build and the files that never open a database give the same answer twice, so they run once.
+// (every domain function and every API route is tested there against the database) and the
+// end-to-end journeys tagged @database, which take a teacher through every write the product
+// makes (account, codes, payment and its webhook, invoice, both analyses, a printed test,
+// another teacher's ids). The other end-to-end tests check what the browser shows and does with
+// what the server answers, the same whatever the database holds it (docs/decisions/015).
+// Typecheck, lint, the build and the files that never open a database run once.
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
@@ -37,7 +40,7 @@ const steps = databaseOnly
   ? [
       ['unit and integration tests that open a database', 'npx', ['vitest', 'run', ...openingADatabase.filter((file) => !file.includes(UNDER_LOAD))]],
       ['tests under load that open a database, one at a time', 'npx', [...vitestAlone.slice(0, -1), ...openingADatabase.filter((file) => file.includes(UNDER_LOAD))]],
-      ['end-to-end tests (all but @once)', 'npx', ['playwright', 'test', '--grep-invert', '@once']],
+      ['end-to-end journeys tagged @database', 'npx', ['playwright', 'test', '--grep', '@database']],
     ]
   : [
       ['typecheck', 'npm', ['run', '-s', 'typecheck']],

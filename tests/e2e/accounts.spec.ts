@@ -154,7 +154,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByText(w.loggedIn).first()).toBeVisible()
   })
 
-  test(`${lang}: change email and password through emailed codes, see the notifications`, async ({ page }) => {
+  test(`${lang}: change email and password through emailed codes, see the notifications`, { tag: '@database' }, async ({ page }) => {
     const { email } = await signedInTeacher(page, lang)
     await page.goto(`/${lang}/profile`)
     const newEmail = `new-${email}`

@@ -79,7 +79,7 @@ const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
-  test(`${lang}: a new teacher from the home page to an account, a subscription and its invoice, both analyses and a printed test`, async ({ page }) => {
+  test(`${lang}: a new teacher from the home page to an account, a subscription and its invoice, both analyses and a printed test`, { tag: '@database' }, async ({ page }) => {
     test.setTimeout(240_000)
     const step = stepper(page, lang)
 
@@ -175,7 +175,7 @@ test('a guest trying each tool is asked to log in (Login is required)', async ({
   await expect(page.getByText('تسجيل الدخول مطلوب').first()).toBeVisible()
 })
 
-test('a teacher trying another teacher’s analysis, test and invoice by id finds nothing', async ({ page, browser }) => {
+test('a teacher trying another teacher’s analysis, test and invoice by id finds nothing', { tag: '@database' }, async ({ page, browser }) => {
   test.setTimeout(120_000)
   // Teacher A: a subscription (so an invoice), an analysis and a test.
   await subscribedTeacher(page, 'en', 'owner')

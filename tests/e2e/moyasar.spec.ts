@@ -85,7 +85,7 @@ async function fillCard(page: Page, lang: 'ar' | 'en', number: string) {
   await page.getByLabel(w.cvc).fill('123')
 }
 
-test('Arabic: pays by card at Moyasar, through 3-D Secure, and lands on success with the subscription; the card never reaches Hallil', async ({ page }) => {
+test('Arabic: pays by card at Moyasar, through 3-D Secure, and lands on success with the subscription; the card never reaches Hallil', { tag: '@database' }, async ({ page }) => {
   const w = words.ar
   const toHallil = bodiesToHallil(page)
   await signedInTeacher(page, 'ar', 'moyasar-card', { outbox: app.outbox })
