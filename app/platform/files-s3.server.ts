@@ -16,7 +16,8 @@ export function createS3FileStore(location: S3Location, credentials?: S3Credenti
     region: location.region,
     forcePathStyle: location.forcePathStyle,
     ...(location.endpoint ? { endpoint: location.endpoint } : {}),
-    ...(credentials ? { credentials } : {}),
+    // A copy: the SDK marks the object it is given.
+    ...(credentials ? { credentials: { ...credentials } } : {}),
     // A store that does not answer should fail the request in seconds, not hold it for minutes.
     requestHandler: { connectionTimeout: 3000, requestTimeout: 30_000 },
     maxAttempts: 2,

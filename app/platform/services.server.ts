@@ -25,7 +25,7 @@ export async function createServices(source: Record<string, string | undefined> 
   if (seeded > 0) logger.info({ seeded }, 'installed the default packages')
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.MAIL_OUTBOX_DIR, logger })
   // FILE_STORE_URL, else PostgreSQL with DATABASE_URL, else DATA_DIR/files (env.server.ts, fileStoreOf).
-  const files = guardFileStore(openFileStore(env.FILE_STORE, database.db), logger)
+  const files = guardFileStore(await openFileStore(env.FILE_STORE, database.db), logger)
   logger.info({ database: database.kind, mail: mailer.kind, gateway: env.PAYMENT_GATEWAY, files: files.kind }, 'services ready')
   return { env, database, logger, mailer, files }
 }
