@@ -13,7 +13,7 @@ const running: ServerProcess[] = []
 let s3: S3TestServer | null = null
 afterAll(async () => {
   // The second first: the first one's stop drops the database they share.
-  for (const server of running.reverse()) await server.stop()
+  for (const server of running.toReversed()) await server.stop()
   await s3?.close()
 })
 
