@@ -30,11 +30,12 @@ async function contents(store: FileStore): Promise<Map<string, string>> {
 }
 
 describe('files:migrate', () => {
-  it('copies every file local → PostgreSQL → object storage, each the same by SHA-256, and a second run copies nothing', async () => {
+  // Three stores, each read whole several times: room for a machine busy with other test files.
+  it('copies every file local → PostgreSQL → object storage, each the same by SHA-256, and a second run copies nothing', { timeout: 90_000 }, async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'hallil-migrate-'))
     const local = createLocalFileStore(root)
     const keys = [...Array.from({ length: 12 }, () => `avatars/${randomUUID()}.webp`), ...Array.from({ length: 5 }, () => `exam-images/${randomUUID()}.png`)]
-    for (const [i, key] of keys.entries()) await local.put(key, randomBytes(1000 + i * 20_000))
+    for (const [i, key] of keys.entries()) await local.put(key, randomBytes(1000 + i * 5_000))
     // Not a stored file: left where it is.
     writeFileSync(path.join(root, 'README'), 'not a file of the store')
     const postgres = createPostgresFileStore(testDb().db)
