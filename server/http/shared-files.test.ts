@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppServices } from '#app/platform/context.server.ts'
 import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
 import { examImages, users } from '#app/platform/db/schema.ts'
+import { createExam } from '#app/features/exams/index.server.ts'
 import { loadEnv } from '#app/platform/env.server.ts'
 import { openFileStore } from '#app/platform/file-stores.server.ts'
 import { createPostgresFileStore } from '#app/platform/files-postgres.server.ts'
@@ -16,6 +17,7 @@ import { action as registerAction } from '#app/routes/register.tsx'
 import { apiTestApp } from '#tests/api-app.ts'
 import { testContext, testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
+import { sampleExam } from '#tests/exams.ts'
 import { registration, silenceOutboxHints } from '#tests/factories.ts'
 import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'
 import { startS3Server, type S3TestServer } from '#tests/support/s3-server.ts'
@@ -141,6 +143,18 @@ describe('a store that does not answer', () => {
     const [row] = await testDb().db.insert(examImages).values({ userId: teacher.id, fileKey: `exam-images/${randomUUID()}.png`, contentType: 'image/png', width: 1, height: 1, bytes: 1 }).returning()
     const answer = await app.request(`/api/v1/uploads/images/${row!.id}`, { headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id) })
     expect(answer.status).toBe(503)
+  })
+
+  it('API: a test’s PDF that shows an image answers 503 with the message, not a PDF without the image', async () => {
+    const { services, app } = await deadStoreInstance()
+    const teacher = await subscribedTeacher(testDb().db)
+    const [image] = await testDb().db.insert(examImages).values({ userId: teacher.id, fileKey: `exam-images/${randomUUID()}.png`, contentType: 'image/png', width: 1, height: 1, bytes: 1 }).returning()
+    const input = sampleExam()
+    input.questions[0] = { ...input.questions[0]!, image: image!.id }
+    const exam = await createExam({ db: testDb().db, userId: teacher.id, exam: input })
+    const answer = await app.request(`/api/v1/exams/${exam.id}/pdf`, { headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id, 'en') })
+    expect(answer.status).toBe(503)
+    expect(((await answer.json()) as { message: string }).message).toMatch(/^The storage for pictures is not answering/)
   })
 
   it('a registration with a picture: 503 on the page’s form and through the API, and no account is made', async () => {
