@@ -13,6 +13,7 @@ import {
 import { createLogger } from '#app/platform/logger.server.ts'
 import { EnvError, loadEnv } from '#app/platform/env.server.ts'
 import { openDatabaseFor } from '#app/platform/services.server.ts'
+import { filesCommand, filesUsage } from './admin-files.ts'
 
 const usage = `Usage: npm run admin -- <command>
 
@@ -30,7 +31,7 @@ const usage = `Usage: npm run admin -- <command>
   users:two-factor-off <email>               turn off a teacher's two-step verification (lost phone
                                              and recovery codes: check who is asking first)
   subscriptions:notify                       send "ends in 7 days" / "has ended" notifications
-`
+${filesUsage}`
 
 function options(args: string[]) {
   const out: Record<string, string | true> = {}
@@ -68,6 +69,9 @@ function packageFields(o: Record<string, string | true>) {
 
 async function main(argv: string[]): Promise<number> {
   const [area, command, arg] = argv
+  // Stored files (issue 19, shared storage): opens the stores it is told to, and the database only when one of them is PostgreSQL.
+  if (area === 'files:migrate') return filesCommand(argv.slice(1))
+
   const known = ['reviews', 'packages', 'payments:reconcile', 'subscriptions:notify', 'users:two-factor-off']
   if (!area || !known.includes(area) || (['reviews', 'packages', 'users:two-factor-off'].includes(area) && !command)) {
     console.info(usage)

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, inject } from 'vitest'
 import { openDatabase, type Database } from '#app/platform/db/client.server.ts'
 import { createDatabaseBeside } from './support/server-process.ts'
 
-export type TestDatabase = Database & { cleanup: () => Promise<void> }
+export type TestDatabase = Database & {
+  cleanup: () => Promise<void>
+  /** PostgreSQL: this database's URL, for a second pool on it (a second app process); PGlite: none. */
+  url?: string
+}
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite by default, or, when
@@ -24,6 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await database.migrate()
   return {
     ...database,
+    url: created.url,
     cleanup: async () => {
       await database.close()
       await created.drop()

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { z } from '#app/lib/zod.ts'
+import { parseS3Url, type S3Credentials, type S3Location } from './file-store-url.server.ts'
 
 // The one place that reads process.env. Everything else receives an `Env`.
 
@@ -35,6 +36,25 @@ const schema = z
         .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
         .optional(),
     ),
+    /** Where stored files go: s3://… (object storage), `postgres` or `local`; unset: see fileStoreOf. */
+    FILE_STORE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .refine((v) => v === 'local' || v === 'postgres' || v.startsWith('s3://'), 'must be s3://bucket?endpoint=…&region=…, postgres or local')
+        .superRefine((v, ctx) => {
+          if (!v.startsWith('s3://')) return
+          try {
+            parseS3Url(v)
+          } catch (error) {
+            ctx.addIssue({ code: 'custom', message: (error as Error).message })
+          }
+        })
+        .optional(),
+    ),
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
     DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
     SMTP_URL: z.preprocess(
       emptyToUndefined,
@@ -113,6 +133,10 @@ const schema = z
     if (env.PAYMENT_GATEWAY === 'moyasar')
       for (const key of ['MOYASAR_SECRET_KEY', 'MOYASAR_PUBLISHABLE_KEY', 'MOYASAR_WEBHOOK_SECRET'] as const)
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENT_GATEWAY=moyasar' })
+    if (env.FILE_STORE_URL === 'postgres' && !env.DATABASE_URL)
+      ctx.addIssue({ code: 'custom', path: ['FILE_STORE_URL'], message: 'postgres needs DATABASE_URL' })
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
+      ctx.addIssue({ code: 'custom', path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'is required with the other S3 key' })
     if (env.NODE_ENV !== 'production') return
     // The sandbox accepts test cards: production runs it only when the operator says so.
     if (!env.PAYMENT_GATEWAY)
@@ -131,9 +155,28 @@ export type Env = Omit<z.infer<typeof schema>, 'APP_URL' | 'SESSION_SECRET' | 'S
   SELLER_VAT_NUMBER: string
   PAYMENT_GATEWAY: 'sandbox' | 'moyasar'
   MAIL_OUTBOX_DIR: string
+  /** The store chosen for files (fileStoreOf). */
+  FILE_STORE: FileStoreChoice
   /** VAT rate in basis points (15% = 1500), so money arithmetic stays in integers. */
   VAT_RATE_BP: number
   isProduction: boolean
+}
+
+/**
+ * Which store keeps files: FILE_STORE_URL when set; else PostgreSQL when DATABASE_URL is set (so a
+ * deployment with a database needs nothing else); else the folder DATA_DIR/files (embedded).
+ */
+export type FileStoreChoice =
+  | { kind: 'local'; dir: string }
+  | { kind: 'postgres' }
+  | { kind: 's3'; location: S3Location; credentials?: S3Credentials }
+
+function fileStoreOf(raw: { FILE_STORE_URL?: string; DATABASE_URL?: string; S3_ACCESS_KEY_ID?: string; S3_SECRET_ACCESS_KEY?: string }, dataDir: string): FileStoreChoice {
+  const url = raw.FILE_STORE_URL ?? (raw.DATABASE_URL ? 'postgres' : 'local')
+  if (url === 'local') return { kind: 'local', dir: path.join(dataDir, 'files') }
+  if (url === 'postgres') return { kind: 'postgres' }
+  const credentials = raw.S3_ACCESS_KEY_ID && raw.S3_SECRET_ACCESS_KEY ? { accessKeyId: raw.S3_ACCESS_KEY_ID, secretAccessKey: raw.S3_SECRET_ACCESS_KEY } : undefined
+  return { kind: 's3', location: parseS3Url(url), ...(credentials ? { credentials } : {}) }
 }
 
 export class EnvError extends Error {
@@ -162,6 +205,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     SELLER_VAT_NUMBER: raw.SELLER_VAT_NUMBER ?? '300000000000003',
     PAYMENT_GATEWAY: raw.PAYMENT_GATEWAY ?? 'sandbox',
     MOYASAR_API_URL: raw.MOYASAR_API_URL.replace(/\/+$/, ''),
+    FILE_STORE: fileStoreOf(raw, dataDir),
     VAT_RATE_BP: Math.round(raw.VAT_RATE * 100),
     isProduction: raw.NODE_ENV === 'production',
   }

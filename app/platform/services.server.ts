@@ -3,7 +3,8 @@ import type { AppServices } from './context.server.ts'
 import { openDatabase } from './db/client.server.ts'
 import { seedPackages } from './db/seed.server.ts'
 import { loadEnv, type Env } from './env.server.ts'
-import { createLocalFileStore } from './files.server.ts'
+import { openFileStore } from './file-stores.server.ts'
+import { guardFileStore } from './files.server.ts'
 import { createLogger } from './logger.server.ts'
 import { createMailer } from './mail.server.ts'
 
@@ -23,7 +24,8 @@ export async function createServices(source: Record<string, string | undefined> 
   const seeded = await seedPackages(database.db)
   if (seeded > 0) logger.info({ seeded }, 'installed the default packages')
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.MAIL_OUTBOX_DIR, logger })
-  const files = createLocalFileStore(path.join(env.DATA_DIR, 'files'))
-  logger.info({ database: database.kind, mail: mailer.kind, gateway: env.PAYMENT_GATEWAY }, 'services ready')
+  // FILE_STORE_URL, else PostgreSQL with DATABASE_URL, else DATA_DIR/files (env.server.ts, fileStoreOf).
+  const files = guardFileStore(await openFileStore(env.FILE_STORE, database.db), logger)
+  logger.info({ database: database.kind, mail: mailer.kind, gateway: env.PAYMENT_GATEWAY, files: files.kind }, 'services ready')
   return { env, database, logger, mailer, files }
 }

@@ -9,10 +9,14 @@ import { isPrefetch, sessionCookieName, withoutFlashOnPrefetch } from '#app/feat
 import { buildSitemap, robotsTxt } from '#app/features/content/index.server.ts'
 import { publicPages } from '#app/features/content/index.ts'
 import { isLang, langCookieMaxAge, langCookieName, languages } from '#app/i18n/config.ts'
+import { detectLang } from '#app/i18n/detect.server.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { createTranslator } from '#app/i18n/translate.ts'
 import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
 import { serviceWorkerScript } from '#app/lib/pwa/service-worker.server.ts'
 import { safeRedirect } from '#app/lib/safe-redirect.ts'
 import type { AppServices, RequestContext } from '#app/platform/context.server.ts'
+import { isFileStoreUnavailable } from '#app/platform/files.server.ts'
 import { createApi } from './api/index.ts'
 import { createGuestPageCache } from './page-cache.ts'
 import { newNonce, securityHeaders } from './security-headers.ts'
@@ -151,7 +155,15 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   app.get('/files/:folder/:name', async (c) => {
     const { folder, name } = c.req.param()
     if (!['avatars'].includes(folder) || !/^[0-9a-f-]{36}\.webp$/.test(name)) return c.notFound()
-    const data = await files.get(`${folder}/${name}`)
+    let data: Buffer | null
+    try {
+      data = await files.get(`${folder}/${name}`)
+    } catch (error) {
+      if (!isFileStoreUnavailable(error)) throw error
+      // The store is down (logged by it): say so in the visitor's language, and when to ask again.
+      const lang = detectLang(c.req.raw)
+      return c.text(createTranslator(lang, getMessages(lang, ['common.errors'])).t(error.messageKey), 503, { 'Retry-After': String(error.retryAfterSeconds ?? 30), 'Cache-Control': 'no-store' })
+    }
     if (!data) return c.notFound()
     return c.body(new Uint8Array(data), 200, {
       'Content-Type': 'image/webp',

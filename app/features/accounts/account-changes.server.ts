@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { examImages, users } from '#app/platform/db/schema.ts'
+import { removeFilesAfterCommit } from '#app/platform/files.server.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
@@ -22,17 +23,24 @@ async function requirePassword(user: User, password: string, field: string) {
 export async function updateProfile(ctx: AccountContext, user: User, input: { username?: string; phone?: string; avatar?: Uint8Array | null }) {
   if (input.username && input.username.toLowerCase() !== user.username.toLowerCase()) await assertUsernameFree(ctx, input.username, user.id)
   const avatarFile = input.avatar && input.avatar.length > 0 ? await storeAvatar(ctx.files, input.avatar) : undefined
-  const [updated] = await ctx.db
-    .update(users)
-    .set({
-      ...(input.username ? { username: input.username } : {}),
-      ...(input.phone ? { phone: input.phone } : {}),
-      ...(avatarFile ? { avatarFile } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(users.id, user.id))
-    .returning()
-  if (avatarFile && user.avatarFile) await ctx.files.remove(user.avatarFile)
+  let updated: User | undefined
+  try {
+    ;[updated] = await ctx.db
+      .update(users)
+      .set({
+        ...(input.username ? { username: input.username } : {}),
+        ...(input.phone ? { phone: input.phone } : {}),
+        ...(avatarFile ? { avatarFile } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, user.id))
+      .returning()
+  } catch (error) {
+    // The new picture was stored for a row that did not change: take it back.
+    if (avatarFile) await removeFilesAfterCommit(ctx.files, [avatarFile])
+    throw error
+  }
+  if (avatarFile && user.avatarFile) await removeFilesAfterCommit(ctx.files, [user.avatarFile])
   return updated ?? user
 }
 
@@ -83,6 +91,5 @@ export async function deleteAccount(ctx: AccountContext, user: User, input: { pa
   const images = await ctx.db.select({ key: examImages.fileKey }).from(examImages).where(eq(examImages.userId, user.id))
   await ctx.db.delete(users).where(eq(users.id, user.id))
   ctx.logger.info({ event: 'auth.account.deleted', userId: user.id }, 'account deleted')
-  if (user.avatarFile) await ctx.files.remove(user.avatarFile)
-  for (const image of images) await ctx.files.remove(image.key)
+  await removeFilesAfterCommit(ctx.files, [...(user.avatarFile ? [user.avatarFile] : []), ...images.map((image) => image.key)])
 }

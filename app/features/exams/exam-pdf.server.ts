@@ -32,7 +32,8 @@ const wordsCache: Partial<Record<Lang, { t: Words; letters: (key: string) => str
 function wordsFor(lang: Lang) {
   const cached = wordsCache[lang]
   if (cached) return cached
-  const messages = getMessages(lang, ['exams'])
+  // common.errors: a print refused for a reason of the platform's (the file store down) says so.
+  const messages = getMessages(lang, ['exams', 'common.errors'])
   const { t } = createTranslator(lang, messages)
   // A missing key would print its name on a test handed to a class: fail instead.
   const checked: Words = (key, vars) => {

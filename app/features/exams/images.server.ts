@@ -5,7 +5,7 @@ import { DomainError } from '#app/lib/errors.ts'
 import { isUuid } from '#app/lib/ids.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { examImages } from '#app/platform/db/schema.ts'
-import type { FileStore } from '#app/platform/files.server.ts'
+import { storeThenRecord, type FileStore } from '#app/platform/files.server.ts'
 import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import { pruneExamImages } from './store.server.ts'
 
@@ -68,16 +68,18 @@ export async function storeExamImage({ db, files, userId, data, now = new Date()
   }
   const id = randomUUID()
   const fileKey = `exam-images/${id}.${encoded.contentType === 'image/png' ? 'png' : 'jpg'}`
-  await files.put(fileKey, encoded.bytes)
-  await db.insert(examImages).values({
-    id,
-    userId,
-    fileKey,
-    contentType: encoded.contentType,
-    width: encoded.width,
-    height: encoded.height,
-    bytes: encoded.bytes.length,
-  })
+  // The file first, then its row: a row never points at a file that was not stored.
+  await storeThenRecord(files, fileKey, encoded.bytes, () =>
+    db.insert(examImages).values({
+      id,
+      userId,
+      fileKey,
+      contentType: encoded.contentType,
+      width: encoded.width,
+      height: encoded.height,
+      bytes: encoded.bytes.length,
+    }),
+  )
   await pruneExamImages({ db, files, userId, olderThan: new Date(now.getTime() - UNUSED_FOR_MS) })
   return { id, width: encoded.width, height: encoded.height, contentType: encoded.contentType }
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import {
   boolean,
   check,
+  customType,
   date,
   doublePrecision,
   index,
@@ -453,3 +454,19 @@ export const examImages = pgTable(
   },
   (t) => [index('exam_images_user_created').on(t.userId, t.createdAt)],
 )
+
+/** A column of raw bytes; node-postgres and PGlite both hand it back as bytes. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' })
+
+/**
+ * The file store on PostgreSQL (app/platform/files.server.ts): chosen when DATABASE_URL is set and
+ * FILE_STORE_URL is not, so every process on the database sees every stored picture.
+ */
+export const storedFiles = pgTable('stored_files', {
+  key: text('key').primaryKey(),
+  bytes: bytea('bytes').notNull(),
+  size: integer('size').notNull(),
+  /** Hex SHA-256 of the bytes, checked by `files:migrate`. */
+  sha256: text('sha256').notNull(),
+  createdAt: createdAt(),
+})

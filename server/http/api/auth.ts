@@ -122,7 +122,7 @@ export function authRoutes() {
       body: { kind: 'json-or-multipart', json: registerSchema, name: 'RegisterRequest', multipart: withAvatar(registerSchema) },
       status: 201,
       data: z.object({ user: userWire }),
-      errors: [413, 422, 429],
+      errors: [413, 422, 429, 503],
     },
     async (c, { reply }) => {
       const { fields, avatar } = await fieldsAndAvatar(c)
@@ -198,7 +198,7 @@ export function authRoutes() {
       auth: 'bearer',
       body: { kind: 'json-or-multipart', json: profileSchema, name: 'ProfileRequest', multipart: withAvatar(profileSchema) },
       data: z.object({ user: userWire }),
-      errors: [413, 422],
+      errors: [413, 422, 503],
     },
     async (c, { session, reply }) => {
       const { fields, avatar } = await fieldsAndAvatar(c)

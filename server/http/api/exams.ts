@@ -118,7 +118,7 @@ export function examsRoutes() {
       body: { kind: 'multipart', schema: { type: 'object', properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG or WebP, up to 5 MB' } }, required: ['file'] } },
       status: 201,
       data: imageWire,
-      errors: [413, 422, 429],
+      errors: [413, 422, 429, 503],
       use: [imageBodyLimit],
     },
     async (c, { session, reply }) => {
@@ -136,7 +136,7 @@ export function examsRoutes() {
   )
 
   fileRoute(
-    { method: 'get', path: '/uploads/images/{id}', tag: 'Tests', summary: 'A question’s image', auth: 'subscriber', file: ['image/png', 'image/jpeg', 'image/webp'], errors: [404] },
+    { method: 'get', path: '/uploads/images/{id}', tag: 'Tests', summary: 'A question’s image', auth: 'subscriber', file: ['image/png', 'image/jpeg', 'image/webp'], errors: [404, 503] },
     async (c, { session }) => {
       const { db, files } = c.get('ctx')
       const image = await readExamImage(db, files, session.user.id, c.req.param('id') ?? '')

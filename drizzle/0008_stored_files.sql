@@ -1,0 +1,9 @@
+CREATE TABLE "stored_files" (
+	"key" text PRIMARY KEY NOT NULL,
+	"bytes" "bytea" NOT NULL,
+	"size" integer NOT NULL,
+	"sha256" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);--> statement-breakpoint
+-- Pictures are compressed already; uncompressed storage lets a read fetch only the slice it asks for.
+ALTER TABLE "stored_files" ALTER COLUMN "bytes" SET STORAGE EXTERNAL;
