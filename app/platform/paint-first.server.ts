@@ -16,7 +16,8 @@
 // interactive than painted. The e2e test "a React page paints before its modules load" fails then.
 //
 // A page whose teacher comes to act rather than to read can load its modules at once instead:
-// its route's handle says `scriptsBeforePaint` (decision 016, which measured both on a phone).
+// its route's handle says `scriptsBeforePaint` (app/lib/paint-first.ts; decision 016 measured both
+// on a phone).
 // It keeps the guard against a form sent twice (below); only the modules are left where they are.
 import { Transform, type TransformCallback } from 'node:stream'
 
@@ -28,18 +29,6 @@ const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">/g
  * its `data-preload` lists the modules to preload then, separated by spaces.
  */
 export const DEFERRED_MODULES_ID = 'app-modules'
-
-/** A route's `handle`: its page loads its modules as rendered, not after the first paint (decision 016). */
-export const scriptsBeforePaint = { paintFirst: false } as const
-
-/** `PAINT_FIRST`: each page's choice, or the same for every page (to measure one against the other). */
-export type PaintFirstSetting = 'pages' | 'always' | 'never'
-
-/** Whether the page of these matched routes' handles paints before its modules load. */
-export function isPaintFirst(setting: PaintFirstSetting, handles: readonly unknown[]): boolean {
-  if (setting !== 'pages') return setting === 'always'
-  return !handles.some((handle) => (handle as { paintFirst?: unknown } | undefined)?.paintFirst === false)
-}
 
 /**
  * Runs in the browser, written into <head> as its source. A form sent before React has taken over

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
-import { DEFERRED_MODULES_ID, isPaintFirst, prepareDocument, prepareDocumentStream, scriptsBeforePaint } from './paint-first.server.ts'
+import { isPaintFirst, scriptsBeforePaint } from '#app/lib/paint-first.ts'
+import { DEFERRED_MODULES_ID, prepareDocument, prepareDocumentStream } from './paint-first.server.ts'
 
 const nonce = 'n0nce+/A=='
 const preloads = ['/assets/entry.client-a1.js', '/assets/chunk-b2.js', '/assets/root-c3.js']

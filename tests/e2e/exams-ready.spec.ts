@@ -42,6 +42,13 @@ test.describe(() => {
     const w = messages('ar').editor
     await subscribedTeacher(page, 'ar', 'ready')
     await page.setViewportSize({ width: 390, height: 844 })
+    // The builder loads its modules at once (decision 016), guarded against a form sent twice;
+    // a page to read, such as the analysis, still paints first.
+    const builderHtml = await (await page.request.get('/ar/exams-test')).text()
+    expect(builderHtml.slice(0, builderHtml.indexOf('<body'))).toMatch(/<link rel="modulepreload" href="\/assets\/entry\.client-/)
+    expect(builderHtml.slice(0, builderHtml.indexOf('<body'))).toContain('dataset.hydrated')
+    expect(builderHtml).not.toContain('id="app-modules"')
+    expect(await (await page.request.get('/ar/analysis')).text()).toContain('id="app-modules"')
     const release = await holdModules(page)
     await page.goto('/ar/exams-test', { waitUntil: 'domcontentloaded' })
     const add = page.getByRole('button', { name: w.addType!.replace('{type}', w.types.true_false!) })
