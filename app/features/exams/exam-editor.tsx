@@ -272,11 +272,6 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
           </ol>
           <div className="add-question" role="group" aria-labelledby="exam-add-title">
             <h3 id="exam-add-title">{t('exams.editor.add')}</h3>
-            {isHydrated ? null : (
-              <p className="not-ready-note" role="status">
-                {t('exams.editor.gettingReady')}
-              </p>
-            )}
             <div className="add-question-types">
               {questionTypes.map((type) => (
                 <button
@@ -298,6 +293,12 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
                 </button>
               ))}
             </div>
+            {/* Under the buttons, so that when it goes they stay where the finger is. */}
+            {isHydrated ? null : (
+              <p className="not-ready-note" role="status">
+                {t('exams.editor.gettingReady')}
+              </p>
+            )}
           </div>
         </section>
 
