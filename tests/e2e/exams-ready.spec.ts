@@ -82,7 +82,7 @@ test.describe(() => {
     await expect(page.getByLabel(w.fields.title!)).toHaveValue('اختبار العلوم الأول')
   })
 
-  test('en: a saved test edited before the script runs keeps the text added to a question and the answer ticked', async ({ page }) => {
+  test('en: a saved test edited before the script runs keeps the text added to a question and the answer ticked; its print page shows the answer key chosen before', async ({ page }) => {
     test.setTimeout(90_000)
     const w = messages('en').editor
     await subscribedTeacher(page, 'en', 'ready-edit')
@@ -115,5 +115,15 @@ test.describe(() => {
     await page.reload()
     await expect(card.getByLabel('Statement')).toHaveValue('Water boils at 100 °C. At sea level.')
     await expect(card.getByLabel('False', { exact: true })).toBeChecked()
+
+    // The print page: Print waits for its script; the answer key chosen before it runs is shown once it does.
+    const releasePrint = await holdModules(page)
+    await page.goto(url.replace(/exams-test\?id=(.+)$/, 'exams/$1/print'), { waitUntil: 'domcontentloaded' })
+    await expect(page.getByRole('button', { name: 'Print', exact: true })).toBeDisabled()
+    await page.getByLabel('Answer key').check()
+    expect(new URL(page.url()).searchParams.get('show')).toBeNull()
+    await releasePrint()
+    await expect(page).toHaveURL(/[?&]show=key/)
+    await expect(page.getByRole('button', { name: 'Print', exact: true })).toBeEnabled()
   })
 })
