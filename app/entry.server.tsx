@@ -2,7 +2,8 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import type { AppLoadContext, EntryContext } from 'react-router'
 import { ServerRouter } from 'react-router'
-import { paintBeforeModulesStream } from '#app/platform/paint-first.server.ts'
+import { isPaintFirst } from '#app/lib/paint-first.ts'
+import { prepareDocumentStream } from '#app/platform/paint-first.server.ts'
 import { StylesheetTextProvider } from '#app/ui/inline-stylesheet.tsx'
 import { NonceProvider } from '#app/ui/nonce.tsx'
 
@@ -19,6 +20,9 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders })
   }
   const nonce = loadContext.cspNonce
+  // Decisions 013 and 016: most pages paint before their modules load; a page may choose not to.
+  const handles = routerContext.staticHandlerContext.matches.map((match) => routerContext.routeModules[match.route.id]?.handle)
+  const paintFirst = isPaintFirst(loadContext.env.PAINT_FIRST, handles)
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode
     // Pages carry no deferred data, so the whole document is rendered before the first
@@ -32,7 +36,7 @@ export default function handleRequest(
       {
         nonce,
         onAllReady() {
-          const body = paintBeforeModulesStream(nonce)
+          const body = prepareDocumentStream(nonce, { paintFirst })
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           pipe(body)
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }))

@@ -13,6 +13,7 @@ import { benchBundle } from './bundle.ts'
 import { median } from './measure.ts'
 import { benchLighthouse, LIGHTHOUSE_CATEGORIES, LIGHTHOUSE_RUNS } from './lighthouse.ts'
 import { benchSsrOn, type SsrBenchResult } from './ssr.ts'
+import { benchReadyToClick, readyRows } from './ready-to-click.ts'
 
 const rows: Array<[string, string]> = []
 const verdictOf = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal')
@@ -160,6 +161,14 @@ try {
   }
 } finally {
   await shared?.stop()
+}
+
+// Painting first against loading the modules at once, on a throttled phone (decision 016): its
+// own two servers, PAINT_FIRST=always and never.
+try {
+  rows.push(...readyRows(await benchReadyToClick()))
+} catch (error) {
+  rows.push(['first paint and ready to answer a tap, on a phone', failure(error)])
 }
 
 const width = Math.max(...rows.map(([k]) => k.length))

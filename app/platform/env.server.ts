@@ -127,6 +127,11 @@ const schema = z
       emptyToUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
+    /**
+     * Whether React pages paint before their modules load (decisions 013 and 016): `pages` as each
+     * page chooses, `always` or `never` for every page (to measure one against the other).
+     */
+    PAINT_FIRST: z.preprocess(emptyToUndefined, z.enum(['pages', 'always', 'never']).default('pages')),
   })
   .superRefine((env, ctx) => {
     // Moyasar cannot take or check a payment without all three; refuse at start-up, not at checkout.

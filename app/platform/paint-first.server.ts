@@ -14,6 +14,11 @@
 // Where the document is not the expected shape (no module script, or React Router renders it
 // differently after an upgrade), it is sent as rendered: the page still works, only sooner-
 // interactive than painted. The e2e test "a React page paints before its modules load" fails then.
+//
+// A page whose teacher comes to act rather than to read can load its modules at once instead:
+// its route's handle says `scriptsBeforePaint` (app/lib/paint-first.ts; decision 016 measured both
+// on a phone).
+// It keeps the guard against a form sent twice (below); only the modules are left where they are.
 import { Transform, type TransformCallback } from 'node:stream'
 
 const MODULEPRELOAD = /<link rel="modulepreload" href="(\/[^"\s]+)"[^>]*\/>/g
@@ -24,6 +29,24 @@ const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">/g
  * its `data-preload` lists the modules to preload then, separated by spaces.
  */
 export const DEFERRED_MODULES_ID = 'app-modules'
+
+/**
+ * Runs in the browser, written into <head> as its source. A form sent before React has taken over
+ * is sent by the browser, as the page was served. React must not see that submit: while
+ * hydrating it replays such an event to the form's handler, which would send the form a second
+ * time (a one-time code then reads as already used). Until the root marks the page hydrated, a
+ * submit stops here, on the window before React's listeners on the document, and the browser's
+ * own submission goes ahead.
+ */
+function guardEarlySubmits() {
+  window.addEventListener(
+    'submit',
+    (event) => {
+      if (document.documentElement.dataset.hydrated !== 'true') event.stopPropagation()
+    },
+    true,
+  )
+}
 
 /**
  * Runs in the browser, written into the page as its source: loads the modules held in the
@@ -37,18 +60,6 @@ function loadModulesAfterPaint(id: string, perStep: number) {
   const nonce = (document.currentScript as HTMLScriptElement).nonce
   const held = document.getElementById(id)
   if (!held) return
-  // A form sent before React has taken over is sent by the browser, as the page was served. React
-  // must not see that submit: while hydrating it replays such an event to the form's handler,
-  // which would send the form a second time (a one-time code then reads as already used). Until
-  // the root marks the page hydrated, a submit stops here, before React's listeners on the
-  // document, and the browser's own submission goes ahead.
-  window.addEventListener(
-    'submit',
-    (event) => {
-      if (document.documentElement.dataset.hydrated !== 'true') event.stopPropagation()
-    },
-    true,
-  )
   let started = false
   const start = () => {
     if (started) return
@@ -102,22 +113,37 @@ function loaderScript(nonce: string): string {
   return `<script nonce="${nonce}">(${loadModulesAfterPaint.toString()})(${args})</script>`
 }
 
+/** The inline script that guards against a form sent twice, for <head>. */
+function guardScript(nonce: string): string {
+  return `<script nonce="${nonce}">(${guardEarlySubmits.toString()})()</script>`
+}
+
+export interface PrepareDocumentOptions {
+  /** React Router's modules load after the first paint (decision 013); else as rendered. */
+  readonly paintFirst: boolean
+}
+
 /**
- * `html` with React Router's modules loaded after the first paint; unchanged unless it holds
- * exactly one React Router module script, with the request's nonce.
+ * `html` with the early-submit guard in <head> and, when `paintFirst`, React Router's modules
+ * loaded after the first paint; unchanged unless it holds exactly one React Router module script,
+ * with the request's nonce.
  */
-export function paintBeforeModules(html: string, nonce: string): string {
+export function prepareDocument(html: string, nonce: string, { paintFirst }: PrepareDocumentOptions): string {
   const scripts = [...html.matchAll(MODULE_SCRIPT)]
   if (scripts.length !== 1 || scripts[0]![1] !== nonce) return html
   const bodyStart = html.indexOf('<body')
-  if (bodyStart === -1) return html
+  const headEnd = html.lastIndexOf('</head>', bodyStart)
+  if (bodyStart === -1 || headEnd === -1) return html
+  const guarded = html.slice(0, headEnd) + guardScript(nonce) + html.slice(headEnd)
+  if (!paintFirst) return guarded
+  const guardedBodyStart = bodyStart + (guarded.length - html.length)
   const preloads: string[] = []
-  const head = html.slice(0, bodyStart).replace(MODULEPRELOAD, (_tag, href: string) => {
+  const head = guarded.slice(0, guardedBodyStart).replace(MODULEPRELOAD, (_tag, href: string) => {
     preloads.push(href)
     return ''
   })
-  const body = html
-    .slice(bodyStart)
+  const body = guarded
+    .slice(guardedBodyStart)
     .replace(MODULE_SCRIPT, `<script nonce="${nonce}" type="text/plain" id="${DEFERRED_MODULES_ID}" data-preload="${preloads.join(' ')}">`)
   const end = body.lastIndexOf('</body>')
   if (end === -1) return html
@@ -125,11 +151,11 @@ export function paintBeforeModules(html: string, nonce: string): string {
 }
 
 /**
- * A stream for a rendered document that applies `paintBeforeModules`. Pages are rendered whole
+ * A stream for a rendered document that applies `prepareDocument`. Pages are rendered whole
  * before the first byte (entry.server waits for onAllReady), so holding the document until its
  * end delays nothing.
  */
-export function paintBeforeModulesStream(nonce: string): Transform {
+export function prepareDocumentStream(nonce: string, options: PrepareDocumentOptions): Transform {
   const chunks: Buffer[] = []
   return new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
@@ -137,7 +163,7 @@ export function paintBeforeModulesStream(nonce: string): Transform {
       callback()
     },
     flush(callback: TransformCallback) {
-      callback(null, Buffer.from(paintBeforeModules(Buffer.concat(chunks).toString('utf8'), nonce), 'utf8'))
+      callback(null, Buffer.from(prepareDocument(Buffer.concat(chunks).toString('utf8'), nonce, options), 'utf8'))
     },
   })
 }

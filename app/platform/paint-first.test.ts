@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
-import { DEFERRED_MODULES_ID, paintBeforeModules, paintBeforeModulesStream } from './paint-first.server.ts'
+import { isPaintFirst, scriptsBeforePaint } from '#app/lib/paint-first.ts'
+import { DEFERRED_MODULES_ID, prepareDocument, prepareDocumentStream } from './paint-first.server.ts'
 
 const nonce = 'n0nce+/A=='
 const preloads = ['/assets/entry.client-a1.js', '/assets/chunk-b2.js', '/assets/root-c3.js']
@@ -24,7 +25,9 @@ function renderedDocument({ scriptNonce = nonce, moduleScripts = 1 } = {}) {
 const headOf = (html: string) => html.slice(0, html.indexOf('<body'))
 const inlineScripts = (html: string) => [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attrs, body]) => ({ attrs: attrs!, body: body! }))
 
-describe('paintBeforeModules', () => {
+const paintBeforeModules = (html: string, n: string) => prepareDocument(html, n, { paintFirst: true })
+
+describe('prepareDocument, painting first', () => {
   it('takes the module preloads out of <head> and keeps their order for after the first paint', () => {
     const html = paintBeforeModules(renderedDocument(), nonce)
     expect(headOf(html)).not.toContain('modulepreload')
@@ -69,7 +72,39 @@ describe('paintBeforeModules', () => {
     const bytes = Buffer.from(whole, 'utf8')
     const split = bytes.indexOf(Buffer.from('تحليل', 'utf8')) + 1
     const chunks = [bytes.subarray(0, 100), bytes.subarray(100, split), bytes.subarray(split, split + 7), bytes.subarray(split + 7)]
-    const streamed = await text(Readable.from(chunks).pipe(paintBeforeModulesStream(nonce)))
+    const streamed = await text(Readable.from(chunks).pipe(prepareDocumentStream(nonce, { paintFirst: true })))
     expect(streamed).toBe(paintBeforeModules(whole, nonce))
+  })
+})
+
+describe('prepareDocument, for a page that loads its modules at once', () => {
+  it('leaves the modules as rendered and guards against a form sent twice, from <head>', () => {
+    const rendered = renderedDocument()
+    const html = prepareDocument(rendered, nonce, { paintFirst: false })
+    expect(headOf(html)).toContain('modulepreload')
+    expect(html).toContain(`<script nonce="${nonce}" type="module" async="">${moduleCode}</script>`)
+    expect(html).not.toContain(DEFERRED_MODULES_ID)
+    const guard = inlineScripts(headOf(html)).filter((s) => s.body.includes('dataset.hydrated'))
+    expect(guard).toHaveLength(1)
+    expect(guard[0]!.attrs).toBe(` nonce="${nonce}"`)
+    // Nothing else changed: without the guard it is the rendered document.
+    expect(html.replace(`<script nonce="${nonce}">${guard[0]!.body}</script>`, '')).toBe(rendered)
+  })
+
+  it('guards when painting first too, once, and sends an unrecognised document as rendered', () => {
+    const html = prepareDocument(renderedDocument(), nonce, { paintFirst: true })
+    expect(inlineScripts(headOf(html)).filter((s) => s.body.includes('dataset.hydrated'))).toHaveLength(1)
+    expect(inlineScripts(html).filter((s) => s.body.includes('dataset.hydrated'))).toHaveLength(1)
+    const other = renderedDocument({ moduleScripts: 0 })
+    expect(prepareDocument(other, nonce, { paintFirst: false })).toBe(other)
+  })
+})
+
+describe('isPaintFirst', () => {
+  it("follows the page's routes unless PAINT_FIRST says always or never", () => {
+    expect(isPaintFirst('pages', [undefined, { staticForGuests: true }])).toBe(true)
+    expect(isPaintFirst('pages', [undefined, scriptsBeforePaint])).toBe(false)
+    expect(isPaintFirst('always', [scriptsBeforePaint])).toBe(true)
+    expect(isPaintFirst('never', [undefined])).toBe(false)
   })
 })

@@ -1,4 +1,4 @@
-import type { CSSProperties } from 'react'
+import { useEffect, useRef, type CSSProperties } from 'react'
 import { data, Form } from 'react-router'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { examPrintStylesHref, examsStylesHref } from '#app/features/exams/index.ts'
@@ -11,6 +11,7 @@ import { metaFromMessages } from '#app/lib/seo.ts'
 import { limitPageExports } from '#app/platform/export-limit.server.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
+import { useHydrated } from '#app/ui/use-hydrated.ts'
 import type { Route } from './+types/exams-print'
 
 export const links: Route.LinksFunction = () => [
@@ -67,13 +68,23 @@ export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
   const { exam, show, count, pages, previewUrl, pdfUrl, failure } = loaderData
+  const isHydrated = useHydrated()
+  const choices = useRef<HTMLFormElement>(null)
+  // A choice made before the page's script ran (the page paints first, decision 013) changed the
+  // form but showed nothing: it is shown now (decision 016).
+  useEffect(() => {
+    const form = choices.current
+    if (!form) return
+    const changed = [...form.querySelectorAll<HTMLInputElement>('input[type="radio"]')].some((r) => r.checked !== r.defaultChecked) || [...form.querySelectorAll('option')].some((o) => o.selected !== o.defaultSelected)
+    if (changed) form.requestSubmit()
+  }, [])
   return (
     <>
       <PageHero title={t('exams.print.title')} lead={exam.title} />
       <section className="section exam-print">
         <div className="container">
           <div className="exam-print-controls card">
-            <Form method="get" onChange={(event) => event.currentTarget.requestSubmit()}>
+            <Form ref={choices} method="get" onChange={(event) => event.currentTarget.requestSubmit()}>
               <fieldset>
                 <legend>{t('exams.print.kind')}</legend>
                 {(['test', 'key', 'versions'] as const).map((value) => (
@@ -98,7 +109,7 @@ export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
               </noscript>
             </Form>
             <div className="exam-print-actions">
-              <button type="button" className="button button-primary" onClick={() => window.print()}>
+              <button type="button" className="button button-primary" data-needs-script disabled={!isHydrated} onClick={() => window.print()}>
                 {t('exams.print.print')}
               </button>
               {failure ? null : (

@@ -230,7 +230,7 @@ export default function GatewayPay({ loaderData }: Route.ComponentProps) {
               {(p) => <input {...p} data-field="mobile" dir="ltr" inputMode="tel" autoComplete="tel" placeholder="05XXXXXXXX" maxLength={10} required />}
             </FormField>
           )}
-          <button type="submit" className="button button-primary button-large" disabled={!ready || busy}>
+          <button type="submit" className="button button-primary button-large" data-needs-script disabled={!ready || busy}>
             {otpUrl ? t('billing.pay.confirm') : method === 'stcpay' ? t('billing.pay.sendCode') : t('billing.pay.pay')}
           </button>
           {busy ? (

@@ -25,6 +25,8 @@ function themeButtons() {
       applyTheme(mode)
       showThemeMode(button, texts, mode)
     })
+    // Rendered not ready (decision 016): it works from now on.
+    button.disabled = false
   }
 }
 
@@ -43,7 +45,9 @@ function toast(item: HTMLElement) {
     item.style.transform = offset ? `translateX(${offset}px)` : ''
     item.style.opacity = offset ? String(Math.max(0.2, 1 - Math.abs(offset) / 400)) : ''
   }
-  item.querySelector('button.toast-close')?.addEventListener('click', dismiss)
+  const close = item.querySelector<HTMLButtonElement>('button.toast-close')
+  close?.addEventListener('click', dismiss)
+  if (close) close.disabled = false
   item.addEventListener('mouseenter', () => window.clearTimeout(timer))
   item.addEventListener('mouseleave', () => {
     if (!drag) wait()

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
+import { useHydrated } from './use-hydrated.ts'
 import { TOAST_DRAG_DISMISS_RATIO, TOAST_LIMIT, TOAST_TIMEOUT_MS } from './toast-rules.ts'
 
 export type ToastKind = 'success' | 'error' | 'info'
@@ -60,6 +61,8 @@ function Toast({ toast, onDismiss, dismissLabel }: { toast: ToastItem; onDismiss
   const [offset, setOffset] = useState(0)
   const [paused, setPaused] = useState(false)
   const drag = useRef<{ startX: number; width: number } | null>(null)
+  // A toast shown with the page closes by script: not ready until it runs (decision 016).
+  const isHydrated = useHydrated()
 
   useEffect(() => {
     if (paused) return
@@ -102,7 +105,7 @@ function Toast({ toast, onDismiss, dismissLabel }: { toast: ToastItem; onDismiss
       {/* The live role sits on the message, not the item: a list keeps list items (axe's `list`
           rule), and the close button is not read out with the message. */}
       <p role={toast.kind === 'error' ? 'alert' : 'status'}>{toast.message}</p>
-      <button type="button" className="toast-close" aria-label={dismissLabel} onClick={() => onDismiss(toast.id)}>
+      <button type="button" className="toast-close" data-needs-script disabled={!isHydrated} aria-label={dismissLabel} onClick={() => onDismiss(toast.id)}>
         ×
       </button>
     </li>

@@ -111,4 +111,29 @@ describe('the editor state', () => {
     expect(newQuestion('matching').pairs).toHaveLength(3)
     expect(newQuestion('true_false').correct).toBeNull()
   })
+
+  it('puts text found in a field by its path, as typed before the script took over, into the draft', () => {
+    const typed = (draft: DraftExam, path: string, value: string) => editorReducer(draft, { type: 'typed', path, value })
+    let draft = withQuestions(...questionTypes)
+    draft = typed(draft, 'title', 'Typed early')
+    draft = typed(draft, 'questions.0.text', 'Which planet is largest?')
+    draft = typed(draft, 'questions.0.options.2', 'Jupiter')
+    draft = typed(draft, 'questions.0.marks', '2')
+    draft = typed(draft, 'questions.3.lines', '8')
+    draft = typed(draft, 'questions.4.pairs.1.right', 'H2O')
+    draft = typed(draft, 'questions.5.text', 'The sun is a ___ .')
+    draft = typed(draft, 'questions.5.answers.0', 'star')
+    expect(draft.title).toBe('Typed early')
+    expect(draft.questions[0]).toMatchObject({ text: 'Which planet is largest?', options: ['', '', 'Jupiter', ''], marks: '2' })
+    expect(draft.questions[3]?.lines).toBe('8')
+    expect(draft.questions[4]?.pairs[1]).toEqual({ left: '', right: 'H2O' })
+    // The answer's box exists once the text has its blank, as in the page.
+    expect(draft.questions[5]?.answers).toEqual(['star'])
+  })
+
+  it('leaves the draft as it was for a path it does not hold', () => {
+    const draft = withQuestions('multiple_choice', 'matching')
+    for (const path of ['questions', 'questions.9.text', 'questions.0.options.7', 'questions.1.pairs.0.middle', 'questions.0.key', 'questions.0.type', 'show_student_name', 'nothing'])
+      expect(editorReducer(draft, { type: 'typed', path, value: 'x' })).toBe(draft)
+  })
 })

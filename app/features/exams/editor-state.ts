@@ -142,6 +142,8 @@ export type EditorAction =
   | { type: 'removeOption'; key: string; index: number }
   | { type: 'addPair'; key: string }
   | { type: 'removePair'; key: string; index: number }
+  /** Text found in the field at `path` (its `data-path`, as errors name it) when the editor took over the page. */
+  | { type: 'typed'; path: string; value: string }
 
 /** The answers of a fill-in-the-blank question follow its blanks: one per blank, the typed ones kept. */
 function syncBlanks(q: DraftQuestion): DraftQuestion {
@@ -201,7 +203,31 @@ export function editorReducer(draft: DraftExam, action: EditorAction): DraftExam
       return mapQuestion(draft, action.key, (q) => (q.pairs.length >= EXAM_LIMITS.matchingPairs.max ? q : { ...q, pairs: [...q.pairs, { left: '', right: '' }] }))
     case 'removePair':
       return mapQuestion(draft, action.key, (q) => (q.pairs.length <= EXAM_LIMITS.matchingPairs.min ? q : { ...q, pairs: q.pairs.filter((_, i) => i !== action.index) }))
+    case 'typed':
+      return typedAt(draft, action.path, action.value)
   }
+}
+
+const TYPED_HEADER_FIELDS = new Set<string>(['title', 'school_name', 'subject', 'grade', 'date', 'duration_minutes', 'info'])
+
+/**
+ * The draft with `value` at `path` (`title`, `questions.0.text`, `questions.1.options.2`,
+ * `questions.2.pairs.0.left`, `questions.3.answers.1`); unchanged for a path it does not hold.
+ * What the teacher typed before the page's script took over reaches the draft this way
+ * (exam-editor.tsx, decision 016).
+ */
+function typedAt(draft: DraftExam, path: string, value: string): DraftExam {
+  if (TYPED_HEADER_FIELDS.has(path)) return { ...draft, [path]: value }
+  const [root, at, field, index, side] = path.split('.')
+  const q = root === 'questions' ? draft.questions[Number(at)] : undefined
+  if (!q) return draft
+  const i = Number(index)
+  const update = (patch: Partial<DraftQuestion>) => mapQuestion(draft, q.key, (x) => syncBlanks({ ...x, ...patch }))
+  if ((field === 'text' || field === 'marks' || field === 'lines') && index === undefined) return update({ [field]: value })
+  if (field === 'options' && i < q.options.length && side === undefined) return update({ options: q.options.map((o, k) => (k === i ? value : o)) })
+  if (field === 'answers' && i < q.answers.length && side === undefined) return update({ answers: q.answers.map((a, k) => (k === i ? value : a)) })
+  if (field === 'pairs' && i < q.pairs.length && (side === 'left' || side === 'right')) return update({ pairs: q.pairs.map((p, k) => (k === i ? { ...p, [side]: value } : p)) })
+  return draft
 }
 
 /** What the teacher would lose by leaving: the draft differs from what was last saved. */

@@ -6,6 +6,8 @@ import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { useToast } from '#app/ui/toaster.tsx'
 import { ConfirmDialog } from '#app/ui/confirm-dialog.tsx'
+import { typedText } from '#app/ui/typed-before-hydration.ts'
+import { useHydrated } from '#app/ui/use-hydrated.ts'
 import { draftFromJson, editorReducer, emptyDraft, isDirty, toExamBody, type DraftExam, type HeaderField } from './editor-state.ts'
 import type { ExamJson } from './exam-json.ts'
 import { QuestionEditor, type UploadResult } from './question-editor.tsx'
@@ -24,6 +26,8 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
   const { t } = useT()
   const lang = useLang()
   const toast = useToast()
+  // Until the script runs, the buttons that need it are shown as not ready (decision 016).
+  const isHydrated = useHydrated()
   const fetcher = useFetcher<SaveExamResult>()
   const initial = useMemo(() => (exam ? draftFromJson(exam) : emptyDraft()), [exam])
   const [draft, dispatch] = useReducer(editorReducer, initial)
@@ -96,15 +100,28 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
     dispatch({ type: 'header', field, value })
   }
 
-  // What the teacher typed into the test's details before the page's script took over (the page
-  // paints first and loads its script after, decision 013): hydration leaves a field's value as
-  // typed, but the draft still holds the server's, and the next render would put that back.
-  // React set each field's defaultValue to the draft's, so a field whose value differs was typed in.
+  // What the teacher typed or ticked before the page's script took over (the page paints first and
+  // loads its script after, decision 013): the fields show it, but the draft still holds the
+  // server's values, and the next render would put those back. Each field whose value differs
+  // from the one React rendered goes into the draft, by its path (decision 016).
   useEffect(() => {
-    for (const field of form.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[data-path], textarea[data-path]') ?? []) {
-      const path = field.dataset.path ?? ''
-      if (path === 'questions' || !Object.hasOwn(initial, path) || typeof initial[path as HeaderField] !== 'string') continue
-      if (field.value !== field.defaultValue) dispatch({ type: 'header', field: path as HeaderField, value: field.value })
+    const root = form.current
+    if (!root) return
+    for (const field of root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[data-path], textarea[data-path]')) {
+      if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio' || field.type === 'file')) continue
+      const value = typedText(field)
+      if (value !== null) dispatch({ type: 'typed', path: field.dataset.path ?? '', value })
+    }
+    const showName = root.querySelector<HTMLInputElement>('#exam-show-name')
+    if (showName && showName.checked !== showName.defaultChecked) dispatch({ type: 'header', field: 'show_student_name', value: showName.checked })
+    for (const card of root.querySelectorAll<HTMLElement>('[data-question]')) {
+      const choices = [...card.querySelectorAll<HTMLInputElement>('input[data-choice]')]
+      const q = initial.questions[Number(card.dataset.question)]
+      if (!q || choices.every((c) => c.checked === c.defaultChecked)) continue
+      const ticked = choices.filter((c) => c.checked).map((c) => c.dataset.choice ?? '')
+      const first = ticked[0]
+      const correct = q.type === 'checkbox' ? ticked.map(Number) : first === undefined ? null : q.type === 'true_false' ? first === 'true' : Number(first)
+      dispatch({ type: 'update', key: q.key, patch: { correct } })
     }
     // Once, when the editor mounts: later values reach the draft through onChange.
     // oxlint-disable-next-line react-hooks/exhaustive-deps
@@ -261,7 +278,8 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
                   key={type}
                   type="button"
                   className="add-type"
-                  disabled={draft.questions.length >= EXAM_LIMITS.questions}
+                  data-needs-script
+                  disabled={!isHydrated || draft.questions.length >= EXAM_LIMITS.questions}
                   onClick={() => {
                     dispatch({ type: 'add', questionType: type })
                     // The new question's first field takes the focus, so typing goes on there
@@ -275,12 +293,20 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
                 </button>
               ))}
             </div>
+            {/* Under the buttons, so that when it goes they stay where the finger is. */}
+            {isHydrated ? null : (
+              <p className="not-ready-note" role="status">
+                {t('exams.editor.gettingReady')}
+              </p>
+            )}
           </div>
         </section>
 
         <div className="editor-savebar">
           <div className="container editor-savebar-inner">
-            <button type="submit" className="button button-primary" disabled={isSaving}>
+            {/* The editor's form has no action of its own: sent by the browser before the script
+                runs, it would load the page again, empty. */}
+            <button type="submit" className="button button-primary" data-needs-script disabled={!isHydrated || isSaving}>
               {isSaving ? t('exams.editor.saving') : t('exams.editor.save')}
             </button>
             {exam ? (

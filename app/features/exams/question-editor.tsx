@@ -1,6 +1,7 @@
 import { useRef, useState, type Dispatch, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
 import { FormField } from '#app/ui/form-field.tsx'
+import { useHydrated } from '#app/ui/use-hydrated.ts'
 import type { DraftQuestion, EditorAction } from './editor-state.ts'
 import { EXAM_LIMITS } from './schemas.ts'
 
@@ -32,6 +33,9 @@ type Props = {
 /** One question's card: its text, marks and image, and the fields of its type. */
 export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, onDelete, onMove, uploadImage, dragging, handleRef }: Props) {
   const { t, tm } = useT()
+  // Its buttons do their work in the page's script: not ready until it runs (decision 016).
+  const isHydrated = useHydrated()
+  const notReady = !isHydrated
   const letters = tm<string[]>('exams.pdf.optionLetters')
   const id = (field: string) => `q-${q.key}-${field}`
   const path = (field: string) => `questions.${index}.${field}`
@@ -82,6 +86,8 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
           ref={handleRef}
           type="button"
           className="icon-button drag-handle"
+          data-needs-script
+          disabled={notReady}
           aria-label={t('exams.editor.question.move', { number })}
           aria-describedby="exam-move-hint"
           onKeyDown={onHandleKey}
@@ -96,16 +102,16 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
         </button>
         <h3 id={id('heading')}>{t('exams.editor.question.heading', { number, type: t(`exams.editor.types.${q.type}`) })}</h3>
         <div className="question-tools">
-          <button type="button" className="button button-small button-ghost" onClick={() => onMove(q.key, index - 1, false)} disabled={index === 0}>
+          <button type="button" className="button button-small button-ghost" data-needs-script onClick={() => onMove(q.key, index - 1, false)} disabled={notReady || index === 0}>
             {t('exams.editor.question.moveUp')}
           </button>
-          <button type="button" className="button button-small button-ghost" onClick={() => onMove(q.key, index + 1, false)} disabled={index === count - 1}>
+          <button type="button" className="button button-small button-ghost" data-needs-script onClick={() => onMove(q.key, index + 1, false)} disabled={notReady || index === count - 1}>
             {t('exams.editor.question.moveDown')}
           </button>
-          <button type="button" className="button button-small button-ghost" onClick={() => dispatch({ type: 'duplicate', key: q.key })} disabled={count >= EXAM_LIMITS.questions}>
+          <button type="button" className="button button-small button-ghost" data-needs-script onClick={() => dispatch({ type: 'duplicate', key: q.key })} disabled={notReady || count >= EXAM_LIMITS.questions}>
             {t('exams.editor.question.duplicate')}
           </button>
-          <button type="button" className="button button-small button-ghost button-delete" onClick={() => onDelete(q.key)}>
+          <button type="button" className="button button-small button-ghost button-delete" data-needs-script disabled={notReady} onClick={() => onDelete(q.key)}>
             {t('exams.editor.question.delete')}
           </button>
         </div>
@@ -116,7 +122,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
       </FormField>
       {q.type === 'fill_blank' ? (
         <p>
-          <button type="button" className="button button-small button-ghost" onClick={insertBlank}>
+          <button type="button" className="button button-small button-ghost" data-needs-script disabled={notReady} onClick={insertBlank}>
             {t('exams.editor.question.insertBlank')}
           </button>
         </p>
@@ -130,7 +136,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
           {q.image ? (
             <figure>
               <img src={q.image.url} alt={t('exams.editor.question.imageAlt', { number })} />
-              <button type="button" className="button button-small button-ghost" onClick={() => update({ image: null })}>
+              <button type="button" className="button button-small button-ghost" data-needs-script disabled={notReady} onClick={() => update({ image: null })}>
                 {t('exams.editor.question.removeImage')}
               </button>
             </figure>
@@ -138,7 +144,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
             <FormField id={id('image')} label={t('exams.editor.question.image')} hint={upload.busy ? t('exams.editor.question.uploading') : t('exams.editor.question.imageHint')} errors={[...(upload.error ? [upload.error] : []), ...(errorsOf('image') ?? [])]}>
               {(p) => (
                 <>
-                  <input {...p} className="file-input" data-path={path('image')} type="file" accept="image/png,image/jpeg,image/webp" disabled={upload.busy} onChange={(e) => chooseImage(e.target.files?.[0])} />
+                  <input {...p} className="file-input" data-path={path('image')} type="file" accept="image/png,image/jpeg,image/webp" data-needs-script disabled={notReady || upload.busy} onChange={(e) => chooseImage(e.target.files?.[0])} />
                   {/* The browser's own control speaks the browser's language; this button the page's. */}
                   <label htmlFor={p.id} className="button button-ghost button-small file-choose" aria-hidden="true">
                     {t('exams.editor.question.chooseImage')}
@@ -162,6 +168,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
                     type={q.type === 'checkbox' ? 'checkbox' : 'radio'}
                     name={id('correct')}
                     data-path={i === 0 ? path('correct') : undefined}
+                    data-choice={i}
                     checked={isCorrect}
                     aria-label={t('exams.editor.question.correctOf', { letter })}
                     onChange={(e) => {
@@ -175,7 +182,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
                     {(p) => <input {...p} data-path={path(`options.${i}`)} value={option} maxLength={EXAM_LIMITS.option} dir="auto" onChange={(e) => update({ options: q.options.map((o, k) => (k === i ? e.target.value : o)) })} />}
                   </FieldInline>
                   {q.type === 'checkbox' && q.options.length > EXAM_LIMITS.checkboxOptions.min ? (
-                    <button type="button" className="icon-button" aria-label={t('exams.editor.question.removeOption', { letter })} onClick={() => dispatch({ type: 'removeOption', key: q.key, index: i })}>
+                    <button type="button" className="icon-button" data-needs-script disabled={notReady} aria-label={t('exams.editor.question.removeOption', { letter })} onClick={() => dispatch({ type: 'removeOption', key: q.key, index: i })}>
                       ×
                     </button>
                   ) : null}
@@ -184,7 +191,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
             })}
           </ul>
           {q.type === 'checkbox' && q.options.length < EXAM_LIMITS.checkboxOptions.max ? (
-            <button type="button" className="button button-small button-ghost" onClick={() => dispatch({ type: 'addOption', key: q.key })}>
+            <button type="button" className="button button-small button-ghost" data-needs-script disabled={notReady} onClick={() => dispatch({ type: 'addOption', key: q.key })}>
               {t('exams.editor.question.addOption')}
             </button>
           ) : null}
@@ -196,7 +203,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
           <div className="choice-row">
             {([true, false] as const).map((value) => (
               <label key={String(value)} className="choice">
-                <input type="radio" name={id('correct')} data-path={value ? path('correct') : undefined} checked={q.correct === value} onChange={() => update({ correct: value })} />
+                <input type="radio" name={id('correct')} data-path={value ? path('correct') : undefined} data-choice={String(value)} checked={q.correct === value} onChange={() => update({ correct: value })} />
                 {value ? t('exams.editor.question.answerTrue') : t('exams.editor.question.answerFalse')}
               </label>
             ))}
@@ -222,7 +229,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
                   {(p) => <input {...p} data-path={path(`pairs.${i}.right`)} value={pair.right} maxLength={EXAM_LIMITS.option} dir="auto" onChange={(e) => update({ pairs: q.pairs.map((x, k) => (k === i ? { ...x, right: e.target.value } : x)) })} />}
                 </FieldInline>
                 {q.pairs.length > EXAM_LIMITS.matchingPairs.min ? (
-                  <button type="button" className="icon-button" aria-label={t('exams.editor.question.removePair', { number: i + 1 })} onClick={() => dispatch({ type: 'removePair', key: q.key, index: i })}>
+                  <button type="button" className="icon-button" data-needs-script disabled={notReady} aria-label={t('exams.editor.question.removePair', { number: i + 1 })} onClick={() => dispatch({ type: 'removePair', key: q.key, index: i })}>
                     ×
                   </button>
                 ) : null}
@@ -230,7 +237,7 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
             ))}
           </ol>
           {q.pairs.length < EXAM_LIMITS.matchingPairs.max ? (
-            <button type="button" className="button button-small button-ghost" onClick={() => dispatch({ type: 'addPair', key: q.key })}>
+            <button type="button" className="button button-small button-ghost" data-needs-script disabled={notReady} onClick={() => dispatch({ type: 'addPair', key: q.key })}>
               {t('exams.editor.question.addPair')}
             </button>
           ) : null}
