@@ -18,8 +18,15 @@ async function requirePassword(user: User, password: string, field: string) {
     throw new DomainError(422, 'accounts.errors.passwordWrong', { [field]: ['accounts.errors.passwordWrong'] })
 }
 
-/** Changes the username, phone or picture; the old picture is removed once the new one is stored. */
-export async function updateProfile(ctx: AccountContext, user: User, input: { username?: string; phone?: string; avatar?: Uint8Array | null }) {
+/**
+ * Changes the username, phone, full names or picture; the old picture is removed once the new
+ * one is stored. A full name given here counts as the answer to the after-activation question.
+ */
+export async function updateProfile(
+  ctx: AccountContext,
+  user: User,
+  input: { username?: string; phone?: string; full_name_ar?: string | null; full_name_en?: string | null; avatar?: Uint8Array | null },
+) {
   if (input.username && input.username.toLowerCase() !== user.username.toLowerCase()) await assertUsernameFree(ctx, input.username, user.id)
   const avatarFile = input.avatar && input.avatar.length > 0 ? await storeAvatar(ctx.files, input.avatar) : undefined
   const [updated] = await ctx.db
@@ -27,6 +34,9 @@ export async function updateProfile(ctx: AccountContext, user: User, input: { us
     .set({
       ...(input.username ? { username: input.username } : {}),
       ...(input.phone ? { phone: input.phone } : {}),
+      ...(input.full_name_ar !== undefined ? { fullNameAr: input.full_name_ar } : {}),
+      ...(input.full_name_en !== undefined ? { fullNameEn: input.full_name_en } : {}),
+      ...((input.full_name_ar || input.full_name_en) && !user.fullNameAskedAt ? { fullNameAskedAt: new Date() } : {}),
       ...(avatarFile ? { avatarFile } : {}),
       updatedAt: new Date(),
     })
@@ -34,6 +44,25 @@ export async function updateProfile(ctx: AccountContext, user: User, input: { us
     .returning()
   if (avatarFile && user.avatarFile) await ctx.files.remove(user.avatarFile)
   return updated ?? user
+}
+
+/**
+ * The answer to "what is your full name?", asked once after activation: the names (the English
+ * one optional), or `skip`. Either way she is not asked again; the profile still changes them.
+ */
+export async function answerFullName(ctx: Pick<AccountContext, 'db'>, user: User, answer: { full_name_ar: string; full_name_en?: string | null } | 'skip') {
+  const names = answer === 'skip' ? {} : { fullNameAr: answer.full_name_ar, fullNameEn: answer.full_name_en ?? null }
+  const [updated] = await ctx.db
+    .update(users)
+    .set({ ...names, fullNameAskedAt: user.fullNameAskedAt ?? new Date(), updatedAt: new Date() })
+    .where(eq(users.id, user.id))
+    .returning()
+  return updated ?? user
+}
+
+/** Whether the full-name question is still to be asked (never answered nor skipped). */
+export function isFullNameToAsk(user: Pick<User, 'fullNameAskedAt'>): boolean {
+  return user.fullNameAskedAt === null
 }
 
 /** Step 1 of a password change: checks the current password and emails a code; the new hash waits with the code. */
