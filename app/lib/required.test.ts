@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { core } from 'zod/mini'
 import * as accounts from '#app/features/accounts/schemas.ts'
-import { contactSchema } from '#app/features/content/contact-schema.ts'
+import { contactSchema } from '#app/features/content/schemas.ts'
 import { fieldErrorsOf } from './forms.ts'
 import { z } from './zod-mini.ts'
 

@@ -81,6 +81,11 @@ test('Arabic registration with the keyboard only, the focus visible at every sto
   await tabTo(page, page.locator('input[name="code"]'))
   await page.keyboard.type(await latestCodeFor(email))
   await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/\/ar\/full-name/)
+
+  await tabTo(page, page.locator('input[name="full_name_ar"]'))
+  await page.keyboard.type('نورة العتيبي')
+  await page.keyboard.press('Enter')
   await expect(page).toHaveURL(/\/ar$/)
 })
 

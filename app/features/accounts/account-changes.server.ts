@@ -5,6 +5,7 @@ import { examImages, users } from '#app/server/db/schema.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
+import { displayName } from './user-json.ts'
 import { sendCodeEmail } from './emails.server.ts'
 import { notify } from './notifications.server.ts'
 import { hashPassword, verifyPassword } from './passwords.server.ts'
@@ -50,7 +51,7 @@ export async function updateProfile(
  * The answer to "what is your full name?", asked once after activation: the names (the English
  * one optional), or `skip`. Either way she is not asked again; the profile still changes them.
  */
-export async function answerFullName(ctx: Pick<AccountContext, 'db'>, user: User, answer: { full_name_ar: string; full_name_en?: string | null } | 'skip') {
+export async function answerFullName(ctx: Pick<AccountContext, 'db'>, user: User, answer: { full_name_ar: string | null; full_name_en?: string | null } | 'skip') {
   const names = answer === 'skip' ? {} : { fullNameAr: answer.full_name_ar, fullNameEn: answer.full_name_en ?? null }
   const [updated] = await ctx.db
     .update(users)
@@ -71,7 +72,7 @@ export async function requestPasswordChange(ctx: AccountContext, user: User, inp
   refuseCommonPassword(input.password)
   const passwordHash = await hashPassword(input.password)
   const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', targetEmail: user.email, payload: { passwordHash } })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_password', to: user.email, name: user.username, code })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_password', to: user.email, name: displayName(user, input.lang), code })
 }
 
 /** Step 2: the code applies the new password and ends every session (the caller signs this device in again). */
@@ -91,7 +92,7 @@ export async function requestEmailChange(ctx: AccountContext, user: User, input:
   if (input.email === user.email) throw new DomainError(422, 'accounts.errors.emailSame', { email: ['accounts.errors.emailSame'] })
   if (await findUserByEmail(ctx, input.email)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
   const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', targetEmail: input.email })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_email', to: input.email, name: user.username, code })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_email', to: input.email, name: displayName(user, input.lang), code })
 }
 
 /** Step 2: the code received at the new address makes it the account's email. */
