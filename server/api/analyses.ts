@@ -8,6 +8,7 @@ import {
   studentWire,
   uploadAbsence,
 } from '#app/features/absence/index.server.ts'
+import { documentName } from '#app/features/accounts/index.ts'
 import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { AnalysisError, analysisHeadWire, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
 import { parseBands, type GradeBand } from '#app/features/grades/index.ts'
@@ -203,8 +204,9 @@ export function analysesRoutes() {
         const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
         if (!stored) return notFound()
         await limitExports(c.get('ctx'), session.user.id)
-        if (stored.kind === 'absence') return absenceExport(c.get('ctx').db, stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays))
-        return gradesExport(c.get('ctx').db, stored, format, apiLang(c))
+        const preparedBy = documentName(session.user, apiLang(c))
+        if (stored.kind === 'absence') return absenceExport(c.get('ctx').db, stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays), preparedBy)
+        return gradesExport(c.get('ctx').db, stored, format, apiLang(c), undefined, preparedBy)
       },
     )
   }

@@ -9,7 +9,10 @@ import { gradesExportWords, groupsOf, passedCount, subjectList, type GradesExpor
 // bands, the top and weak groups and the five highest and lowest students; then the skipped rows.
 // Every word and figure is formatted here and reaches the document as one JSON input.
 
-export type GradesReportPdfOptions = GradesExportOptions
+export type GradesReportPdfOptions = GradesExportOptions & {
+  /** The teacher who prepared it, as the sign-off prints her (her full name in the report's language). */
+  readonly preparedBy?: string | null
+}
 
 // The web page's band colours by position (tone-band1…5), so paper and screen agree; more than
 // five bands take an eight-step ramp from the same green to the same red.
@@ -167,7 +170,7 @@ function bandSubjectData(words: GradesExportWords, subject: BandSubjectReport) {
   }
 }
 
-function reportData({ lang, title, createdAt, analysis }: GradesReportPdfOptions) {
+function reportData({ lang, title, createdAt, analysis, preparedBy }: GradesReportPdfOptions) {
   const words = gradesExportWords(lang)
   const { t } = words
   const { meta, report } = analysis
@@ -181,7 +184,7 @@ function reportData({ lang, title, createdAt, analysis }: GradesReportPdfOptions
   const legend: PdfLegendItem[] = report.bands.map((b, i) => ({ tone: bandTone(i), label: t('grades-report.exports.bandFrom', { band: words.band(b.key), min: b.min }) }))
 
   return {
-    ...pdfReportBase(words, { title, school: meta.school, createdAt, about, tones }),
+    ...pdfReportBase(words, { kind: 'grades', title, school: meta.school, createdAt, about, tones, preparedBy }),
     headings: { bands: t('grades-report.exports.bandsUsed') },
     legend,
     subjects: report.subjects.map((subject) => subjectData(words, subject, report.bands)),
@@ -234,6 +237,8 @@ const body = String.raw`
   subhead(s.bands.title)
   data-table(s.bands.headers, s.bands.rows, strong: s.bands.strong)
 }
+
+#sign-off()
 
 #skipped-section(d.skipped)
 `

@@ -105,6 +105,16 @@ describe('renderGradesReportPdf', () => {
     expect(text).toMatch(new RegExp(`صفحة\\s+${pages}\\s*من\\s*${pages}`))
   })
 
+  it('is titled as a grades report and ends with the sign-off for the principal, in both languages', async () => {
+    const ar = pdftotext(await renderGradesReportPdf({ lang: 'ar', title: 'نتائج اختبار منتصف الفصل', createdAt, analysis: small, preparedBy: 'نورة بنت سعد العتيبي' }))
+    expect(ar).toContain('تقرير الدرجات')
+    expect(ar).toMatch(/إعداد[\s\S]*نورة بنت سعد العتيبي[\s\S]*التوقيع/)
+    expect(ar).toContain('اعتماد مدير المدرسة')
+    const en = pdftotext(await renderGradesReportPdf({ lang: 'en', title: 'Midterm results', createdAt, analysis: two, preparedBy: 'Noura Saad Alotaibi' }))
+    expect(en).toContain('Grades report')
+    expect(en).toMatch(/Prepared by[\s\S]*Noura Saad Alotaibi[\s\S]*Signature/)
+  })
+
   it('prints the English report of two subjects with the same figures and the skipped rows', async () => {
     const pdf = await renderGradesReportPdf({ lang: 'en', title: 'Midterm results', createdAt, analysis: two })
     const text = pdftotext(pdf)
