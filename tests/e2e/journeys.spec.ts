@@ -32,7 +32,7 @@ const words = {
     statement: 'العبارة',
     isTrue: 'صح',
     save: 'حفظ',
-    saved: 'تم حفظ البيانات بنجاح',
+    saved: 'حُفظ الاختبار',
     printPreview: 'معاينة الطباعة',
     answerKey: 'نموذج الإجابة',
     download: 'تنزيل PDF',
