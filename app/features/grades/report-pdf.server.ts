@@ -1,5 +1,6 @@
 import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarChart, type PdfLegendItem } from '#app/features/analyses/index.server.ts'
 import type { BandSubjectReport, GradesReport, SubjectReport } from './analyse-grades.ts'
+import { bandRangeLabel } from './bands.ts'
 import type { ScoreFigures } from './grade-figures.ts'
 import { gradesExportWords, groupsOf, passedCount, subjectList, type GradesExportOptions, type GradesExportWords } from './report-xlsx.server.ts'
 
@@ -113,7 +114,7 @@ function subjectData(words: GradesExportWords, subject: SubjectReport, bands: Gr
     distribution,
     bands: {
       title: t('grades-report.tables.bands'),
-      headers: [t('grades-report.tables.classroom'), ...bands.map((b) => t('grades-report.tables.bandHeader', { band: words.band(b.key), min: b.min }))],
+      headers: [t('grades-report.tables.classroom'), ...bands.map((b, i) => bandRangeLabel(t, bands, i, words.band(b.key)))],
       strong,
       // Each cell: the count, and under it the share of the group's students.
       rows: groups.map(({ label, figures: f }) => [label, ...f.bands.map((b) => [words.integer(b.count), words.rate(b.count, f.students)])]),
@@ -181,7 +182,7 @@ function reportData({ lang, title, createdAt, analysis, preparedBy }: GradesRepo
     ...(meta.term ? [{ label: t('analyses.report.term'), lines: [meta.term] }] : []),
   ]
   const tones = { ...otherTones, ...Object.fromEntries(bandTones(report.bands.length).map((colour, i) => [bandTone(i), colour])) }
-  const legend: PdfLegendItem[] = report.bands.map((b, i) => ({ tone: bandTone(i), label: t('grades-report.exports.bandFrom', { band: words.band(b.key), min: b.min }) }))
+  const legend: PdfLegendItem[] = report.bands.map((b, i) => ({ tone: bandTone(i), label: bandRangeLabel(t, report.bands, i, words.band(b.key)) }))
 
   return {
     ...pdfReportBase(words, { kind: 'grades', title, school: meta.school, createdAt, about, tones, preparedBy }),
