@@ -41,6 +41,7 @@ export const analysisErrorWire = wireShape(
     message: z.string(),
     errors: fieldErrors,
     missingColumns: z.array(z.string()).optional(),
+    otherTool: z.enum(['absence', 'grades']).optional().describe('The file looks like the other tool’s (a grades file sent to the absence analysis): upload it there'),
     skipped: z.array(z.object({ sheet: z.string().optional(), row: z.int().min(1), reason: z.string() })).optional(),
   }),
 )
@@ -228,10 +229,11 @@ export function analysisErrorResponse(c: C, error: AnalysisError) {
   const namespace = error.messageKey.split('.')[0] ?? 'analyses'
   const t = apiTranslator(c, ['analyses', 'absence', namespace])
   const columns = (error.details.missingColumns ?? []).map((key) => t(`${namespace}.columns.${key}`))
-  const message = t(error.messageKey, { ...error.details.values, columns: columns.join(', ') })
+  const message = t(error.messageKey, { ...error.details.values, columns: new Intl.ListFormat(apiLang(c), { type: 'conjunction' }).format(columns) })
   const body: Record<string, unknown> = { message }
   if (error.status === 422) body.errors = { file: [message] }
   if (error.details.missingColumns) body.missingColumns = columns
+  if (error.details.otherTool === 'absence' || error.details.otherTool === 'grades') body.otherTool = error.details.otherTool
   if (error.details.skipped) body.skipped = error.details.skipped.map((s) => ({ row: s.row, reason: t(s.reason.key, s.reason.values) }))
   return c.json(body, error.status)
 }
