@@ -18,7 +18,7 @@ import { dirOf, isLang, type Lang } from '#app/i18n/config.ts'
 import { detectLang } from '#app/i18n/detect.server.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { createTranslator } from '#app/i18n/translate.ts'
-import { avatarUrl } from '#app/features/accounts/index.ts'
+import { avatarUrl, displayName } from '#app/features/accounts/index.ts'
 import { clearFlashCookie, getCurrentSession, isPrefetch, readFlash, unreadNotificationCount } from '#app/features/accounts/index.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { isStaticForGuests } from '#app/lib/static-pages.ts'
@@ -53,6 +53,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = current
     ? {
         username: current.user.username,
+        /** Her full name in the page's language where she gave one: what greetings call her. */
+        name: displayName(current.user, lang),
         avatarUrl: avatarUrl(current.user.avatarFile),
         unread: await unreadNotificationCount(context.db, current.user.id),
       }

@@ -44,6 +44,7 @@ export default [
       route('SignIn', 'routes/register.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),
       route('two-factor', 'routes/two-factor.tsx'),
+      route('full-name', 'routes/full-name.tsx'),
       route('reset-password', 'routes/reset-password.tsx'),
       route('sandbox-pay', 'routes/sandbox-pay.tsx'),
       route('payments/pay/:paymentId', 'routes/gateway-pay.tsx'),

@@ -4,6 +4,8 @@ export type UploadFailure = {
   messageKey: string
   values?: Record<string, string | number>
   missingColumns?: string[]
+  /** The tool the file belongs to, when it is the other tool's file ('absence' or 'grades'). */
+  otherTool?: string
   skipped?: { row: number; reason: { key: string; values?: Record<string, string | number> } }[]
   retryAfterSeconds?: number
 }

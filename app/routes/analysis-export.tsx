@@ -1,6 +1,7 @@
 import { data } from 'react-router'
 import { absenceExport, schoolDaysFromQuery } from '#app/features/absence/index.server.ts'
 import { maxSchoolDays } from '#app/features/absence/index.ts'
+import { documentName } from '#app/features/accounts/index.ts'
 import { findAnalysis } from '#app/features/analyses/index.server.ts'
 import { bandsFromQuery } from '#app/features/grades/index.ts'
 import { gradesExport } from '#app/features/grades/index.server.ts'
@@ -18,10 +19,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await limitPageExports(context, user.id, request, lang)
   const url = new URL(request.url)
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
-  if (stored.kind === 'absence') return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays))
+  const preparedBy = documentName(user, lang)
+  if (stored.kind === 'absence') return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays), preparedBy)
   if (stored.kind === 'grades') {
     const choice = bandsFromQuery(url.searchParams)
-    return gradesExport(context.db, stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined)
+    return gradesExport(context.db, stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined, preparedBy)
   }
   throw data(null, { status: 404 })
 }

@@ -51,13 +51,13 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, args.lo
 
 type Tool = { key: string; title: string; text: string; cta: string }
 
-type RootUser = { username: string; unread: number } | null
+type RootUser = { username: string; name: string; unread: number } | null
 type GuestData = Extract<Route.ComponentProps['loaderData'], { kind: 'guest' }>
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const user = (useRouteLoaderData('root') as { user?: RootUser } | undefined)?.user
   // The header's count and the home's come from the same root data, so they always agree.
-  if (loaderData.kind === 'teacher') return <TeacherHome home={loaderData.home} name={user?.username ?? ''} unread={user?.unread ?? 0} />
+  if (loaderData.kind === 'teacher') return <TeacherHome home={loaderData.home} name={user?.name ?? user?.username ?? ''} unread={user?.unread ?? 0} />
   return <GuestHome loaderData={loaderData} />
 }
 

@@ -1,6 +1,6 @@
 import { Form, redirect, useNavigation, useSearchParams } from 'react-router'
 import { loginSchema } from '#app/features/accounts/schemas.ts'
-import { flashCookie, requireGuest, resendCode, signIn, startWebSession, twoFactorCookie } from '#app/features/accounts/index.server.ts'
+import { flashCookie, isFullNameToAsk, requireGuest, resendCode, signIn, startWebSession, twoFactorCookie } from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
@@ -51,7 +51,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const headers = new Headers()
     headers.append('Set-Cookie', await startWebSession(context, request, user.id))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
-    throw redirect(redirectTo, { headers })
+    // An account never asked for its full name is asked now, once, then goes on.
+    throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, { headers })
   })
 }
 

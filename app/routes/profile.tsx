@@ -47,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     twoFactor,
     messages: getMessages(lang, ['accounts']),
-    user: { username: user.username, email: user.email, phone: user.phone, avatarUrl: avatarUrl(user.avatarFile) },
+    user: { username: user.username, fullNameAr: user.fullNameAr, fullNameEn: user.fullNameEn, email: user.email, phone: user.phone, avatarUrl: avatarUrl(user.avatarFile) },
     sessions: sessions.map((s) => ({ ...s, isCurrent: s.id === sessionId })),
   }
 }
@@ -64,7 +64,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   switch (intent) {
     case 'profile': {
-      const parsed = parseForm(profileSchema, form, ['username', 'phone', 'intent'])
+      const parsed = parseForm(profileSchema, form, ['username', 'full_name_ar', 'full_name_en', 'phone', 'intent'])
       if (!parsed.ok) return parsed.response
       const avatar = form.get('avatar')
       const bytes = avatar instanceof File && avatar.size > 0 ? new Uint8Array(await avatar.arrayBuffer()) : null
@@ -168,6 +168,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               </div>
               <FormField id="pf-username" label={t('accounts.fields.username')} errors={errorsOf('profile').username} required>
                 {(p) => <input {...p} name="username" autoComplete="username" maxLength={40} defaultValue={values.username ?? user.username} required />}
+              </FormField>
+              <FormField id="pf-full-name-ar" label={t('accounts.fields.fullNameAr')} hint={t('accounts.fields.fullNameArHint')} errors={errorsOf('profile').full_name_ar}>
+                {(p) => <input {...p} name="full_name_ar" dir="rtl" lang="ar" autoComplete="name" maxLength={100} defaultValue={values.full_name_ar ?? user.fullNameAr ?? ''} />}
+              </FormField>
+              <FormField id="pf-full-name-en" label={t('accounts.fields.fullNameEn')} hint={t('accounts.fields.fullNameEnHint')} errors={errorsOf('profile').full_name_en}>
+                {(p) => <input {...p} name="full_name_en" dir="ltr" lang="en" autoComplete="name" maxLength={100} defaultValue={values.full_name_en ?? user.fullNameEn ?? ''} />}
               </FormField>
               <FormField id="pf-phone" label={t('accounts.fields.phone')} hint={t('accounts.fields.phoneHint')} errors={errorsOf('profile').phone} required>
                 {(p) => <input {...p} name="phone" type="tel" dir="ltr" autoComplete="tel" maxLength={20} defaultValue={values.phone ?? user.phone} required />}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { base32Decode, getCurrentSession, hotp, sessionCookieName, totpStep } from '#app/features/accounts/index.server.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
+import { action as fullNameAction } from './full-name.tsx'
 import { action as loginAction } from './login.tsx'
 import { action as profileAction, loader as profileLoader } from './profile.tsx'
 import { action as twoFactorAction, loader as twoFactorLoader } from './two-factor.tsx'
@@ -75,10 +76,12 @@ describe('two-step verification on the pages', () => {
     const refused = await answer(() => twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: '000000' }, challenge))))
     expect(refused.status).toBe(422)
     const done = await answer(() => twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: appCode(pending.key, 1) }, challenge))))
-    expect(done).toMatchObject({ status: 302, location: '/en/exams' })
+    // Never asked her full name: the question comes first, once, then where she was going.
+    expect(done).toMatchObject({ status: 302, location: '/en/full-name?redirectTo=%2Fen%2Fexams' })
     expect(done.cookies.find((c) => c.startsWith('hallil_2fa='))).toContain('Max-Age=0')
     const session = cookiePair(done.cookies, sessionCookieName(ctx.env))
     expect((await getCurrentSession(new Request('http://localhost/en', { headers: { cookie: session } }), ctx))?.user.id).toBe(user.id)
+    expect(await answer(() => fullNameAction(args(ctx, post('full-name?redirectTo=%2Fen%2Fexams', { intent: 'skip' }, session))))).toMatchObject({ status: 302, location: '/en/exams' })
 
     // A recovery code also ends a login; then turning it off needs the password and a code.
     const second = await logIn(ctx, user.email, password)

@@ -2,6 +2,7 @@ import { Form, redirect, useNavigation, useSearchParams } from 'react-router'
 import { secondFactorSchema } from '#app/features/accounts/schemas.ts'
 import {
   clearTwoFactorCookie,
+  isFullNameToAsk,
   completeLoginChallenge,
   flashCookie,
   isLoginChallengeOpen,
@@ -54,7 +55,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     headers.append('Set-Cookie', await startWebSession(context, request, user.id))
     headers.append('Set-Cookie', clearTwoFactorCookie(context.env))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
-    throw redirect(redirectTo, { headers })
+    // An account never asked for its full name is asked now, once, then goes on.
+    throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, { headers })
   })
 }
 

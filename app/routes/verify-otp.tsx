@@ -96,7 +96,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         const headers = new Headers()
         headers.append('Set-Cookie', await startWebSession(context, request, user.id))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.activated'))
-        throw redirect(localPath(lang), { headers })
+        // Her full name is asked next, once (she may skip it).
+        throw redirect(localPath(lang, 'full-name'), { headers })
       }
       case 'reset': {
         const token = readResetFlowToken(request) ?? ''

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent, type FormEvent, type ReactNode } from 'react'
 import { Form, useNavigate } from 'react-router'
-import { useT } from '#app/i18n/use-t.ts'
+import { useLang, useT } from '#app/i18n/use-t.ts'
+import { AppLink } from './app-link.tsx'
 import type { UploadFailure } from '#app/lib/upload-failure.ts'
 
 /** What the file picker offers: Excel workbooks (2007 and 97–2003) and CSV; the server reads the bytes, not the name. */
@@ -150,20 +151,19 @@ export function UploadForm({
 
 export function UploadFailureNotice({ failure, columnsNamespace }: { failure: UploadFailure; columnsNamespace: string }) {
   const { t } = useT()
+  const lang = useLang()
+  // The missing columns are named once, in the message, as a list in the page's language.
+  const columns = new Intl.ListFormat(lang, { type: 'conjunction' }).format((failure.missingColumns ?? []).map((c) => t(`${columnsNamespace}.${c}`)))
+  const otherTool = failure.otherTool === 'absence' || failure.otherTool === 'grades' ? failure.otherTool : null
   return (
     <div className="notice notice-error" role="alert">
       <p>
-        <strong>{t(failure.messageKey, { ...failure.values, columns: (failure.missingColumns ?? []).map((c) => t(`${columnsNamespace}.${c}`)).join(' · ') })}</strong>
+        <strong>{t(failure.messageKey, { ...failure.values, columns })}</strong>
       </p>
-      {failure.missingColumns?.length ? (
-        <>
-          <p>{t('analyses.errors.missingColumnsTitle')}</p>
-          <ul className="skip-list">
-            {failure.missingColumns.map((c) => (
-              <li key={c}>{t(`${columnsNamespace}.${c}`)}</li>
-            ))}
-          </ul>
-        </>
+      {otherTool ? (
+        <p className="other-tool-hint">
+          {t(`analyses.errors.otherTool.${otherTool}.question`)} <AppLink to={otherTool === 'grades' ? 'analysis-grade' : 'analysis'}>{t(`analyses.errors.otherTool.${otherTool}.link`)}</AppLink>
+        </p>
       ) : null}
       {failure.skipped?.length ? (
         <>

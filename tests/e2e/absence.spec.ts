@@ -19,7 +19,9 @@ const words = {
     searchLabel: 'الاسم الكامل للطالب',
     tooShort: 'يجب أن يكون البحث بالاسم الكامل (ثلاث كلمات على الأقل)',
     notFound: 'الاسم غير موجود. يرجى المحاولة مرة أخرى.',
-    invalid: 'صيغة الملف غير صحيحة. يرجى تنزيل الملف النموذجي وتعديله.',
+    invalid: 'نزّل الملف النموذجي وانسخ بياناتك فيه.',
+    gradesFile: 'هل هذا ملف درجات؟',
+    gradesLink: 'ارفعه في تحليل الدرجات',
     pdf: 'تصدير PDF',
     excel: 'تصدير Excel',
     list: 'كل تحليلاتي',
@@ -36,6 +38,8 @@ const words = {
     tooShort: 'Search term must be a full name (at least three words)',
     notFound: 'Name not found. Please try again.',
     invalid: 'Invalid file format. Please download the sample file and modify it.',
+    gradesFile: 'Is this a grades file?',
+    gradesLink: 'Upload it in the grades analysis',
     pdf: 'Export PDF',
     excel: 'Export Excel',
     list: 'All my analyses',
@@ -71,6 +75,11 @@ for (const lang of ['ar', 'en'] as const) {
     await page.locator('input[type="file"]').setInputFiles({ name: 'report.xlsx', mimeType: 'text/csv', buffer: Buffer.from('a,b,c\n1,2,3\n') })
     await page.getByRole('button', { name: w.submit }).click()
     await expect(page.getByRole('alert').filter({ hasText: w.invalid })).toBeVisible()
+    // A grades file: the refusal says so and links to the grades analysis.
+    await page.locator('input[type="file"]').setInputFiles('app/features/grades/fixtures/english-two-subjects.xlsx')
+    await page.getByRole('button', { name: w.submit }).click()
+    const otherTool = page.getByRole('alert').filter({ hasText: w.gradesFile })
+    await expect(otherTool.getByRole('link', { name: w.gradesLink })).toHaveAttribute('href', `/${lang}/analysis-grade`)
 
     await page.locator('input[type="file"]').setInputFiles(samplePath)
     await page.getByRole('button', { name: w.submit }).click()

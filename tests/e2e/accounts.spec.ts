@@ -9,7 +9,14 @@ const words = {
     email: 'البريد الإلكتروني',
     phone: 'رقم الجوال',
     createAccount: 'إنشاء الحساب',
-    registered: 'تم التسجيل بنجاح، يرجى تفعيل الرمز',
+    registered: 'أنشأنا حسابك. أدخل الرمز المرسل إلى بريدك لتفعيله.',
+    fullNameTitle: 'ما اسمك الكامل؟',
+    fullNameAr: 'الاسم الكامل بالعربية',
+    fullNameEn: 'الاسم الكامل بالإنجليزية (اختياري)',
+    fullNameRequired: 'اكتب اسمك الكامل، أو اختر «لاحقًا»',
+    saveName: 'حفظ الاسم',
+    name: { ar: 'نورة بنت سعد العتيبي', en: '' },
+    greeting: 'أهلًا بك، نورة بنت سعد العتيبي',
     resend: 'إعادة الإرسال',
     resendIn: /يمكنك إعادة إرسال الرمز بعد \d+ ثانية/,
     code: 'رمز التحقق',
@@ -41,6 +48,13 @@ const words = {
     phone: 'Mobile number',
     createAccount: 'Create account',
     registered: 'Registration successful, please activate the code',
+    fullNameTitle: 'What is your full name?',
+    fullNameAr: 'Full name in Arabic',
+    fullNameEn: 'Full name in English (optional)',
+    fullNameRequired: 'Enter your full name, or choose “Later”',
+    saveName: 'Save the name',
+    name: { ar: 'نورة بنت سعد العتيبي', en: 'Noura Saad Alotaibi' },
+    greeting: 'Welcome, Noura Saad Alotaibi',
     resend: 'Resend',
     resendIn: /You can resend the code in \d+ s/,
     code: 'Verification code',
@@ -87,7 +101,7 @@ async function register(page: Page, lang: Lang, email: string) {
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
 
-  test(`${lang}: register, activate with the emailed code, log out with confirmation, log in again`, async ({ page }) => {
+  test(`${lang}: register, activate with the emailed code, give the full name asked once, log out with confirmation, log in again`, async ({ page }) => {
     const email = uniqueEmail('reg')
     const started = Date.now()
     await register(page, lang, email)
@@ -100,8 +114,22 @@ for (const lang of ['ar', 'en'] as const) {
     const typed = lang === 'ar' ? code.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d))) : code
     await page.getByLabel(w.code).fill(typed)
     await page.getByRole('button', { name: w.verify }).click()
-    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
     await expect(page.getByText(w.activated).first()).toBeVisible()
+
+    // Activated, she is asked her full name; an empty Arabic name says only that it is needed.
+    await expect(page).toHaveURL(new RegExp(`/${lang}/full-name`))
+    await expect(page.getByRole('heading', { name: w.fullNameTitle })).toBeVisible()
+    await page.getByRole('button', { name: w.saveName }).click()
+    await expect(page.locator('#fn-ar-error')).toHaveText(w.fullNameRequired)
+    await page.getByLabel(w.fullNameAr).fill(w.name.ar)
+    if (w.name.en) await page.getByLabel(w.fullNameEn).fill(w.name.en)
+    await page.getByRole('button', { name: w.saveName }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+    // She is greeted by it, in the page's language where she gave one.
+    await expect(page.getByText(w.greeting)).toBeVisible()
+    // Asked once: the step now goes straight on.
+    await page.goto(`/${lang}/full-name`)
+    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
 
     await page.locator('.account-button').click()
     await page.getByRole('link', { name: w.logout }).click()

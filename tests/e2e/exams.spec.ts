@@ -34,7 +34,7 @@ const words = {
     blank: (n: number) => `الفراغ ${n}`,
     image: 'صورة (اختيارية)',
     save: 'حفظ',
-    saved: 'تم حفظ البيانات بنجاح',
+    saved: 'حُفظ الاختبار',
     mcCorrect: 'اختر الإجابة الصحيحة',
     heading: (n: number, type: string) => `السؤال ${n}: ${type}`,
     move: (n: number) => `ترتيب السؤال ${n}`,

@@ -32,7 +32,7 @@ const words = {
     statement: 'العبارة',
     isTrue: 'صح',
     save: 'حفظ',
-    saved: 'تم حفظ البيانات بنجاح',
+    saved: 'حُفظ الاختبار',
     printPreview: 'معاينة الطباعة',
     answerKey: 'نموذج الإجابة',
     download: 'تنزيل PDF',
@@ -101,6 +101,11 @@ for (const lang of ['ar', 'en'] as const) {
     await page.locator('input[name="code"]').fill(await latestCodeFor(email))
     await step('activation-code')
     await page.locator('button[value="verify"]').click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}/full-name`))
+    await page.locator('input[name="full_name_ar"]').fill('نورة بنت سعد القحطاني')
+    await page.locator('input[name="full_name_en"]').fill('Noura Saad Alqahtani')
+    await step('full-name')
+    await page.locator('form:has(input[name="full_name_ar"]) button[type="submit"]').click()
     await expect(page).toHaveURL(new RegExp(`/${lang}$`))
     await step('signed-in')
 

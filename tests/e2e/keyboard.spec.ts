@@ -81,6 +81,11 @@ test('Arabic registration with the keyboard only, the focus visible at every sto
   await tabTo(page, page.locator('input[name="code"]'))
   await page.keyboard.type(await latestCodeFor(email))
   await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/\/ar\/full-name/)
+
+  await tabTo(page, page.locator('input[name="full_name_ar"]'))
+  await page.keyboard.type('نورة العتيبي')
+  await page.keyboard.press('Enter')
   await expect(page).toHaveURL(/\/ar$/)
 })
 
@@ -113,7 +118,7 @@ test('an upload and a test built with the keyboard only, in Arabic', { tag: '@on
   await expect(card.getByLabel('صح', { exact: true })).toBeChecked()
   await tabTo(page, page.getByRole('button', { name: 'حفظ', exact: true }), 40)
   await page.keyboard.press('Enter')
-  await expect(page.getByText('تم حفظ البيانات بنجاح').first()).toBeVisible()
+  await expect(page.getByText('حُفظ الاختبار').first()).toBeVisible()
   await expect(page).toHaveURL(/exams-test\?id=/)
 })
 

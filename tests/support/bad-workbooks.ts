@@ -52,5 +52,5 @@ export const badWorkbooks: Array<{ name: string; file: () => Uint8Array; status:
     message: INVALID,
   },
   { name: 'a sheet with 1,048,576 rows', file: millionRows, status: 413, message: /^The sheet has more than 500,000 rows/ },
-  { name: 'a workbook whose sheet has no header row', file: () => good, status: 422, message: /missing columns/ },
+  { name: 'a workbook whose sheet has no header row', file: () => good, status: 422, message: /lacks the columns/ },
 ]

@@ -73,9 +73,12 @@ export function schoolDaysFromQuery(params: URLSearchParams, max: number): numbe
   return days >= 1 && days <= max ? days : null
 }
 
-/** The Excel or PDF file of a saved absence analysis, as a download (for totals, with the school days given). */
-export async function absenceExport(db: Db, stored: StoredAbsence, format: 'pdf' | 'xlsx', lang: Lang, schoolDays?: number | null): Promise<Response> {
+/**
+ * The Excel or PDF file of a saved absence analysis, as a download (for totals, with the school
+ * days given); the PDF signed off as prepared by `preparedBy`.
+ */
+export async function absenceExport(db: Db, stored: StoredAbsence, format: 'pdf' | 'xlsx', lang: Lang, schoolDays?: number | null, preparedBy?: string | null): Promise<Response> {
   const input = { lang, title: stored.title, createdAt: stored.createdAt, analysis: await loadAbsence(db, stored, schoolDays) }
-  const bytes = format === 'xlsx' ? absenceReportWorkbook(input) : await renderAbsenceReportPdf(input)
+  const bytes = format === 'xlsx' ? absenceReportWorkbook(input) : await renderAbsenceReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'absence', title: stored.title, createdAt: stored.createdAt })
 }

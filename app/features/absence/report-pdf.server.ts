@@ -11,6 +11,8 @@ import { exportWords, figureHeaders, type AbsenceExportOptions, type AbsenceExpo
 export interface AbsenceReportPdfOptions extends AbsenceExportOptions {
   /** Unexcused days from which warning levels 1, 2 and 3 apply, as the analysis used them (the lead of the warnings table). */
   readonly warningThresholds?: readonly [number, number, number]
+  /** The teacher who prepared it, as the sign-off prints her (her full name in the report's language). */
+  readonly preparedBy?: string | null
 }
 
 export { pdfSkippedRowLimit } from '#app/features/analyses/index.server.ts'
@@ -79,7 +81,7 @@ function warningRows(words: AbsenceExportWords, students: readonly StudentFigure
     ])
 }
 
-function reportData({ lang, title, createdAt, analysis, warningThresholds = defaultWarningThresholds }: AbsenceReportPdfOptions) {
+function reportData({ lang, title, createdAt, analysis, warningThresholds = defaultWarningThresholds, preparedBy }: AbsenceReportPdfOptions) {
   const words = exportWords(lang)
   const { t } = words
   const { meta, report, students } = analysis
@@ -154,7 +156,7 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
 
   const [first, second, third] = warningThresholds
   return {
-    ...pdfReportBase(words, { title, school: meta.school, createdAt, about, tones }),
+    ...pdfReportBase(words, { kind: 'absence', title, school: meta.school, createdAt, about, tones, preparedBy }),
     headings: {
       figures: t('absence-report.figures.title'),
       charts: t('absence-report.charts.overall'),
@@ -281,6 +283,8 @@ const body = String.raw`
 } else {
   data-table(d.warnings.headers, d.warnings.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto))
 }
+
+#sign-off()
 
 #skipped-section(d.skipped)
 `

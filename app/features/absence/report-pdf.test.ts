@@ -131,6 +131,23 @@ describe('renderAbsenceReportPdf', () => {
     expect(text).toContain(`Page ${pages} of ${pages}`)
   })
 
+  it('is titled as an absence report and ends with the sign-off for the principal, in both languages', async () => {
+    const ar = pdftotext(await renderAbsenceReportPdf({ lang: 'ar', title: 'غياب الأسبوع الأول', createdAt, analysis, preparedBy: 'نورة بنت سعد العتيبي' }))
+    expect(ar).toContain('تقرير الغياب')
+    expect(ar).toContain('غياب الأسبوع الأول')
+    expect(ar).toMatch(/إعداد[\s\S]*نورة بنت سعد العتيبي[\s\S]*التوقيع/)
+    expect(ar).toContain('اعتماد مدير المدرسة')
+    // The sign-off comes before the rows left out, which are an appendix.
+    expect(ar.indexOf('اعتماد مدير المدرسة')).toBeLessThan(ar.indexOf('لا يوجد اسم للطالب'))
+    const en = pdftotext(await renderAbsenceReportPdf({ lang: 'en', title: 'First week', createdAt, analysis, preparedBy: 'Noura Saad Alotaibi' }))
+    expect(en).toContain('Absence report')
+    expect(en).toMatch(/Prepared by[\s\S]*Noura Saad Alotaibi[\s\S]*Signature/)
+    expect(en).toContain('Approved by the principal')
+    // Without a name, the sign-off keeps its label and a line to write it on.
+    const unnamed = pdftotext(await renderAbsenceReportPdf({ lang: 'en', title: 'First week', createdAt, analysis }))
+    expect(unnamed).toContain('Prepared by')
+  })
+
   it('prints user text literally, never as typst markup', async () => {
     const title = String.raw`#"evil" [x] *b* _i_ $m$ \\ @ref <l> #set page(width: 1cm)`
     const tricky: AbsenceAnalysis = { ...analysis, meta: { ...analysis.meta, school: '#panic("no") = heading' } }

@@ -6,6 +6,7 @@ import { removeFilesAfterCommit } from '#app/platform/files.server.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
+import { displayName } from './user-json.ts'
 import { sendCodeEmail } from './emails.server.ts'
 import { notify } from './notifications.server.ts'
 import { hashPassword, verifyPassword } from './passwords.server.ts'
@@ -19,8 +20,15 @@ async function requirePassword(user: User, password: string, field: string) {
     throw new DomainError(422, 'accounts.errors.passwordWrong', { [field]: ['accounts.errors.passwordWrong'] })
 }
 
-/** Changes the username, phone or picture; the old picture is removed once the new one is stored. */
-export async function updateProfile(ctx: AccountContext, user: User, input: { username?: string; phone?: string; avatar?: Uint8Array | null }) {
+/**
+ * Changes the username, phone, full names or picture; the old picture is removed once the new
+ * one is stored. A full name given here counts as the answer to the after-activation question.
+ */
+export async function updateProfile(
+  ctx: AccountContext,
+  user: User,
+  input: { username?: string; phone?: string; full_name_ar?: string | null; full_name_en?: string | null; avatar?: Uint8Array | null },
+) {
   if (input.username && input.username.toLowerCase() !== user.username.toLowerCase()) await assertUsernameFree(ctx, input.username, user.id)
   const avatarFile = input.avatar && input.avatar.length > 0 ? await storeAvatar(ctx.files, input.avatar) : undefined
   let updated: User | undefined
@@ -30,6 +38,9 @@ export async function updateProfile(ctx: AccountContext, user: User, input: { us
       .set({
         ...(input.username ? { username: input.username } : {}),
         ...(input.phone ? { phone: input.phone } : {}),
+        ...(input.full_name_ar !== undefined ? { fullNameAr: input.full_name_ar } : {}),
+        ...(input.full_name_en !== undefined ? { fullNameEn: input.full_name_en } : {}),
+        ...((input.full_name_ar || input.full_name_en) && !user.fullNameAskedAt ? { fullNameAskedAt: new Date() } : {}),
         ...(avatarFile ? { avatarFile } : {}),
         updatedAt: new Date(),
       })
@@ -44,13 +55,32 @@ export async function updateProfile(ctx: AccountContext, user: User, input: { us
   return updated ?? user
 }
 
+/**
+ * The answer to "what is your full name?", asked once after activation: the names (the English
+ * one optional), or `skip`. Either way she is not asked again; the profile still changes them.
+ */
+export async function answerFullName(ctx: Pick<AccountContext, 'db'>, user: User, answer: { full_name_ar: string | null; full_name_en?: string | null } | 'skip') {
+  const names = answer === 'skip' ? {} : { fullNameAr: answer.full_name_ar, fullNameEn: answer.full_name_en ?? null }
+  const [updated] = await ctx.db
+    .update(users)
+    .set({ ...names, fullNameAskedAt: user.fullNameAskedAt ?? new Date(), updatedAt: new Date() })
+    .where(eq(users.id, user.id))
+    .returning()
+  return updated ?? user
+}
+
+/** Whether the full-name question is still to be asked (never answered nor skipped). */
+export function isFullNameToAsk(user: Pick<User, 'fullNameAskedAt'>): boolean {
+  return user.fullNameAskedAt === null
+}
+
 /** Step 1 of a password change: checks the current password and emails a code; the new hash waits with the code. */
 export async function requestPasswordChange(ctx: AccountContext, user: User, input: { current_password: string; password: string; lang: Lang }) {
   await requirePassword(user, input.current_password, 'current_password')
   refuseCommonPassword(input.password)
   const passwordHash = await hashPassword(input.password)
   const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', targetEmail: user.email, payload: { passwordHash } })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_password', to: user.email, name: user.username, code })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_password', to: user.email, name: displayName(user, input.lang), code })
 }
 
 /** Step 2: the code applies the new password and ends every session (the caller signs this device in again). */
@@ -70,7 +100,7 @@ export async function requestEmailChange(ctx: AccountContext, user: User, input:
   if (input.email === user.email) throw new DomainError(422, 'accounts.errors.emailSame', { email: ['accounts.errors.emailSame'] })
   if (await findUserByEmail(ctx, input.email)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
   const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', targetEmail: input.email })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_email', to: input.email, name: user.username, code })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_email', to: input.email, name: displayName(user, input.lang), code })
 }
 
 /** Step 2: the code received at the new address makes it the account's email. */

@@ -15,7 +15,10 @@ import {
   recipientsOf,
   silenceOutboxHints,
 } from '#tests/factories.ts'
-import { confirmEmailChange, confirmPasswordChange, deleteAccount, requestEmailChange, requestPasswordChange, updateProfile } from './account-changes.server.ts'
+import { fieldErrorsOf } from '#app/lib/forms.ts'
+import { answerFullName, confirmEmailChange, confirmPasswordChange, deleteAccount, isFullNameToAsk, requestEmailChange, requestPasswordChange, updateProfile } from './account-changes.server.ts'
+import { fullNameSchema, profileSchema } from './schemas.ts'
+import { displayName } from './user-json.ts'
 import { notify } from './notifications.server.ts'
 import { requestPasswordReset } from './password-reset.server.ts'
 import { verifyPassword } from './passwords.server.ts'
@@ -35,6 +38,57 @@ async function reload(ctx: { db: ReturnType<typeof testDb>['db'] }, id: string) 
   if (!row) throw new Error('user is gone')
   return row
 }
+
+describe('the full name', () => {
+  it('is to be asked after activation, once: answered or skipped, she is not asked again', async () => {
+    const ctx = accountContext(testDb())
+    const { user } = await createUser(ctx)
+    expect(user).toMatchObject({ fullNameAr: null, fullNameEn: null, fullNameAskedAt: null })
+    expect(isFullNameToAsk(user)).toBe(true)
+
+    const skipped = await answerFullName(ctx, user, 'skip')
+    expect(isFullNameToAsk(skipped)).toBe(false)
+    expect(skipped).toMatchObject({ fullNameAr: null, fullNameEn: null })
+    const askedAt = skipped.fullNameAskedAt
+
+    const { user: other } = await createUser(ctx)
+    const named = await answerFullName(ctx, other, fullNameSchema.parse({ full_name_ar: '  نورة  بنت سعد العتيبي ', full_name_en: 'Noura Saad Alotaibi' }))
+    expect(named).toMatchObject({ fullNameAr: 'نورة بنت سعد العتيبي', fullNameEn: 'Noura Saad Alotaibi', username: other.username })
+    expect(isFullNameToAsk(await reload(ctx, other.id))).toBe(false)
+    // Answering later keeps the first time she was asked.
+    expect((await answerFullName(ctx, skipped, { full_name_ar: 'ريم الحربي' })).fullNameAskedAt).toEqual(askedAt)
+  })
+
+  it('is changed and cleared in the profile, the username staying for signing in', async () => {
+    const ctx = accountContext(testDb())
+    const { user } = await createUser(ctx, { username: 'noura_t' })
+    const named = await updateProfile(ctx, user, profileSchema.parse({ full_name_ar: 'نورة العتيبي', full_name_en: 'Noura Alotaibi' }))
+    expect(named).toMatchObject({ username: 'noura_t', fullNameAr: 'نورة العتيبي', fullNameEn: 'Noura Alotaibi' })
+    // A name given in the profile answers the question too.
+    expect(isFullNameToAsk(named)).toBe(false)
+    // Fields left out stay; an empty one clears.
+    expect(await updateProfile(ctx, named, profileSchema.parse({ phone: '0559876543' }))).toMatchObject({ fullNameAr: 'نورة العتيبي', fullNameEn: 'Noura Alotaibi' })
+    expect(await updateProfile(ctx, named, profileSchema.parse({ full_name_en: '' }))).toMatchObject({ fullNameAr: 'نورة العتيبي', fullNameEn: null })
+  })
+
+  it('refuses a name in the other script, and one longer than 100 characters', () => {
+    expect(fieldErrorsOf(fullNameSchema.safeParse({ full_name_ar: 'Noura', full_name_en: 'نورة' }).error!)).toEqual({
+      full_name_ar: ['accounts.errors.fullNameArabic'],
+      full_name_en: ['accounts.errors.fullNameLatin'],
+    })
+    expect(fieldErrorsOf(fullNameSchema.safeParse({ full_name_ar: 'ن'.repeat(101) }).error!)).toEqual({ full_name_ar: ['accounts.errors.fullNameLong'] })
+    expect(fieldErrorsOf(fullNameSchema.safeParse({ full_name_ar: '' }).error!)).toEqual({ full_name_ar: ['accounts.errors.fullNameRequired'] })
+    expect(fullNameSchema.parse({ full_name_ar: 'عبدُالله آلِ سعود', full_name_en: "D'Souza-Smith Jr." })).toEqual({ full_name_ar: 'عبدُالله آلِ سعود', full_name_en: "D'Souza-Smith Jr." })
+  })
+
+  it('greets her by the name in the page’s language, then the other, then the username', () => {
+    const noura = { username: 'noura_t', fullNameAr: 'نورة العتيبي', fullNameEn: null }
+    expect(displayName(noura, 'ar')).toBe('نورة العتيبي')
+    expect(displayName(noura, 'en')).toBe('نورة العتيبي')
+    expect(displayName({ ...noura, fullNameEn: 'Noura Alotaibi' }, 'en')).toBe('Noura Alotaibi')
+    expect(displayName({ ...noura, fullNameAr: null }, 'ar')).toBe('noura_t')
+  })
+})
 
 describe('updateProfile', () => {
   it('changes the username unless another account has it, in any case', async () => {

@@ -1,7 +1,7 @@
 export * from './index.ts'
 export * from './schemas.ts'
 export type { AccountContext } from './context.ts'
-export { confirmEmailChange, confirmPasswordChange, deleteAccount, requestEmailChange, requestPasswordChange, updateProfile } from './account-changes.server.ts'
+export { answerFullName, confirmEmailChange, confirmPasswordChange, deleteAccount, isFullNameToAsk, requestEmailChange, requestPasswordChange, updateProfile } from './account-changes.server.ts'
 export { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, imageTypeOf, storeAvatar } from './avatar.server.ts'
 export { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_SENDS_PER_HOUR, CODE_TTL_SECONDS, consumeCode, issueCode, resendWaitSeconds } from './codes.server.ts'
 export { codeEmail, sendCodeEmail } from './emails.server.ts'

@@ -6,6 +6,7 @@ import { resetFlows, users } from '#app/platform/db/schema.ts'
 import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import { CODE_MAX_ATTEMPTS, consumeCode, issueCode, logCodeFailure } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
+import { displayName } from './user-json.ts'
 import { sendCodeEmail } from './emails.server.ts'
 import { notify } from './notifications.server.ts'
 import { hashPassword } from './passwords.server.ts'
@@ -35,7 +36,7 @@ export async function requestPasswordReset(ctx: AccountContext, input: { email: 
   if (eligible) {
     try {
       const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: eligible.id, purpose: 'reset', targetEmail: eligible.email })
-      await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'reset', to: eligible.email, name: eligible.username, code })
+      await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'reset', to: eligible.email, name: displayName(eligible, input.lang), code })
     } catch (error) {
       // A code sent a moment ago is still valid; the answer must not differ from an unknown email's.
       if (!(error instanceof DomainError && error.status === 429)) throw error

@@ -8,6 +8,7 @@ import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode, logCodeFailure } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
+import { displayName } from './user-json.ts'
 import { sendCodeEmail } from './emails.server.ts'
 import { notify } from './notifications.server.ts'
 import { hashPassword, isCommonPassword } from './passwords.server.ts'
@@ -68,7 +69,7 @@ export async function registerUser(ctx: AccountContext, input: RegisterInput & {
   }
   if (!user) throw new Error('user insert returned no row')
   const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'activation', targetEmail: user.email })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'activation', to: user.email, name: user.username, code })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'activation', to: user.email, name: displayName(user, input.lang), code })
   return user
 }
 
@@ -113,7 +114,7 @@ export async function resendCode(ctx: AccountContext, input: { email: string; pu
     payload = previous.payload ?? undefined
   }
   const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: input.purpose, targetEmail: target, payload })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: input.purpose, to: target, name: user.username, code })
+  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: input.purpose, to: target, name: displayName(user, input.lang), code })
 }
 
 /** The last code of a change (within the hour), whose target and payload a resend keeps. */

@@ -1,4 +1,5 @@
 import { plainText } from '#app/lib/plain-text.ts'
+import { required } from '#app/lib/required.ts'
 import { z } from '#app/lib/zod-mini.ts'
 
 // The account forms, shared by the pages (instant feedback), their actions and /api/v1/auth.
@@ -22,7 +23,7 @@ export function toSaudiE164(value: string): string | null {
 
 export const emailField = z.pipe(
   z.pipe(
-    z.string({ error: 'accounts.errors.emailRequired' }).check(plainText(), z.trim(), z.minLength(1, 'accounts.errors.emailRequired'), z.maxLength(254, 'accounts.errors.email')),
+    z.string({ error: 'accounts.errors.emailRequired' }).check(plainText(), z.trim(), required('accounts.errors.emailRequired'), z.maxLength(254, 'accounts.errors.email')),
     z.email('accounts.errors.email'),
   ),
   z.transform((v: string) => v.toLowerCase()),
@@ -30,7 +31,7 @@ export const emailField = z.pipe(
 
 /** A password that must be given, with the further rules of its use. */
 const password = (...checks: Array<z.core.$ZodCheck<string>>) =>
-  z.string({ error: 'accounts.errors.passwordRequired' }).check(z.minLength(1, 'accounts.errors.passwordRequired'), ...checks)
+  z.string({ error: 'accounts.errors.passwordRequired' }).check(required('accounts.errors.passwordRequired'), ...checks)
 
 const passwordRequired = password()
 
@@ -42,19 +43,19 @@ export const newPasswordField = password(
   z.regex(/\p{Nd}/u, 'accounts.errors.passwordNumber'),
 )
 
-export const confirmationField = z.string({ error: 'accounts.errors.confirmRequired' }).check(z.minLength(1, 'accounts.errors.confirmRequired'))
+export const confirmationField = z.string({ error: 'accounts.errors.confirmRequired' }).check(required('accounts.errors.confirmRequired'))
 
 const usernameField = z.string({ error: 'accounts.errors.usernameRequired' }).check(
   plainText(),
   z.trim(),
-  z.minLength(1, 'accounts.errors.usernameRequired'),
+  required('accounts.errors.usernameRequired'),
   z.minLength(3, 'accounts.errors.usernameShort'),
   z.maxLength(40, 'accounts.errors.usernameLong'),
   z.regex(/^[\p{L}\p{N}_. -]+$/u, 'accounts.errors.usernameChars'),
 )
 
 const phoneField = z.pipe(
-  z.string({ error: 'accounts.errors.phoneRequired' }).check(plainText(), z.trim(), z.minLength(1, 'accounts.errors.phoneRequired')),
+  z.string({ error: 'accounts.errors.phoneRequired' }).check(plainText(), z.trim(), required('accounts.errors.phoneRequired')),
   z.transform((v: string, ctx) => {
     const e164 = toSaudiE164(v)
     if (!e164) {
@@ -94,7 +95,7 @@ export const codeField = z.pipe(
     z.string({ error: 'accounts.errors.codeRequired' }),
     z.transform((v: string) => latinDigits(v).replace(/\s/g, '')),
   ),
-  z.string().check(z.regex(/^\d{6}$/, 'accounts.errors.codeFormat')),
+  z.string().check(required('accounts.errors.codeRequired'), z.regex(/^\d{6}$/, 'accounts.errors.codeFormat')),
 )
 
 export const activateSchema = z.object({ email: emailField, code: codeField })
@@ -112,7 +113,45 @@ export const resetPasswordSchema = z
   .object({ temporary_token: temporaryToken, password: newPasswordField, password_confirmation: confirmationField })
   .check(passwordsMatch)
 
-export const profileSchema = z.object({ username: z.optional(usernameField), phone: z.optional(phoneField) })
+const FULL_NAME_MAX = 100
+// Letters of the name's script, with its marks (harakat), spaces, dots, hyphens and apostrophes.
+const arabicName = /^(?=.*\p{L})[\p{Script=Arabic}\p{M} .'-]+$/u
+const latinName = /^(?=.*\p{L})[\p{Script=Latin}\p{M} .'-]+$/u
+
+/** A full name, its inner spaces collapsed; empty is null (none given, or cleared). */
+const fullName = (letters: RegExp, lettersKey: string) =>
+  z.pipe(
+    z.nullable(z.string({ error: lettersKey }).check(plainText(), z.trim(), z.maxLength(FULL_NAME_MAX, 'accounts.errors.fullNameLong'))),
+    z.transform((v: string | null, ctx) => {
+      const name = (v ?? '').replace(/\s+/g, ' ')
+      if (name === '') return null
+      if (!letters.test(name)) {
+        ctx.issues.push({ code: 'custom', message: lettersKey, input: v })
+        return z.NEVER
+      }
+      return name
+    }),
+  )
+
+export const fullNameArField = fullName(arabicName, 'accounts.errors.fullNameArabic')
+export const fullNameEnField = fullName(latinName, 'accounts.errors.fullNameLatin')
+
+/** The step after activation: the Arabic name is asked for (skipping is its own button), the English one optional. */
+export const fullNameSchema = z
+  .object({ full_name_ar: fullNameArField, full_name_en: z.optional(fullNameEnField) })
+  .check(
+    z.superRefine((value: { full_name_ar: string | null }, ctx) => {
+      if (value.full_name_ar === null) ctx.addIssue({ code: 'custom', path: ['full_name_ar'], message: 'accounts.errors.fullNameRequired', input: value })
+    }),
+  )
+
+/** Absent fields stay as they are; an empty full name clears it. */
+export const profileSchema = z.object({
+  username: z.optional(usernameField),
+  phone: z.optional(phoneField),
+  full_name_ar: z.optional(fullNameArField),
+  full_name_en: z.optional(fullNameEnField),
+})
 
 export const changePasswordSchema = z
   .object({ current_password: passwordRequired, password: newPasswordField, password_confirmation: confirmationField })
@@ -128,7 +167,7 @@ export const secondFactorCodeField = z.pipe(
     z.string({ error: 'accounts.errors.codeRequired' }),
     z.transform((v: string) => latinDigits(v).replace(/[\s-]/g, '').toLowerCase()),
   ),
-  z.string().check(z.minLength(1, 'accounts.errors.codeRequired'), z.regex(/^(\d{6}|[a-z2-7]{10})$/, 'accounts.errors.twoFactorCodeFormat')),
+  z.string().check(required('accounts.errors.codeRequired'), z.regex(/^(\d{6}|[a-z2-7]{10})$/, 'accounts.errors.twoFactorCodeFormat')),
 )
 export const secondFactorSchema = z.object({ code: secondFactorCodeField })
 export const twoFactorLoginSchema = z.object({
@@ -145,7 +184,7 @@ export const reviewSchema = z.object({
   comment: z.string({ error: 'accounts.errors.commentRequired' }).check(
     plainText(),
     z.trim(),
-    z.minLength(1, 'accounts.errors.commentRequired'),
+    required('accounts.errors.commentRequired'),
     z.maxLength(1000, 'accounts.errors.commentLong'),
   ),
 })

@@ -7,7 +7,9 @@ export const userWire = wireShape(
   'User',
   z.object({
     id: wireId,
-    username: z.string(),
+    username: z.string().describe('For signing in'),
+    full_name_ar: z.string().nullable().describe('The full name in Arabic, printed on documents and invoices; null until given'),
+    full_name_en: z.string().nullable().describe('The full name in English, for the English side of documents; optional'),
     email: z.email(),
     phone: z.string().describe('+9665xxxxxxxx'),
     avatar_url: z.string().nullable(),
@@ -23,6 +25,8 @@ export type UserSubscriptionJson = NonNullable<UserJson['subscription']>
 type UserRow = {
   id: string
   username: string
+  fullNameAr: string | null
+  fullNameEn: string | null
   email: string
   phone: string
   avatarFile: string | null
@@ -35,6 +39,8 @@ export function userToJson(user: UserRow, subscription: UserSubscriptionJson | n
   return {
     id: user.id,
     username: user.username,
+    full_name_ar: user.fullNameAr,
+    full_name_en: user.fullNameEn,
     email: user.email,
     phone: user.phone,
     avatar_url: avatarUrl(user.avatarFile),

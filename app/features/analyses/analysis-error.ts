@@ -18,6 +18,8 @@ export interface AnalysisErrorDetails {
   readonly values?: Readonly<Record<string, string | number>>
   /** Column keys the sheet lacks (the page names them in its language). */
   readonly missingColumns?: readonly string[]
+  /** The other tool whose file this looks like (a grades file uploaded to the absence tool): the page says so and links to it. */
+  readonly otherTool?: string
   /** The first skipped rows, when too many rows were skipped. */
   readonly skipped?: readonly SkippedRow[]
 }

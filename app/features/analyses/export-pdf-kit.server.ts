@@ -25,13 +25,21 @@ export interface PdfAboutItem {
 export interface PdfReportBase {
   readonly lang: Lang
   readonly dir: 'rtl' | 'ltr'
+  /** What the document is ("تقرير الغياب"), its heading. */
   readonly title: string
+  /** The teacher's own name for the analysis, under the heading. */
+  readonly subtitle: string
   readonly school: string | null
   /** The header's facts under the title (period, term, the day of the analysis). */
   readonly about: readonly PdfAboutItem[]
   readonly tones: PdfTones
   readonly words: { readonly page: string; readonly madeWith: string }
+  /** The sign-off at the end of the report, for the principal: who prepared it, and lines to sign. */
+  readonly signOff: { readonly preparedBy: string; readonly name: string | null; readonly signature: string; readonly principal: string }
 }
+
+/** What an analysis's PDF is, its heading: "تقرير الغياب" / "Absence report". */
+export type PdfReportKind = 'absence' | 'grades'
 
 export type PdfSegment = { readonly tone: string; readonly value: number }
 export type PdfBarRow = { readonly label: string; readonly value: string; readonly segments: readonly PdfSegment[] }
@@ -39,21 +47,40 @@ export type PdfBarRow = { readonly label: string; readonly value: string; readon
 export type PdfBarChart = { readonly title: string; readonly note?: string | null; readonly rows: readonly PdfBarRow[] }
 export type PdfLegendItem = { readonly tone: string; readonly label: string }
 
-/** The header's title, school and facts, with the day of the analysis last (Gregorian and Hijri). */
+/**
+ * The header's heading (what the report is), the analysis's title, school and facts, with the
+ * day of the analysis last (Gregorian and Hijri); and the sign-off with the name of the teacher
+ * who prepared it (her full name in the report's language; without one, a line to write it on).
+ */
 export function pdfReportBase(
   words: ExportWords,
-  { title, school, createdAt, about, tones }: { title: string; school?: string | undefined; createdAt: Date; about: readonly PdfAboutItem[]; tones: PdfTones },
+  {
+    kind,
+    title,
+    school,
+    createdAt,
+    about,
+    tones,
+    preparedBy,
+  }: { kind: PdfReportKind; title: string; school?: string | undefined; createdAt: Date; about: readonly PdfAboutItem[]; tones: PdfTones; preparedBy?: string | null | undefined },
 ): PdfReportBase {
   const { t, lang } = words
   const analysed = words.analysedOn(createdAt)
   return {
     lang,
     dir: lang === 'ar' ? 'rtl' : 'ltr',
-    title,
+    title: t(`analyses.exports.reportTitle.${kind}`),
+    subtitle: title,
     school: school ?? null,
     about: [...about, { label: t('analyses.list.columns.created'), lines: [analysed.gregorian, analysed.hijri] }],
     tones,
     words: { page: t('analyses.exports.page'), madeWith: t('analyses.exports.madeWith') },
+    signOff: {
+      preparedBy: t('analyses.exports.preparedBy'),
+      name: preparedBy?.trim() || null,
+      signature: t('analyses.exports.signature'),
+      principal: t('analyses.exports.principal'),
+    },
   }
 }
 
@@ -112,7 +139,7 @@ const kit = String.raw`
   line(length: 100%, stroke: 0.5pt + rule)
   v(-1.5mm)
   grid(columns: (1fr, auto), align: (start + horizon, end + horizon), column-gutter: 6mm,
-    d.words.madeWith + " · " + d.title, page-label())
+    d.words.madeWith + " · " + d.title + " · " + d.subtitle, page-label())
 })
 
 #let section(title) = block(sticky: true, above: 7mm, below: 3mm, {
@@ -130,6 +157,8 @@ const kit = String.raw`
   set par(leading: 0.55em)
   if d.school != none { text(size: 1.15em, weight: "bold", d.school); linebreak() }
   text(size: 1.75em, weight: "bold", d.title)
+  linebreak()
+  text(size: 1.2em, d.subtitle)
   v(2.5mm)
   grid(columns: d.about.len(), column-gutter: 9mm, row-gutter: 1.2mm,
     ..d.about.map(a => text(size: 0.88em, fill: brand-soft, a.label)),
@@ -191,6 +220,22 @@ const kit = String.raw`
   )
 }
 
+// Who prepared the report and where it is signed, side by side: the teacher (her name printed,
+// or a line to write it on) and the principal. Kept whole on one page.
+#let sign-off() = block(breakable: false, above: 12mm, width: 100%, {
+  let s = d.signOff
+  let signature-line = box(width: 100%, height: 9mm, align(bottom, line(length: 100%, stroke: 0.6pt + ink)))
+  let party(label, name) = {
+    text(size: 0.9em, fill: muted, label)
+    v(1mm)
+    if name != none { text(weight: "bold", name) } else { signature-line }
+    v(4mm)
+    text(size: 0.9em, fill: muted, s.signature)
+    signature-line
+  }
+  grid(columns: (1fr, 1fr), column-gutter: 16mm, party(s.preparedBy, s.name), party(s.principal, none))
+})
+
 #let skipped-section(s) = {
   section(s.title)
   if s.rows.len() == 0 {
@@ -213,7 +258,7 @@ export async function renderReportPdf(body: string, data: PdfReportBase): Promis
   // the same bytes as rendering here. The document's title last: a set rule at the top whose
   // value changes per document would stop typst from reusing layout.
   try {
-    const rendered = await renderOffThread(`${kit}\n${body}\n#set document(title: d.title)\n`, { inputs: { report } }, { pdf: true })
+    const rendered = await renderOffThread(`${kit}\n${body}\n#set document(title: d.title + " — " + d.subtitle)\n`, { inputs: { report } }, { pdf: true })
     return rendered.pdf ?? new Uint8Array()
   } catch (error) {
     if (error instanceof PdfRenderLimitError) throw new DomainError(503, 'common.errors.statusText.503', undefined, 30)

@@ -108,6 +108,25 @@ export function recogniseLayout(sheets: readonly SheetGrid[], layouts: readonly 
   return { layout: best.layout.name, tables: best.tables, sheetsSkipped: sheets.length - best.tables.length }
 }
 
+/**
+ * A refusal for missing columns, told which other tool the file belongs to when another tool's
+ * layouts read it (a grades file uploaded to the absence tool, or the other way round), so the
+ * teacher is sent there instead of to the sample. Any other error is returned as it is.
+ */
+export function withOtherTool(error: unknown, input: AnalysisInput, others: readonly Pick<AnalysisKindRecord<string, never, unknown>, 'kind' | 'layouts'>[]): unknown {
+  if (!(error instanceof AnalysisError) || !error.details.missingColumns) return error
+  const sheets = sheetsOf(input)
+  for (const other of others) {
+    try {
+      recogniseLayout(sheets, other.layouts, other.kind)
+    } catch {
+      continue // not this tool's file either
+    }
+    return new AnalysisError(error.messageKey, { ...error.details, otherTool: other.kind }, error.status === 413 ? 413 : 422)
+  }
+  return error
+}
+
 /** Whether any ID cell of the tables was printed in scientific notation (then no ID tells students apart). */
 export function idsInScientificNotation(tables: readonly SheetTable[]): boolean {
   return tables.some(({ table }) => {

@@ -98,6 +98,7 @@ export function uploadFailure(error: unknown): UploadFailure {
       messageKey: error.messageKey,
       ...(error.details.values ? { values: { ...error.details.values } } : {}),
       ...(error.details.missingColumns ? { missingColumns: [...error.details.missingColumns] } : {}),
+      ...(error.details.otherTool ? { otherTool: error.details.otherTool } : {}),
       ...(error.details.skipped ? { skipped: error.details.skipped.map((s) => ({ row: s.row, reason: { key: s.reason.key, ...(s.reason.values ? { values: { ...s.reason.values } } : {}) } })) } : {}),
     }
   if (error instanceof DomainError)

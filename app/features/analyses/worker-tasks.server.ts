@@ -2,7 +2,7 @@ import { absenceKind } from '#app/features/absence/kind.ts'
 import { gradesKind } from '#app/features/grades/kind.ts'
 import type { ReadWorkbookOptions } from '#app/platform/workbook-reading/grid.ts'
 import { readWorkbook } from '#app/platform/workbook-reading/read-workbook.server.ts'
-import type { AnalysisKindRecord } from './layouts.ts'
+import { withOtherTool, type AnalysisKindRecord } from './layouts.ts'
 
 /**
  * What the analyses' worker threads can be asked to do: a task name → a function of the
@@ -15,8 +15,18 @@ import type { AnalysisKindRecord } from './layouts.ts'
  * (`worker.ts`), so it takes each tool through its pure `kind.ts`, never its index.
  */
 function analyseTask<K extends string, Options, Analysis>(record: AnalysisKindRecord<K, Options, Analysis>) {
-  return (data: Uint8Array, options: { read: ReadWorkbookOptions } & Options): Analysis => record.analyse(readWorkbook(data, options.read), options)
+  return (data: Uint8Array, options: { read: ReadWorkbookOptions } & Options): Analysis => {
+    const grid = readWorkbook(data, options.read)
+    try {
+      return record.analyse(grid, options)
+    } catch (error) {
+      // Columns missing: perhaps it is the other tool's file (only then is the file read again).
+      throw withOtherTool(error, grid, kinds.filter((other) => other.kind !== record.kind))
+    }
+  }
 }
+
+const kinds = [absenceKind, gradesKind]
 
 export const workerTasks = {
   /** Any upload (.xlsx, .xls, .csv) to its sheets of cells, merged ranges included. */

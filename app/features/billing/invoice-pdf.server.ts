@@ -10,7 +10,11 @@ export type InvoiceDocument = {
   serial: string
   issuedAt: Date
   seller: { nameAr: string; nameEn: string; addressAr: string; addressEn: string; vatNumber: string }
+  /** The username at issue: printed on a side whose full name is missing. */
   customerName: string
+  /** The full names at issue, each printed on its language's side. */
+  customerNameAr?: string | null
+  customerNameEn?: string | null
   packageNameAr: string
   packageNameEn: string
   months: number
@@ -101,6 +105,14 @@ function percent(basisPoints: number): string {
 // The QR code (ZATCA TLV) is drawn from the same SVG the invoice page shows.
 export { qrSvg }
 
+/** The customer: each side her full name in its language, else the username (then one value for both). */
+function customerRow(invoice: InvoiceDocument): Row {
+  const label = both('billing.invoice.customer')
+  const ar = invoice.customerNameAr || invoice.customerName
+  const en = invoice.customerNameEn || invoice.customerName
+  return ar === en ? { label, value: ar, dir: directionOf(ar) } : { label, en: [en], ar: [ar] }
+}
+
 function invoiceData(invoice: InvoiceDocument) {
   for (const [name, value] of Object.entries({ price: invoice.price, vat: invoice.vat, total: invoice.total, vatRateBp: invoice.vatRateBp })) {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`)
@@ -122,7 +134,7 @@ function invoiceData(invoice: InvoiceDocument) {
     {
       title: printedWords().purchase,
       rows: [
-        { label: both('billing.invoice.customer'), value: invoice.customerName, dir: directionOf(invoice.customerName) },
+        customerRow(invoice),
         { label: both('billing.invoice.package'), en: [invoice.packageNameEn], ar: [invoice.packageNameAr] },
         {
           label: both('billing.invoice.duration'),

@@ -110,6 +110,16 @@ describe('renderInvoicePdf', () => {
     expect(pdftotext(renderInvoicePdf(invoice({ paymentMethod: 'stcpay' })))).toContain('STC Pay')
   })
 
+  it('prints the customer’s full name on each side in its language, the username where one is missing', () => {
+    const both = pdftotext(renderInvoicePdf(invoice({ customerName: 'noura_t', customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: 'Noura Saad Alotaibi' })))
+    expect(both).toContain('Noura Saad Alotaibi')
+    expect(both).toContain('العتيبي')
+    expect(both).not.toContain('noura_t')
+    const arabicOnly = pdftotext(renderInvoicePdf(invoice({ customerName: 'noura_t', customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: null })))
+    expect(arabicOnly).toContain('noura_t')
+    expect(arabicOnly).toContain('العتيبي')
+  })
+
   it('prints a customer name with typst syntax in it literally', () => {
     const customerName = String.raw`#"evil" [x] *b* _i_ $m$ \\ @ref <l>`
     const text = pdftotext(renderInvoicePdf(invoice({ customerName })))

@@ -28,7 +28,7 @@ export const invoiceWire = wireShape(
     serial: z.string(),
     issued_at: wireDateTime,
     seller: z.object({ name: z.string(), vat_number: z.string(), address: z.string() }),
-    customer_name: z.string(),
+    customer_name: z.string().describe('The full name in the request’s language as it was at issue, else the username'),
     package_name: z.string(),
     months: z.int().min(1),
     price: wireHalalas('Before VAT'),
@@ -40,6 +40,14 @@ export const invoiceWire = wireShape(
   }),
 )
 
+/**
+ * The customer on the invoice in one of its languages: her full name in that language as it was
+ * at issue, else the username (an invoice issued before full names, or none given).
+ */
+export function customerNameIn(inv: Pick<InvoiceRow, 'customerName' | 'customerNameAr' | 'customerNameEn'>, lang: Lang): string {
+  return (lang === 'ar' ? inv.customerNameAr : inv.customerNameEn) || inv.customerName
+}
+
 export function invoiceToJson(inv: InvoiceRow, lang: Lang): Wire<typeof invoiceWire> {
   return {
     id: inv.id,
@@ -50,7 +58,7 @@ export function invoiceToJson(inv: InvoiceRow, lang: Lang): Wire<typeof invoiceW
       vat_number: inv.sellerVatNumber,
       address: lang === 'ar' ? inv.sellerAddressAr : inv.sellerAddressEn,
     },
-    customer_name: inv.customerName,
+    customer_name: customerNameIn(inv, lang),
     package_name: lang === 'ar' ? inv.packageNameAr : inv.packageNameEn,
     months: inv.months,
     price: inv.price,
@@ -69,6 +77,8 @@ export function invoiceDocumentOf(inv: InvoiceRow) {
     issuedAt: inv.issuedAt,
     seller: { nameAr: inv.sellerNameAr, nameEn: inv.sellerNameEn, addressAr: inv.sellerAddressAr, addressEn: inv.sellerAddressEn, vatNumber: inv.sellerVatNumber },
     customerName: inv.customerName,
+    customerNameAr: inv.customerNameAr,
+    customerNameEn: inv.customerNameEn,
     packageNameAr: inv.packageNameAr,
     packageNameEn: inv.packageNameEn,
     months: inv.months,

@@ -77,7 +77,8 @@ export async function settlePayment({ db, gateway, env, logger, gatewayPaymentId
       .onConflictDoUpdate({ target: invoiceCounters.seller, set: { lastSerial: sql`${invoiceCounters.lastSerial} + 1` } })
       .returning({ lastSerial: invoiceCounters.lastSerial })
     const serial = `INV-${String(counter?.lastSerial ?? 0).padStart(6, '0')}`
-    const [customer] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId))
+    // The customer as the account names her now, kept with the invoice (which never changes).
+    const [customer] = await tx.select({ username: users.username, fullNameAr: users.fullNameAr, fullNameEn: users.fullNameEn }).from(users).where(eq(users.id, userId))
     const issuedAt = now
     const qr = zatcaQr({
       sellerName: env.SELLER_NAME_AR,
@@ -100,6 +101,8 @@ export async function settlePayment({ db, gateway, env, logger, gatewayPaymentId
         sellerAddressEn: env.SELLER_ADDRESS_EN,
         sellerVatNumber: env.SELLER_VAT_NUMBER,
         customerName: customer?.username ?? '',
+        customerNameAr: customer?.fullNameAr ?? null,
+        customerNameEn: customer?.fullNameEn ?? null,
         packageNameAr: pkg.nameAr,
         packageNameEn: pkg.nameEn,
         months: pkg.months,

@@ -8,6 +8,7 @@ import { setupTestDatabase } from '#tests/db.ts'
 import { startCheckout } from './checkout.server.ts'
 import { sandboxFor } from './gateway.server.ts'
 import { SANDBOX_CARD_FAILS, SANDBOX_CARD_SUCCEEDS } from './gateways/sandbox.server.ts'
+import { invoiceDocumentOf, invoiceToJson } from './invoices.server.ts'
 import { reconcilePayments, settlePayment } from './settle-payment.server.ts'
 import { currentSubscription, requireSubscription } from './subscriptions.server.ts'
 import { readZatcaQr } from './zatca-qr.ts'
@@ -123,6 +124,21 @@ describe('settlePayment', () => {
     const [kept] = await ctx.db.select().from(invoices).where(eq(invoices.id, settled!.invoiceId!))
     expect(kept?.userId).toBeNull()
     expect(kept?.customerName).toBe(user.username)
+  })
+
+  it('names the customer by her full name in the invoice’s language as it was at issue, else by the username', async () => {
+    const user = await teacher()
+    await testDb().db.update(users).set({ fullNameAr: 'نورة بنت سعد العتيبي', fullNameEn: null }).where(eq(users.id, user.id))
+    const { ctx, gateway, checkout } = await pay(user.id)
+    const settled = await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
+    // A later change of name leaves the issued invoice as it was.
+    await ctx.db.update(users).set({ fullNameAr: 'اسم آخر', fullNameEn: 'Another Name' }).where(eq(users.id, user.id))
+    const [issued] = await ctx.db.select().from(invoices).where(eq(invoices.id, settled!.invoiceId!))
+    expect(issued).toMatchObject({ customerName: user.username, customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: null })
+    expect(invoiceToJson(issued!, 'ar').customer_name).toBe('نورة بنت سعد العتيبي')
+    // No English name was given: the English side has the username.
+    expect(invoiceToJson(issued!, 'en').customer_name).toBe(user.username)
+    expect(invoiceDocumentOf(issued!)).toMatchObject({ customerName: user.username, customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: null })
   })
 
   it('moves a subscription to expired at its end', async () => {

@@ -34,7 +34,8 @@ describe('the editor state', () => {
     expect(errors['questions.1.correct']).toEqual(['exams.errors.checkboxCorrect'])
     expect(errors['questions.2.correct']).toEqual(['exams.errors.trueFalseCorrect'])
     expect(errors['questions.4.pairs.0.left']).toEqual(['exams.errors.pairRequired'])
-    expect(errors['questions.5.text']).toEqual(['exams.errors.questionText', 'exams.errors.blankMissing'])
+    // An empty question says only that it is to be written, not also that it lacks its blank.
+    expect(errors['questions.5.text']).toEqual(['exams.errors.questionText'])
     expect(errors['questions.3.text']).toEqual(['exams.errors.questionText'])
     expect(Object.keys(errors).some((k) => k.endsWith('.marks'))).toBe(false)
   })

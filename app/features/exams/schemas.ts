@@ -1,4 +1,5 @@
 import { plainText } from '#app/lib/plain-text.ts'
+import { required } from '#app/lib/required.ts'
 import { z } from '#app/lib/zod-mini.ts'
 
 // A test and its questions: one schema for the editor (instant feedback), the page's action and
@@ -74,8 +75,8 @@ export function splitBlanks(text: string): string[] {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-const text = (max: number, required: string, tooLong = 'exams.errors.tooLong') =>
-  z.string({ error: required }).check(plainText(), z.trim(), z.minLength(1, required), z.maxLength(max, tooLong))
+const text = (max: number, requiredKey: string, tooLong = 'exams.errors.tooLong') =>
+  z.string({ error: requiredKey }).check(plainText(), z.trim(), required(requiredKey), z.maxLength(max, tooLong))
 
 const optionalText = (max: number) =>
   z.pipe(

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { DomainError } from '#app/lib/errors.ts'
-import { bandKeys, bandPresets, parseBands, resolveBands } from './bands.ts'
+import { getMessages } from '#app/i18n/messages.server.ts'
+import { createTranslator } from '#app/i18n/translate.ts'
+import { bandKeys, bandPresets, bandRangeLabel, parseBands, resolveBands } from './bands.ts'
 
 const error = (input: unknown) => {
   const result = parseBands(input)
@@ -101,5 +103,18 @@ describe('resolveBands', () => {
     expect(resolveBands('elementary')).toEqual(bandPresets.elementary)
     expect(() => resolveBands([{ key: 'weak', min: 0 }])).toThrow(DomainError)
     expect(() => resolveBands([{ key: 'weak', min: 0 }])).toThrow(expect.objectContaining({ status: 400, messageKey: 'grades.bandErrors.count' }))
+  })
+})
+
+describe('bandRangeLabel', () => {
+  const translator = (lang: 'ar' | 'en') => createTranslator(lang, getMessages(lang, ['grades'])).t
+
+  it('names each band with the percents it covers, from the thresholds in force, in both languages', () => {
+    const t = translator('ar')
+    const labels = bandPresets.default.map((b, i) => bandRangeLabel(t, bandPresets.default, i, t(`grades.bands.${b.key}`)))
+    expect(labels).toEqual(['ممتاز (90٪ فأكثر)', 'جيد جدًا (80٪ إلى أقل من 90٪)', 'جيد (70٪ إلى أقل من 80٪)', 'مقبول (50٪ إلى أقل من 70٪)', 'ضعيف (أقل من 50٪)'])
+    // A teacher's own thresholds change the labels with them.
+    const own = [{ key: 'A', min: 85 }, { key: 'B', min: 60 }, { key: 'C', min: 0 }]
+    expect(own.map((b, i) => bandRangeLabel(translator('en'), own, i, b.key))).toEqual(['A (85% and above)', 'B (60% to under 85%)', 'C (below 60%)'])
   })
 })

@@ -37,6 +37,24 @@ export const bandPresets = {
   ],
 } as const satisfies Record<BandPresetName, readonly GradeBand[]>
 
+/**
+ * A band's label with the percents it covers, from the thresholds in force (grades.md): the top
+ * band "ممتاز (90٪ فأكثر)", the last "ضعيف (أقل من 50٪)", the others "جيد (70٪ إلى أقل من 80٪)".
+ * `name` is the band's name as shown, `t` the page's or the export's translator.
+ */
+export function bandRangeLabel(
+  t: (key: string, values?: Record<string, string | number>) => string,
+  bands: readonly Pick<GradeBand, 'min'>[],
+  index: number,
+  name: string,
+): string {
+  const min = bands[index]?.min ?? 0
+  const upper = bands[index - 1]?.min
+  if (upper === undefined) return t('grades.bandRange.top', { band: name, min })
+  if (index === bands.length - 1 && min === 0) return t('grades.bandRange.bottom', { band: name, upper })
+  return t('grades.bandRange.middle', { band: name, min, upper })
+}
+
 export const minBands = 2
 export const maxBands = 8
 /** Longest label a teacher may give a band of their own. */

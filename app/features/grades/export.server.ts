@@ -50,10 +50,13 @@ export function storedGrades(stored: Stored, recomputed?: { bands: readonly Grad
   return { meta, report }
 }
 
-/** The Excel or PDF file of a saved grades analysis, as a download; with `bands`, recomputed with them first. */
-export async function gradesExport(db: Db, stored: Stored, format: 'pdf' | 'xlsx', lang: Lang, bands?: readonly GradeBand[]): Promise<Response> {
+/**
+ * The Excel or PDF file of a saved grades analysis, as a download; with `bands`, recomputed with
+ * them first; the PDF signed off as prepared by `preparedBy`.
+ */
+export async function gradesExport(db: Db, stored: Stored, format: 'pdf' | 'xlsx', lang: Lang, bands?: readonly GradeBand[], preparedBy?: string | null): Promise<Response> {
   const recomputed = bands ? { bands, records: await loadGradeRecords(db, stored) } : undefined
   const input: GradesExportOptions = { lang, title: stored.title, createdAt: stored.createdAt, analysis: storedGrades(stored, recomputed) }
-  const bytes = format === 'xlsx' ? gradesReportWorkbook(input) : await renderGradesReportPdf(input)
+  const bytes = format === 'xlsx' ? gradesReportWorkbook(input) : await renderGradesReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'grades', title: stored.title, createdAt: stored.createdAt })
 }

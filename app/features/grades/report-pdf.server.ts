@@ -1,5 +1,6 @@
 import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarChart, type PdfLegendItem } from '#app/features/analyses/index.server.ts'
 import type { BandSubjectReport, GradesReport, SubjectReport } from './analyse-grades.ts'
+import { bandRangeLabel } from './bands.ts'
 import type { ScoreFigures } from './grade-figures.ts'
 import { gradesExportWords, groupsOf, passedCount, subjectList, type GradesExportOptions, type GradesExportWords } from './report-xlsx.server.ts'
 
@@ -9,7 +10,10 @@ import { gradesExportWords, groupsOf, passedCount, subjectList, type GradesExpor
 // bands, the top and weak groups and the five highest and lowest students; then the skipped rows.
 // Every word and figure is formatted here and reaches the document as one JSON input.
 
-export type GradesReportPdfOptions = GradesExportOptions
+export type GradesReportPdfOptions = GradesExportOptions & {
+  /** The teacher who prepared it, as the sign-off prints her (her full name in the report's language). */
+  readonly preparedBy?: string | null
+}
 
 // The web page's band colours by position (tone-band1…5), so paper and screen agree; more than
 // five bands take an eight-step ramp from the same green to the same red.
@@ -110,7 +114,7 @@ function subjectData(words: GradesExportWords, subject: SubjectReport, bands: Gr
     distribution,
     bands: {
       title: t('grades-report.tables.bands'),
-      headers: [t('grades-report.tables.classroom'), ...bands.map((b) => t('grades-report.tables.bandHeader', { band: words.band(b.key), min: b.min }))],
+      headers: [t('grades-report.tables.classroom'), ...bands.map((b, i) => bandRangeLabel(t, bands, i, words.band(b.key)))],
       strong,
       // Each cell: the count, and under it the share of the group's students.
       rows: groups.map(({ label, figures: f }) => [label, ...f.bands.map((b) => [words.integer(b.count), words.rate(b.count, f.students)])]),
@@ -167,7 +171,7 @@ function bandSubjectData(words: GradesExportWords, subject: BandSubjectReport) {
   }
 }
 
-function reportData({ lang, title, createdAt, analysis }: GradesReportPdfOptions) {
+function reportData({ lang, title, createdAt, analysis, preparedBy }: GradesReportPdfOptions) {
   const words = gradesExportWords(lang)
   const { t } = words
   const { meta, report } = analysis
@@ -178,10 +182,10 @@ function reportData({ lang, title, createdAt, analysis }: GradesReportPdfOptions
     ...(meta.term ? [{ label: t('analyses.report.term'), lines: [meta.term] }] : []),
   ]
   const tones = { ...otherTones, ...Object.fromEntries(bandTones(report.bands.length).map((colour, i) => [bandTone(i), colour])) }
-  const legend: PdfLegendItem[] = report.bands.map((b, i) => ({ tone: bandTone(i), label: t('grades-report.exports.bandFrom', { band: words.band(b.key), min: b.min }) }))
+  const legend: PdfLegendItem[] = report.bands.map((b, i) => ({ tone: bandTone(i), label: bandRangeLabel(t, report.bands, i, words.band(b.key)) }))
 
   return {
-    ...pdfReportBase(words, { title, school: meta.school, createdAt, about, tones }),
+    ...pdfReportBase(words, { kind: 'grades', title, school: meta.school, createdAt, about, tones, preparedBy }),
     headings: { bands: t('grades-report.exports.bandsUsed') },
     legend,
     subjects: report.subjects.map((subject) => subjectData(words, subject, report.bands)),
@@ -234,6 +238,8 @@ const body = String.raw`
   subhead(s.bands.title)
   data-table(s.bands.headers, s.bands.rows, strong: s.bands.strong)
 }
+
+#sign-off()
 
 #skipped-section(d.skipped)
 `

@@ -74,7 +74,10 @@ describe('renderGradesReportPdf', () => {
     // The bands used, then the subject with its max and key figures: the average from the
     // exact total (2491/35 = 71.17…), the pass rate from the count (28/35), median and deviation.
     expect(text).toContain('التقديرات المستخدمة')
-    expect(text).toMatch(/ممتاز\s*:\s*من/)
+    // Bands named with the percents they cover, from the thresholds in force.
+    // (pdftotext moves a percent sign beside Arabic words; the page itself reads "ممتاز (90٪ فأكثر)".)
+    expect(text).toMatch(/ممتاز \(\s*٪?90٪?\s*فأكثر\)/)
+    expect(text).toMatch(/ضعيف \(أقل من\s*\)?٪?50٪?\)?/)
     expect(text).toMatch(/الرياضيات\s+\(من/)
     for (const word of ['المتوسط', 'الوسيط', 'نسبة النجاح', 'الانحراف المعياري', 'عدد الطلاب', 'الغائبون', 'أعلى درجة', 'أدنى درجة']) expect(text).toContain(word)
     expect(text).toContain('71.2')
@@ -105,6 +108,16 @@ describe('renderGradesReportPdf', () => {
     expect(text).toMatch(new RegExp(`صفحة\\s+${pages}\\s*من\\s*${pages}`))
   })
 
+  it('is titled as a grades report and ends with the sign-off for the principal, in both languages', async () => {
+    const ar = pdftotext(await renderGradesReportPdf({ lang: 'ar', title: 'نتائج اختبار منتصف الفصل', createdAt, analysis: small, preparedBy: 'نورة بنت سعد العتيبي' }))
+    expect(ar).toContain('تقرير الدرجات')
+    expect(ar).toMatch(/إعداد[\s\S]*نورة بنت سعد العتيبي[\s\S]*التوقيع/)
+    expect(ar).toContain('اعتماد مدير المدرسة')
+    const en = pdftotext(await renderGradesReportPdf({ lang: 'en', title: 'Midterm results', createdAt, analysis: two, preparedBy: 'Noura Saad Alotaibi' }))
+    expect(en).toContain('Grades report')
+    expect(en).toMatch(/Prepared by[\s\S]*Noura Saad Alotaibi[\s\S]*Signature/)
+  })
+
   it('prints the English report of two subjects with the same figures and the skipped rows', async () => {
     const pdf = await renderGradesReportPdf({ lang: 'en', title: 'Midterm results', createdAt, analysis: two })
     const text = pdftotext(pdf)
@@ -113,7 +126,8 @@ describe('renderGradesReportPdf', () => {
     expect(text).toMatch(/Subjects[\s\S]*Science and Math/)
     expect(text).toContain('22 November 2026')
     expect(text).toContain('12 Jumada II 1448 AH')
-    expect(text).toContain('Excellent: from 90%')
+    expect(text).toContain('Excellent (90% and above)')
+    expect(text).toContain('Weak (below 50%)')
     expect(text).toContain('Science (out of 40)')
     expect(text).toContain('Math (out of 100)')
     expect(text).toMatch(/Average\s+Median\s+Pass rate\s+Standard deviation\s+31\.3\s+33\.8\s+88\.2%\s+7\.2/)
@@ -144,8 +158,8 @@ describe('renderGradesReportPdf', () => {
     const text = pdftotext(await renderGradesReportPdf({ lang: 'en', title, createdAt, analysis: { meta: { ...small.meta, school: '#panic("no") = heading' }, report } }))
     expect(text).toContain(title)
     expect(text).toContain('#panic("no") = heading')
-    expect(text).toContain('Rest $x$: from 0%')
-    expect(text).toContain('Rest $x$ (from 0%)')
+    expect(text).toContain('(75% and above)')
+    expect(text).toContain('Rest $x$ (below 75%)')
   })
 
   it('lists only the first skipped rows, and says how many there are', async () => {

@@ -5,7 +5,7 @@ import { StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.t
 import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
 import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { BandCount, BandSubjectReport, GradesReport, SubjectReport } from './analyse-grades.ts'
-import { isBandKey } from './bands.ts'
+import { bandRangeLabel, isBandKey } from './bands.ts'
 import type { BandsChoice } from './bands-query.ts'
 import type { ScoreFigures } from './grade-figures.ts'
 
@@ -54,7 +54,8 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
     segments: segments(c.bands),
     note: t('analyses.recognised.students', { count: c.students }),
   }))
-  const distribution = distributionRows(subject.summary.bands, bandName, (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
+  // A band summary's bands come from the file, with no thresholds: their names alone.
+  const distribution = distributionRows(subject.summary.bands, bandName, (_i, key) => bandName(key), (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
   type Group = { students: number; bands: readonly BandCount[] }
   const rows: { label: string; group: Group }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }]
   return (
@@ -84,11 +85,11 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
 }
 
 /** One bar per band: its share of the students, and a note beside it. */
-function distributionRows(bands: readonly BandCount[], bandName: (key: string) => string, note: (band: BandCount) => string): ChartRow[] {
+function distributionRows(bands: readonly BandCount[], bandName: (key: string) => string, bandLabel: (index: number, key: string) => string, note: (band: BandCount) => string): ChartRow[] {
   return bands.map((b, i) => ({
     key: b.key,
     label: bandName(b.key),
-    segments: [{ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
+    segments: [{ key: b.key, label: bandLabel(i, b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }],
     note: note(b),
   }))
 }
@@ -148,10 +149,12 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
   const s = subject.summary
   const id = `subject-${index}`
   const classroomLabel = (c: { grade: string; classroom: string }) => `${c.grade} / ${c.classroom}`
+  // The legend names each band with the percents it covers, from the thresholds in force.
+  const bandLabel = (i: number, key: string) => bandRangeLabel(t, bands, i, bandName(key))
   const bandSegments = (f: ScoreFigures) =>
-    f.bands.map((b, i) => ({ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
+    f.bands.map((b, i) => ({ key: b.key, label: bandLabel(i, b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
   const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({ key: classroomLabel(c), label: classroomLabel(c), segments: bandSegments(c), note: rate(c.passRate) }))
-  const distribution = distributionRows(s.bands, bandName, (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
+  const distribution = distributionRows(s.bands, bandName, bandLabel, (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
   const rows: { label: string; group: ScoreFigures }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c as ScoreFigures })), { label: t('grades-report.tables.overall'), group: s }]
 
   return (
@@ -194,7 +197,7 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
         groupHeader={t('grades-report.tables.classroom')}
         rows={rows}
         columns={bands.map((b, i) => ({
-          header: t('grades-report.tables.bandHeader', { band: bandName(b.key), min: b.min }),
+          header: bandLabel(i, b.key),
           cell: (f: ScoreFigures) => `${formatNumber(lang, f.bands[i]?.count ?? 0)} (${rate(f.bands[i]?.percentage ?? null)})`,
         }))}
       />

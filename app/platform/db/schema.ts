@@ -83,6 +83,12 @@ export const users = pgTable(
     phone: text('phone').notNull(),
     passwordHash: text('password_hash').notNull(),
     avatarFile: text('avatar_file'),
+    /** The name printed on documents and invoices and used in greetings; the username stays for signing in. */
+    fullNameAr: text('full_name_ar'),
+    /** The name in Latin letters, for the English side of a document; optional. */
+    fullNameEn: text('full_name_en'),
+    /** When the teacher was asked for her full name (given or skipped), so she is asked once. */
+    fullNameAskedAt: timestamp('full_name_asked_at', { withTimezone: true }),
     lang: text('lang', { enum: ['ar', 'en'] }).notNull().default('ar'),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** The authenticator key of the optional second factor, sealed with the server's secret; set from the start of enrolment. */
@@ -311,7 +317,11 @@ export const invoices = pgTable(
     sellerAddressAr: text('seller_address_ar').notNull(),
     sellerAddressEn: text('seller_address_en').notNull(),
     sellerVatNumber: text('seller_vat_number').notNull(),
+    /** The account's username at issue; printed when the invoice's language has no full name. */
     customerName: text('customer_name').notNull(),
+    /** The account's full names at issue (null: none given, or issued before full names). */
+    customerNameAr: text('customer_name_ar'),
+    customerNameEn: text('customer_name_en'),
     packageNameAr: text('package_name_ar').notNull(),
     packageNameEn: text('package_name_en').notNull(),
     months: integer('months').notNull(),

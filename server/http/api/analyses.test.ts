@@ -109,6 +109,29 @@ describe('/api/v1/analyses (absence)', () => {
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
   })
 
+  it('says when the file is the other tool’s: a grades file sent to the absence analysis, and the other way round', async () => {
+    const grades = readFileSync(resolve(fixtures, '../../grades/fixtures/english-two-subjects.xlsx'))
+    for (const lang of ['ar', 'en'] as const) {
+      const { headers } = await teacher(lang)
+      const res = await upload(headers, grades)
+      expect(res.status).toBe(422)
+      const body = (await res.json()) as { message: string; otherTool?: string; missingColumns: string[] }
+      expect(body.otherTool).toBe('grades')
+      // The missing columns are named once, as a list in the request's language.
+      for (const column of body.missingColumns) expect(body.message.split(column)).toHaveLength(2)
+      expect(body.message).toMatch(lang === 'ar' ? /^(لم نجد في الملف جدول الغياب|في الورقة)/ : /^Invalid file format\. Please download the sample file and modify it\./)
+    }
+    const { headers } = await teacher('en')
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(readFileSync(`${fixtures}/small-ar.xlsx`))]), 'absence.xlsx')
+    const res = await app.request('/api/v1/analyses/grades', { method: 'POST', headers, body: form })
+    expect(res.status).toBe(422)
+    expect(((await res.json()) as { otherTool?: string }).otherTool).toBe('absence')
+    // A file that is neither tool's has no such hint.
+    const neither = await upload(headers, new TextEncoder().encode('name,date,status\nA,2025-09-01,present\n'), 'report.csv')
+    expect(((await neither.json()) as { otherTool?: string }).otherTool).toBeUndefined()
+  })
+
   it('refuses files that are not the sample’s workbook with the product’s message, and says which limit', async () => {
     const { headers } = await teacher('en')
     // A CSV is read (whatever its name says), but its table lacks the student's name: the
@@ -117,7 +140,7 @@ describe('/api/v1/analyses (absence)', () => {
     expect(csv.status).toBe(422)
     const invalid = 'Invalid file format. Please download the sample file and modify it.'
     const refused = (await csv.json()) as { message: string; errors: { file: string[] }; missingColumns: string[] }
-    expect(refused.message).toBe(`${invalid} The closest table found: a header row on sheet 1, row 1, but missing columns Student name.`)
+    expect(refused.message).toBe(`${invalid} The table on sheet 1 (headers in row 1) lacks the columns Student name.`)
     // docs/api.md: a 422 names the field at fault, here the upload's `file`.
     expect(refused.errors).toEqual({ file: [refused.message] })
     expect(refused.missingColumns).toEqual(['Student name'])

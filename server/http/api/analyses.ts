@@ -8,6 +8,7 @@ import {
   studentWire,
   uploadAbsence,
 } from '#app/features/absence/index.server.ts'
+import { documentName } from '#app/features/accounts/index.ts'
 import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { AnalysisError, analysisHeadWire, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
 import { parseBands, type GradeBand } from '#app/features/grades/index.ts'
@@ -40,6 +41,7 @@ export const analysisErrorWire = wireShape(
     message: z.string(),
     errors: fieldErrors,
     missingColumns: z.array(z.string()).optional(),
+    otherTool: z.enum(['absence', 'grades']).optional().describe('The file looks like the other tool’s (a grades file sent to the absence analysis): upload it there'),
     skipped: z.array(z.object({ sheet: z.string().optional(), row: z.int().min(1), reason: z.string() })).optional(),
   }),
 )
@@ -203,8 +205,9 @@ export function analysesRoutes() {
         const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
         if (!stored) return notFound()
         await limitExports(c.get('ctx'), session.user.id)
-        if (stored.kind === 'absence') return absenceExport(c.get('ctx').db, stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays))
-        return gradesExport(c.get('ctx').db, stored, format, apiLang(c))
+        const preparedBy = documentName(session.user, apiLang(c))
+        if (stored.kind === 'absence') return absenceExport(c.get('ctx').db, stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays), preparedBy)
+        return gradesExport(c.get('ctx').db, stored, format, apiLang(c), undefined, preparedBy)
       },
     )
   }
@@ -226,10 +229,11 @@ export function analysisErrorResponse(c: C, error: AnalysisError) {
   const namespace = error.messageKey.split('.')[0] ?? 'analyses'
   const t = apiTranslator(c, ['analyses', 'absence', namespace])
   const columns = (error.details.missingColumns ?? []).map((key) => t(`${namespace}.columns.${key}`))
-  const message = t(error.messageKey, { ...error.details.values, columns: columns.join(', ') })
+  const message = t(error.messageKey, { ...error.details.values, columns: new Intl.ListFormat(apiLang(c), { type: 'conjunction' }).format(columns) })
   const body: Record<string, unknown> = { message }
   if (error.status === 422) body.errors = { file: [message] }
   if (error.details.missingColumns) body.missingColumns = columns
+  if (error.details.otherTool === 'absence' || error.details.otherTool === 'grades') body.otherTool = error.details.otherTool
   if (error.details.skipped) body.skipped = error.details.skipped.map((s) => ({ row: s.row, reason: t(s.reason.key, s.reason.values) }))
   return c.json(body, error.status)
 }

@@ -108,7 +108,7 @@ function newTeacher() {
   }
 }
 
-type UserJson = { id: string; username: string; email: string; phone: string; avatar_url: string | null; email_verified_at: string | null; created_at: string; subscription: { package: { id: number; name: string }; starts_at: string; ends_at: string } | null }
+type UserJson = { id: string; username: string; full_name_ar: string | null; full_name_en: string | null; email: string; phone: string; avatar_url: string | null; email_verified_at: string | null; created_at: string; subscription: { package: { id: number; name: string }; starts_at: string; ends_at: string } | null }
 
 /** A registered, activated teacher and an API token, made through the API itself. */
 async function activatedTeacher() {
@@ -129,8 +129,8 @@ describe('registration and activation', () => {
     expect(registered.status).toBe(201)
     expect(registered.body.message).toBe('Registration successful, please activate the code')
     const { user } = dataOf<{ user: UserJson }>(registered)
-    expect(Object.keys(user).sort()).toEqual(['avatar_url', 'created_at', 'email', 'email_verified_at', 'id', 'phone', 'subscription', 'username'])
-    expect(user).toMatchObject({ username: teacher.username, email: teacher.email, phone: '+966551234567', avatar_url: null, email_verified_at: null, subscription: null })
+    expect(Object.keys(user).sort()).toEqual(['avatar_url', 'created_at', 'email', 'email_verified_at', 'full_name_ar', 'full_name_en', 'id', 'phone', 'subscription', 'username'])
+    expect(user).toMatchObject({ username: teacher.username, full_name_ar: null, full_name_en: null, email: teacher.email, phone: '+966551234567', avatar_url: null, email_verified_at: null, subscription: null })
 
     const code = await latestCode(teacher.email)
     expect(code).toMatch(/^\d{6}$/)
@@ -166,7 +166,7 @@ describe('registration and activation', () => {
   it('answers in Arabic by default and keeps the request language as the account language', async () => {
     const teacher = newTeacher()
     const registered = await call('POST', 'auth/register', { json: teacher })
-    expect(registered.body.message).toBe('تم التسجيل بنجاح، يرجى تفعيل الرمز')
+    expect(registered.body.message).toBe('أنشأنا حسابك. أدخل الرمز المرسل إلى بريدك لتفعيله.')
     const rows = await testDb().db.select({ email: users.email, lang: users.lang }).from(users)
     expect(rows.find((r) => r.email === teacher.email)?.lang).toBe('ar')
     const en = newTeacher()
@@ -559,6 +559,30 @@ describe('account changes', () => {
 
     const invalid = await call('PATCH', 'auth/profile', { json: { phone: '123' }, token: teacher.token, lang: 'en' })
     expect(invalid.body.errors).toEqual({ phone: ['Enter a Saudi mobile number, e.g. 05xxxxxxxx'] })
+  })
+
+  it('sets, changes and clears the full names, in JSON or a form, and refuses a name in the wrong letters', async () => {
+    const teacher = await activatedTeacher()
+    expect(teacher.user).toMatchObject({ full_name_ar: null, full_name_en: null })
+    const named = await call('PATCH', 'auth/profile', { json: { full_name_ar: ' نورة  بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' }, token: teacher.token, lang: 'en' })
+    expect(named.status).toBe(200)
+    expect(dataOf<{ user: UserJson }>(named).user).toMatchObject({ username: teacher.username, full_name_ar: 'نورة بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' })
+    expect(dataOf<{ user: UserJson }>(await call('GET', 'auth/profile', { token: teacher.token })).user).toMatchObject({ full_name_ar: 'نورة بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' })
+
+    // Left out: kept. Null (JSON) or empty (a form): cleared.
+    const phoneOnly = await call('PATCH', 'auth/profile', { json: { phone: '0501234567' }, token: teacher.token })
+    expect(dataOf<{ user: UserJson }>(phoneOnly).user.full_name_en).toBe('Noura Saad Alotaibi')
+    expect(dataOf<{ user: UserJson }>(await call('PATCH', 'auth/profile', { json: { full_name_en: null }, token: teacher.token })).user.full_name_en).toBeNull()
+    const form = new FormData()
+    form.set('full_name_ar', '')
+    expect(dataOf<{ user: UserJson }>(await call('PATCH', 'auth/profile', { form, token: teacher.token })).user.full_name_ar).toBeNull()
+
+    const wrong = await call('PATCH', 'auth/profile', { json: { full_name_ar: 'Noura', full_name_en: 'نورة' }, token: teacher.token, lang: 'en' })
+    expect(wrong.status).toBe(422)
+    expect(wrong.body.errors).toEqual({ full_name_ar: ['Write the name in Arabic letters'], full_name_en: ['Write the name in English letters'] })
+    const [row] = await testDb().db.select({ ar: users.fullNameAr, askedAt: users.fullNameAskedAt }).from(users).where(eq(users.id, teacher.user.id))
+    expect(row).toMatchObject({ ar: null })
+    expect(row?.askedAt).toBeInstanceOf(Date)
   })
 
   it('takes a picture body over 64 KB, refuses one over 2 MB with 422 and a body over 3 MB with 413', async () => {

@@ -194,7 +194,7 @@ export function authRoutes() {
       method: 'patch',
       path: '/auth/profile',
       tag: 'Auth',
-      summary: 'Change the username, phone or picture',
+      summary: 'Change the username, full names, phone or picture',
       auth: 'bearer',
       body: { kind: 'json-or-multipart', json: profileSchema, name: 'ProfileRequest', multipart: withAvatar(profileSchema) },
       data: z.object({ user: userWire }),

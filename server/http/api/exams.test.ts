@@ -54,6 +54,11 @@ describe('/api/v1/exams', () => {
 
     const list = await call<Array<Record<string, unknown>>>('GET', '/exams', token)
     expect(list.body.data).toEqual([expect.objectContaining({ id, question_count: 6, total_marks: 13, subject: 'العلوم', grade: 'الصف الخامس' })])
+    // In Arabic, as a teacher would say it; the English keeps the fixed message above.
+    expect((await call('POST', '/exams', token, sampleExamBody(), 'ar')).body.message).toBe('حُفظ الاختبار')
+    const third = await call('POST', '/exams', token, sampleExamBody({ questions: [{ type: 'essay', text: 'Q', marks: 1.3, lines: 2 }] }), 'ar')
+    expect(third.status).toBe(422)
+    expect(JSON.stringify(third.body)).toContain('تقبل أرباع الدرجة مثل 1.5')
 
     const read = await call<Exam>('GET', `/exams/${id}`, token)
     // What GET answers can be sent back as is (image_url is ignored on the way in).
