@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { absenceExport, schoolDaysFromQuery } from '#app/features/absence/index.server.ts'
+import { absenceExport, schoolDaysFromQuery, tierThresholdsOf } from '#app/features/absence/index.server.ts'
 import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { findAnalysis } from '#app/features/analyses/index.server.ts'
 import { bandsFromQuery } from '#app/features/grades/index.ts'
@@ -18,7 +18,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await limitPageExports(context, user.id, request, lang)
   const url = new URL(request.url)
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
-  if (stored.kind === 'absence') return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays))
+  if (stored.kind === 'absence') return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays), await tierThresholdsOf(context.db, user.id))
   if (stored.kind === 'grades') {
     const choice = bandsFromQuery(url.searchParams)
     return gradesExport(context.db, stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined)

@@ -6,6 +6,7 @@ import { absenceReportWorkbook } from './report-xlsx.server.ts'
 import { renderAbsenceReportPdf } from './report-pdf.server.ts'
 import type { AbsenceStored } from './kind.ts'
 import { nameKey } from './search-students.ts'
+import { countTiers, type TierThresholds } from './tiers.ts'
 
 export type StoredAbsence = AbsenceStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }
 
@@ -73,9 +74,13 @@ export function schoolDaysFromQuery(params: URLSearchParams, max: number): numbe
   return days >= 1 && days <= max ? days : null
 }
 
-/** The Excel or PDF file of a saved absence analysis, as a download (for totals, with the school days given). */
-export async function absenceExport(db: Db, stored: StoredAbsence, format: 'pdf' | 'xlsx', lang: Lang, schoolDays?: number | null): Promise<Response> {
-  const input = { lang, title: stored.title, createdAt: stored.createdAt, analysis: await loadAbsence(db, stored, schoolDays) }
+/**
+ * The Excel or PDF file of a saved absence analysis, as a download (for totals, with the school
+ * days given), its tiers counted with the thresholds given (the teacher's, when she downloads it).
+ */
+export async function absenceExport(db: Db, stored: StoredAbsence, format: 'pdf' | 'xlsx', lang: Lang, schoolDays: number | null | undefined, thresholds: TierThresholds): Promise<Response> {
+  const analysis = await loadAbsence(db, stored, schoolDays)
+  const input = { lang, title: stored.title, createdAt: stored.createdAt, analysis, tiers: countTiers(analysis.students, analysis.report.byClassroom, thresholds) }
   const bytes = format === 'xlsx' ? absenceReportWorkbook(input) : await renderAbsenceReportPdf(input)
   return exportResponse(bytes, format, { kind: 'absence', title: stored.title, createdAt: stored.createdAt })
 }

@@ -91,7 +91,7 @@ export function countTiers(
   order: readonly { readonly grade: string; readonly classroom: string }[],
   thresholds: TierThresholds,
 ): AbsenceTiers {
-  const tallies = new Map<string, ClassroomTiers & MutableTally>()
+  const tallies = new Map<string, { grade: string; classroom: string } & MutableTally>()
   for (const student of students) {
     const key = classroomKey(student)
     let tally = tallies.get(key)
