@@ -35,7 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
     await saveTierThresholds(context.db, user.id, parsed.data)
-    throw redirect(localPath(lang, 'absence-settings'), { headers: { 'Set-Cookie': flashCookie('success', 'absence-settings.saved') } })
+    throw redirect(localPath(lang, 'absence-settings'), { headers: { 'Set-Cookie': flashCookie('success', 'absence.tiers.saved') } })
   })
 }
 

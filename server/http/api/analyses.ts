@@ -257,7 +257,7 @@ export function analysesRoutes() {
     },
     async (c, { body, session, reply }) => {
       const saved = await saveTierThresholds(c.get('ctx').db, session.user.id, body)
-      return reply(tierThresholdsWire(saved), say(c, 'absence-settings.saved'))
+      return reply(tierThresholdsWire(saved), say(c, 'absence.tiers.saved'))
     },
   )
 
