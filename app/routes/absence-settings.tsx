@@ -89,10 +89,10 @@ export default function AbsenceSettings({ loaderData, actionData }: Route.Compon
                 {t('absence-settings.submit')}
               </button>
             </Form>
-            <Form method="post" className="form">
+            <Form method="post" className="form tiers-restore">
               <input type="hidden" name="intent" value="defaults" />
               <button type="submit" className="button button-ghost" disabled={isBusy}>
-                {t('absence-settings.restore', { atRisk: percentOf(defaults.at_risk), chronic: percentOf(defaults.chronic), severe: percentOf(defaults.severe) })}
+                {t('absence-settings.restore')}
               </button>
             </Form>
           </article>

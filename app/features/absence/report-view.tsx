@@ -306,7 +306,8 @@ function TiersSection({ tiers, settingsHref }: { tiers: AbsenceTiers; settingsHr
     segments: tierKeys.map((tier) => ({ key: tier, label: name(tier), value: share(g, tier), tone: tierTones[tier] })),
   }))
   const hasNoTier = summary.noTier > 0
-  const cell = (tier: AbsenceTier) => (g: TierTally) => `${count(g[tier])} (${formatRate(lang, share(g, tier))})`
+  // A no-break space: a count never leaves its share on a narrow table.
+  const cell = (tier: AbsenceTier) => (g: TierTally) => `${count(g[tier])}\u00a0(${formatRate(lang, share(g, tier))})`
   return (
     <section className="report-section" aria-labelledby="tiers-title">
       <h2 id="tiers-title">{t('absence.tiers.title')}</h2>
@@ -319,7 +320,7 @@ function TiersSection({ tiers, settingsHref }: { tiers: AbsenceTiers; settingsHr
           <KeyFigure key={tier} label={name(tier)} value={count(summary[tier])} tone={tierTones[tier]} />
         ))}
       </dl>
-      <p>{t('absence.tiers.atRiskOrWorse', { count: summary.atRisk + summary.chronic + summary.severe })}</p>
+      <p className="tiers-total">{t('absence.tiers.atRiskOrWorse', { count: summary.atRisk + summary.chronic + summary.severe })}</p>
       {hasNoTier ? <p className="muted">{t('absence.tiers.noTierCount', { count: summary.noTier })}</p> : null}
       <div className="chart-grid">
         <StackedBarChart id="chart-tiers" title={t('absence.tiers.byClassroom')} note={t('absence.tiers.chartNote')} rows={rows} formatValue={(v) => formatRate(lang, v)} />

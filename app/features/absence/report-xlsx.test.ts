@@ -228,12 +228,12 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
     ]
     expect(rows).toHaveLength(expected.length)
     rows.forEach((row, i) => {
-      const [grade, classroom, students, ...counts] = expected[i]!
+      const [grade, classroom, inClassroom, ...counts] = expected[i]!
       expect([text(row[0]), text(row[1])]).toEqual([grade, classroom])
-      expectCount(row[2], students)
+      expectCount(row[2], inClassroom)
       counts.forEach((count, k) => {
         expectCount(row[3 + 2 * k], count)
-        expectRate(row[4 + 2 * k], count, students)
+        expectRate(row[4 + 2 * k], count, inClassroom)
       })
       expectCount(row[11], 0)
     })

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { absenceSettings, analysisEntries } from '#app/platform/db/schema.ts'
 import { classroomKey, countTiers, defaultTierThresholds, hundredths, tiersFromClassrooms, type AbsenceTiers, type ClassroomTiers, type TierThresholds } from './tiers.ts'
@@ -28,28 +28,28 @@ export function tiersOfAnalysis(analysis: Pick<AbsenceAnalysis, 'report' | 'stud
 /**
  * The tiers of an analysis whose students are entries, counted by the database per classroom
  * (one row per classroom comes back, never the students): a page shows them without reading
- * every student. The same whole-number comparison as tierOf: 10000·missed ≥ (100·p)·days.
+ * every student. Each entry's JSON is opened once (jsonb_to_record: a student with many absences
+ * is a large value kept out of line), then compared as tierOf does, in whole numbers:
+ * 10000·missed ≥ (100·p)·days.
  */
 export async function tiersOfEntries(db: Db, analysisId: string, part: number, report: Pick<AbsenceReport, 'byClassroom'>, thresholds: TierThresholds): Promise<AbsenceTiers> {
-  const missed = sql`(10000 * ((${analysisEntries.data} ->> 'excused')::bigint + (${analysisEntries.data} ->> 'unexcused')::bigint))`
-  const days = sql`((${analysisEntries.data} ->> 'records')::bigint)`
-  const reaches = (percent: number) => sql`${days} > 0 and ${missed} >= ${hundredths(percent)} * ${days}`
-  const grade = sql<string>`${analysisEntries.data} ->> 'grade'`
-  const classroom = sql<string>`${analysisEntries.data} ->> 'classroom'`
-  const rows = await db
-    .select({
-      grade,
-      classroom,
-      students: sql<number>`count(*)::int`,
-      noTier: sql<number>`(count(*) filter (where not (${days} > 0)))::int`,
-      severe: sql<number>`(count(*) filter (where ${reaches(thresholds.severe)}))::int`,
-      chronic: sql<number>`(count(*) filter (where ${reaches(thresholds.chronic)} and not (${reaches(thresholds.severe)})))::int`,
-      atRisk: sql<number>`(count(*) filter (where ${reaches(thresholds.atRisk)} and not (${reaches(thresholds.chronic)})))::int`,
-      satisfactory: sql<number>`(count(*) filter (where ${days} > 0 and not (${reaches(thresholds.atRisk)})))::int`,
-    })
-    .from(analysisEntries)
-    .where(and(eq(analysisEntries.analysisId, analysisId), eq(analysisEntries.part, part)))
-    .groupBy(grade, classroom)
+  const missed = sql`(10000 * (s.excused::bigint + s.unexcused::bigint))`
+  const reaches = (percent: number) => sql`(s.records > 0 and ${missed} >= ${hundredths(percent)}::bigint * s.records)`
+  const query = sql`
+    select s.grade, s.classroom,
+      count(*)::int as students,
+      (count(*) filter (where not (s.records > 0)))::int as "noTier",
+      (count(*) filter (where ${reaches(thresholds.severe)}))::int as severe,
+      (count(*) filter (where ${reaches(thresholds.chronic)} and not ${reaches(thresholds.severe)}))::int as chronic,
+      (count(*) filter (where ${reaches(thresholds.atRisk)} and not ${reaches(thresholds.chronic)}))::int as "atRisk",
+      (count(*) filter (where s.records > 0 and not ${reaches(thresholds.atRisk)}))::int as satisfactory
+    from ${analysisEntries} e,
+      lateral jsonb_to_record(e.data) as s(grade text, classroom text, excused int, unexcused int, records int)
+    where e.analysis_id = ${analysisId} and e.part = ${part}
+    group by s.grade, s.classroom`
+  type Row = { grade: string; classroom: string; students: number; noTier: number; severe: number; chronic: number; atRisk: number; satisfactory: number }
+  // Both drivers (node-postgres, PGlite) answer a raw query with its rows.
+  const { rows } = (await db.execute(query)) as unknown as { rows: Row[] }
   const tallies = new Map<string, ClassroomTiers>()
   for (const row of rows) {
     const tally: ClassroomTiers = {
