@@ -39,8 +39,10 @@ export const tierThresholdsSchema = z.pipe(
     .object({ at_risk: percentField, chronic: percentField, severe: percentField })
     .check(
       z.superRefine((v: { at_risk: number; chronic: number; severe: number }, ctx) => {
-        if (!(v.chronic > v.at_risk)) ctx.addIssue({ code: 'custom', path: ['chronic'], message: 'absence.tiers.errors.ascending', input: v })
-        if (!(v.severe > v.chronic)) ctx.addIssue({ code: 'custom', path: ['severe'], message: 'absence.tiers.errors.ascending', input: v })
+        // Zod runs this even when a field failed: an order is only said of two numbers read.
+        const isRead = (n: unknown) => typeof n === 'number' && Number.isFinite(n)
+        if (isRead(v.at_risk) && isRead(v.chronic) && !(v.chronic > v.at_risk)) ctx.addIssue({ code: 'custom', path: ['chronic'], message: 'absence.tiers.errors.ascending', input: v })
+        if (isRead(v.chronic) && isRead(v.severe) && !(v.severe > v.chronic)) ctx.addIssue({ code: 'custom', path: ['severe'], message: 'absence.tiers.errors.ascending', input: v })
       }),
     ),
   z.transform((v): TierThresholds => ({ atRisk: v.at_risk, chronic: v.chronic, severe: v.severe })),

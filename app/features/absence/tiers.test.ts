@@ -112,6 +112,9 @@ describe('tierThresholdsSchema', () => {
   it('refuses text that is not a number, an empty field and a third decimal', () => {
     expect(parse({ at_risk: 'five', chronic: '10', severe: '20' }).ok).toBe(false)
     expect(parse({ at_risk: '', chronic: '10', severe: '20' })).toEqual({ ok: false, errors: ['at_risk: absence.tiers.errors.required'] })
+    // A field that failed says only why it failed, not also that it is out of order.
+    expect(parse({ at_risk: '5', chronic: '10', severe: '' })).toEqual({ ok: false, errors: ['severe: absence.tiers.errors.required'] })
+    expect(parse({ at_risk: '5', chronic: 'x', severe: '20' })).toEqual({ ok: false, errors: ['chronic: absence.tiers.errors.number'] })
     expect(parse({ at_risk: '5.125', chronic: '10', severe: '20' })).toEqual({ ok: false, errors: ['at_risk: absence.tiers.errors.decimals'] })
     expect(parse({ chronic: '10', severe: '20' }).ok).toBe(false)
   })
