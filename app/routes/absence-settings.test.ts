@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seedPackages } from '#app/server/db/seed.server.ts'
+import { seedPackages } from '#app/platform/db/seed.server.ts'
 import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { subscribedTeacher, teacher } from '#tests/exams.ts'

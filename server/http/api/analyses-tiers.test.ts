@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { seedPackages } from '#app/server/db/seed.server.ts'
+import { seedPackages } from '#app/platform/db/seed.server.ts'
 import { apiTestApp } from '#tests/api-app.ts'
 import { testServices } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
