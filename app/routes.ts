@@ -25,6 +25,7 @@ export default [
       route('analysis-grade', 'routes/analysis-grade.tsx'),
       route('single-analysis', 'routes/single-analysis.tsx'),
       route('last-multiple', 'routes/last-multiple.tsx'),
+      route('absence-settings', 'routes/absence-settings.tsx'),
       route('exams', 'routes/exams.tsx'),
       route('exams-test', 'routes/exams-test.tsx'),
       route('exams/:examId/print', 'routes/exams-print.tsx'),

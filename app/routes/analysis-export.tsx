@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { absenceExport, schoolDaysFromQuery } from '#app/features/absence/index.server.ts'
+import { absenceExport, schoolDaysFromQuery, tierThresholdsOf } from '#app/features/absence/index.server.ts'
 import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { documentName } from '#app/features/accounts/index.ts'
 import { findAnalysis } from '#app/features/analyses/index.server.ts'
@@ -20,7 +20,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
   const preparedBy = documentName(user, lang)
-  if (stored.kind === 'absence') return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays), preparedBy)
+  if (stored.kind === 'absence')
+    return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays), await tierThresholdsOf(context.db, user.id), preparedBy)
   if (stored.kind === 'grades') {
     const choice = bandsFromQuery(url.searchParams)
     return gradesExport(context.db, stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined, preparedBy)

@@ -49,6 +49,11 @@ export default function AbsenceTool({ loaderData, actionData }: Route.ComponentP
       maxMb={loaderData.maxMb}
       failure={actionData?.failure ?? null}
       noorReports={tm<string[]>('absence-report.tool.noorReports')}
+      aside={
+        <p>
+          <a href={`/${lang}/absence-settings`}>{t('absence.tiers.change')}</a>
+        </p>
+      }
       fields={
         <div className="field">
           <label htmlFor="school-days-upload">{t('analyses.upload.schoolDaysLabel')}</label>

@@ -1,5 +1,5 @@
 import { data, redirect } from 'react-router'
-import { absenceReportPage, schoolDaysFromQuery } from '#app/features/absence/index.server.ts'
+import { absenceReportPage, schoolDaysFromQuery, tierThresholdsOf } from '#app/features/absence/index.server.ts'
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
@@ -30,7 +30,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
-  const page = await absenceReportPage(context.db, stored, url.searchParams.get('q'), schoolDays)
+  // The tiers with the teacher's thresholds as they are now (settings), not as they were at the upload.
+  const page = await absenceReportPage(context.db, stored, url.searchParams.get('q'), schoolDays, await tierThresholdsOf(context.db, user.id))
   return {
     messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
     analysis,
@@ -105,6 +106,8 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             report={absence.report}
             warned={absence.warned}
             thresholds={absence.thresholds}
+            tiers={absence.tiers}
+            settingsHref={`/${lang}/absence-settings`}
             search={absence.search}
             searchAction={`/${lang}/single-analysis`}
             analysisId={analysis.id}

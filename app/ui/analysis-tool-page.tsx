@@ -17,6 +17,8 @@ export function AnalysisToolPage(props: {
   noorReports: readonly string[]
   /** Fields sent with the file. */
   fields?: ReactNode
+  /** Below the reports the tool reads: the tool's settings, when it has some. */
+  aside?: ReactNode
 }) {
   const { t } = useT()
   return (
@@ -41,6 +43,7 @@ export function AnalysisToolPage(props: {
                 <li key={report}>{report}</li>
               ))}
             </ul>
+            {props.aside}
           </div>
           <div className="card">
             <h2>{t('analyses.upload.title')}</h2>

@@ -2,7 +2,7 @@
 // from the inline start, timelines run with the reading direction), print as they look, and
 // carry a text alternative; the tables beside them hold every figure.
 
-export type ChartTone = 'present' | 'late' | 'excused' | 'unexcused' | 'band1' | 'band2' | 'band3' | 'band4' | 'band5'
+export type ChartTone = 'present' | 'late' | 'excused' | 'unexcused' | 'band1' | 'band2' | 'band3' | 'band4' | 'band5' | 'tier-satisfactory' | 'tier-at-risk' | 'tier-chronic' | 'tier-severe'
 
 export type ChartSegment = { key: string; label: string; value: number; tone: ChartTone }
 export type ChartRow = { key: string; label: string; segments: ChartSegment[]; note?: string }

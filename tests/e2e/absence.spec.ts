@@ -85,7 +85,7 @@ for (const lang of ['ar', 'en'] as const) {
     await page.getByRole('button', { name: w.submit }).click()
     await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
     await expect(page.locator('.key-figure').filter({ hasText: w.attendance }).locator('dd')).toHaveText(/\d+(\.\d)?\s?[%٪]/)
-    await expect(page.locator('figure.chart')).toHaveCount(6)
+    await expect(page.locator('figure.chart')).toHaveCount(7)
     await expect(page.locator('.stacked-track[role="img"]').first()).toHaveAttribute('aria-label', /\S/)
     if (process.env.SHOTS) await page.screenshot({ path: `/tmp/absence-report-${lang}.png`, fullPage: true })
 

@@ -136,7 +136,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.locator('.recognised-line')).toContainText(w.daily)
     await expect(page.locator('.recognised-line')).toContainText(w.students[24])
     await expect(attendanceOf(page, w.attendance)).toHaveText(/84\.6\s?[%٪]/)
-    await expect(page.locator('figure.chart')).toHaveCount(6)
+    await expect(page.locator('figure.chart')).toHaveCount(7)
   })
 
   test(`${lang}: Noor's report cards and band summary in the grades tool`, async ({ page }) => {

@@ -6,6 +6,7 @@ import { absenceReportWorkbook } from './report-xlsx.server.ts'
 import { renderAbsenceReportPdf } from './report-pdf.server.ts'
 import type { AbsenceStored } from './kind.ts'
 import { nameKey } from './search-students.ts'
+import { countTiers, type TierThresholds } from './tiers.ts'
 
 export type StoredAbsence = AbsenceStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }
 
@@ -75,10 +76,20 @@ export function schoolDaysFromQuery(params: URLSearchParams, max: number): numbe
 
 /**
  * The Excel or PDF file of a saved absence analysis, as a download (for totals, with the school
- * days given); the PDF signed off as prepared by `preparedBy`.
+ * days given), its tiers counted with the thresholds given (the teacher's, when she downloads
+ * it); the PDF signed off as prepared by `preparedBy`.
  */
-export async function absenceExport(db: Db, stored: StoredAbsence, format: 'pdf' | 'xlsx', lang: Lang, schoolDays?: number | null, preparedBy?: string | null): Promise<Response> {
-  const input = { lang, title: stored.title, createdAt: stored.createdAt, analysis: await loadAbsence(db, stored, schoolDays) }
+export async function absenceExport(
+  db: Db,
+  stored: StoredAbsence,
+  format: 'pdf' | 'xlsx',
+  lang: Lang,
+  schoolDays: number | null | undefined,
+  thresholds: TierThresholds,
+  preparedBy?: string | null,
+): Promise<Response> {
+  const analysis = await loadAbsence(db, stored, schoolDays)
+  const input = { lang, title: stored.title, createdAt: stored.createdAt, analysis, tiers: countTiers(analysis.students, analysis.report.byClassroom, thresholds) }
   const bytes = format === 'xlsx' ? absenceReportWorkbook(input) : await renderAbsenceReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'absence', title: stored.title, createdAt: stored.createdAt })
 }

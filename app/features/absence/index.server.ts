@@ -1,5 +1,6 @@
 export { absenceSampleWorkbook } from './sample-workbook.server.ts'
 export { absenceSheetNames, absenceTitle, schoolDaysField, uploadAbsence } from './upload-absence.server.ts'
-export { absenceReportPage, searchAbsenceStudents } from './report-page.server.ts'
+export { absenceReportPage, absenceTiers, searchAbsenceStudents } from './report-page.server.ts'
+export { saveTierThresholds, tierThresholdsOf, tiersOfAnalysis } from './tier-settings.server.ts'
 export { absenceExport, absenceStorage, loadAbsence, schoolDaysFromQuery, type StoredAbsence } from './export.server.ts'
-export { absenceAnalysisWire, studentWire } from './wire.server.ts'
+export { absenceAnalysisWire, studentWire, tierThresholdsAnswerWire, tiersJson } from './wire.server.ts'

@@ -5,6 +5,8 @@ import { defaultWarningThresholds, type AbsenceAnalysis, type StudentFigures } f
 import { asksOtherDays, hasEntries, loadAbsence, STUDENTS, type StoredAbsence } from './export.server.ts'
 import type { StudentSearch, WarnedStudent } from './report-view.tsx'
 import { searchKey, searchStudents } from './search-students.ts'
+import { tiersOfAnalysis, tiersOfEntries } from './tier-settings.server.ts'
+import { tierOf, type AbsenceTiers, type TierThresholds } from './tiers.ts'
 
 /**
  * What the report page shows of a saved absence analysis: the report, the students with a
@@ -12,7 +14,7 @@ import { searchKey, searchStudents } from './search-students.ts'
  * At the stored school days it reads only those students (the warned, and the ones found);
  * other school days recompute the whole report from the stored rows, as the exports do.
  */
-export async function absenceReportPage(db: Db, stored: StoredAbsence, q: string | null, schoolDays?: number | null) {
+export async function absenceReportPage(db: Db, stored: StoredAbsence, q: string | null, schoolDays: number | null | undefined, thresholds: TierThresholds) {
   let schoolDaysError: string | null = null
   let whole: AbsenceAnalysis | null = null
   if (asksOtherDays(stored, schoolDays) || !hasEntries(stored.records)) {
@@ -31,7 +33,7 @@ export async function absenceReportPage(db: Db, stored: StoredAbsence, q: string
   if (q !== null) {
     try {
       const found = students ? searchStudents(students, q) : await findStudents(db, stored, q)
-      search = { q, students: found.map(studentView) }
+      search = { q, students: found.map((s) => studentView(s, thresholds)) }
     } catch (error) {
       if (!isDomainError(error)) throw error
       search = { q, error: error.messageKey }
@@ -40,8 +42,19 @@ export async function absenceReportPage(db: Db, stored: StoredAbsence, q: string
   const withWarning = students ? students.filter((s) => s.warningLevel > 0) : ((await analysisEntryData(db, stored.id, STUDENTS, { warned: true })) as StudentFigures[])
   const warned: WarnedStudent[] = withWarning
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
-    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel }))
-  return { report, warned, thresholds: [...defaultWarningThresholds], search, schoolDaysError }
+    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel, tier: tierOf(s, thresholds) }))
+  const tiers = whole ? tiersOfAnalysis(whole, thresholds) : await absenceTiers(db, stored, thresholds)
+  return { report, warned, thresholds: [...defaultWarningThresholds], tiers, search, schoolDaysError }
+}
+
+/**
+ * The tiers of a saved analysis at its stored school days, with the thresholds given (the
+ * teacher's, when the report is read): counted by the database when its students are entries,
+ * else from the students kept in its row.
+ */
+export async function absenceTiers(db: Db, stored: StoredAbsence, thresholds: TierThresholds): Promise<AbsenceTiers> {
+  if (hasEntries(stored.records)) return tiersOfEntries(db, stored.id, STUDENTS, stored.report, thresholds)
+  return tiersOfAnalysis(await loadAbsence(db, stored), thresholds)
 }
 
 /**
@@ -56,7 +69,7 @@ async function findStudents(db: Db, stored: StoredAbsence, q: string): Promise<S
 }
 
 /** GET analyses/{id}/students?q=: the students matching a full name, in docs/absence.md's shape. */
-export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: string) {
+export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: string, thresholds: TierThresholds) {
   let found: StudentFigures[]
   try {
     found = await findStudents(db, stored, q)
@@ -65,11 +78,11 @@ export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: st
     if (isDomainError(error) && error.messageKey === 'absence.search.tooShort') throw new DomainError(422, error.messageKey, { q: [error.messageKey] })
     throw error
   }
-  return found.map((s) => ({ ...studentView(s), studentId: s.studentId, system: s.system }))
+  return found.map((s) => ({ ...studentView(s, thresholds), studentId: s.studentId, system: s.system }))
 }
 
 /** A found student as the page shows it (and the API adds the ID and system to). */
-function studentView(s: StudentFigures) {
+function studentView(s: StudentFigures, thresholds: TierThresholds) {
   return {
     name: s.name,
     grade: s.grade,
@@ -82,6 +95,7 @@ function studentView(s: StudentFigures) {
     late: s.late,
     absenceRate: s.absenceRate,
     warningLevel: s.warningLevel,
+    tier: tierOf(s, thresholds),
     ...(s.absences && { absences: s.absences }),
   }
 }

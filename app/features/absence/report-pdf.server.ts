@@ -2,6 +2,7 @@ import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarRow } from '#app
 import { formatPercent } from '#app/i18n/format.ts'
 import { defaultWarningThresholds, type Counts, type StudentFigures } from './analyse-absence.ts'
 import { exportWords, figureHeaders, type AbsenceExportOptions, type AbsenceExportWords } from './report-xlsx.server.ts'
+import { countTiers, defaultTierThresholds, tierKeys, tierOf, type AbsenceTier, type TierTally } from './tiers.ts'
 
 // The PDF export of an absence analysis (docs/absence.md, "Exports"): the report for print, A4, in the
 // page's language and direction, typeset with the analyses' PDF kit (header, figure boxes,
@@ -17,7 +18,17 @@ export interface AbsenceReportPdfOptions extends AbsenceExportOptions {
 
 export { pdfSkippedRowLimit } from '#app/features/analyses/index.server.ts'
 
-const tones = { present: '#1f7a5c', excused: '#c98a0b', unexcused: '#b42318', late: '#5b8def' } as const
+const tones = {
+  present: '#1f7a5c',
+  excused: '#c98a0b',
+  unexcused: '#b42318',
+  late: '#5b8def',
+  // The tiers, from green to red (the page's tier colours).
+  satisfactory: '#1f7a5c',
+  atRisk: '#c98a0b',
+  chronic: '#c4501b',
+  severe: '#8f1d14',
+} as const
 
 type Tone = keyof typeof tones
 type Table = { title: string; headers: string[]; labels: number; rows: string[][] }
@@ -81,10 +92,25 @@ function warningRows(words: AbsenceExportWords, students: readonly StudentFigure
     ])
 }
 
-function reportData({ lang, title, createdAt, analysis, warningThresholds = defaultWarningThresholds, preparedBy }: AbsenceReportPdfOptions) {
+const tierRank: Record<AbsenceTier, number> = { satisfactory: 0, atRisk: 1, chronic: 2, severe: 3 }
+
+/** The students at risk or worse, the worst tier first, then the most days missed (name order kept within). */
+function tierRows(words: AbsenceExportWords, students: readonly StudentFigures[], tierOfStudent: (s: StudentFigures) => AbsenceTier | null): string[][] {
+  return students
+    .map((s, index) => ({ s, index, tier: tierOfStudent(s) }))
+    .filter((row): row is { s: StudentFigures; index: number; tier: AbsenceTier } => row.tier !== null && row.tier !== 'satisfactory')
+    .sort((a, b) => tierRank[b.tier] - tierRank[a.tier] || b.s.excused + b.s.unexcused - (a.s.excused + a.s.unexcused) || a.index - b.index)
+    .map(({ s, tier }) => [s.name, `${s.grade} / ${s.classroom}`, words.integer(s.excused + s.unexcused), words.integer(s.records), words.rate(s.excused + s.unexcused, s.records), words.tier(tier)])
+}
+
+function reportData({ lang, title, createdAt, analysis, tiers: given, warningThresholds = defaultWarningThresholds, preparedBy }: AbsenceReportPdfOptions) {
   const words = exportWords(lang)
   const { t } = words
   const { meta, report, students } = analysis
+  const tiers = given ?? countTiers(students, report.byClassroom, defaultTierThresholds)
+  const tierSegments = (g: TierTally) => (g.students > 0 ? tierKeys.map((tone) => ({ tone, value: g[tone] / g.students })) : [])
+  const tierCounts = (g: TierTally) => [words.integer(g.students), ...tierKeys.map((key) => `${words.integer(g[key])} (${words.rate(g[key], g.students)})`)]
+  const hasNoTier = tiers.summary.noTier > 0
   const { summary } = report
   const percentLabel = (value: number) => formatPercent(lang, value / 100, 0)
 
@@ -194,6 +220,39 @@ function reportData({ lang, title, createdAt, analysis, warningThresholds = defa
       ],
     },
     tables,
+    tiers: {
+      title: t('absence.tiers.title'),
+      lead: words.tiersLead(tiers.thresholds),
+      legend: tierKeys.map((tone) => ({ tone, label: words.tier(tone) })),
+      chart: {
+        title: t('absence.tiers.byClassroom'),
+        note: t('absence.tiers.chartNote'),
+        rows: tiers.byClassroom.map((g): PdfBarRow => ({ label: classroomLabel(g), value: words.rate(g.satisfactory, g.students), segments: tierSegments(g) })),
+      },
+      table: {
+        title: t('absence.tiers.byClassroom'),
+        headers: [t('absence-report.tables.classroom'), t('absence.tiers.students'), ...tierKeys.map((key) => words.tier(key)), ...(hasNoTier ? [words.tier(null)] : [])],
+        rows: [...tiers.byClassroom, { ...tiers.summary, grade: '', classroom: '' }].map((g, i) => [
+          i === tiers.byClassroom.length ? t('absence.tiers.overall') : classroomLabel(g),
+          ...tierCounts(g),
+          ...(hasNoTier ? [words.integer(g.noTier)] : []),
+        ]),
+        strong: [tiers.byClassroom.length],
+      },
+      students: {
+        title: t('absence.tiers.studentsTitle'),
+        none: t('absence.tiers.studentsNone'),
+        headers: [
+          t('absence-report.warnings.student'),
+          t('absence-report.warnings.classroom'),
+          t('absence.tiers.missed'),
+          t('absence-report.search.records'),
+          t('absence-report.warnings.absenceRate'),
+          t('absence.tiers.tier'),
+        ],
+        rows: tierRows(words, students, (s) => tierOf(s, tiers.thresholds)),
+      },
+    },
     warnings: {
       title: t('absence-report.warnings.title'),
       lead: t('absence-report.warnings.lead', { first, second, third }),
@@ -274,6 +333,18 @@ const body = String.raw`
 #for tb in d.tables {
   subhead(tb.title)
   data-table(tb.headers, tb.rows, labels: tb.labels)
+}
+
+#section(d.tiers.title)
+#lead(d.tiers.lead)
+#bar-chart(d.tiers.chart, d.tiers.legend)
+#subhead(d.tiers.table.title)
+#data-table(d.tiers.table.headers, d.tiers.table.rows, strong: d.tiers.table.strong)
+#subhead(d.tiers.students.title)
+#if d.tiers.students.rows.len() == 0 {
+  par(d.tiers.students.none)
+} else {
+  data-table(d.tiers.students.headers, d.tiers.students.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto, auto))
 }
 
 #section(d.warnings.title)

@@ -121,6 +121,15 @@ describe('renderAbsenceReportPdf', () => {
     expect(text).toMatch(/Wednesday\s+12\s+10\s+1\s+1\s+0\s+83\.3%\s+8\.3%\s+8\.3%\s+0\.0%/)
     expect(text).toMatch(/2025-08-27\s+1447-03-04\s+Wednesday\s+12\s+10/)
     expect(text).toContain('No student has reached a warning level.')
+    // The tiers (default thresholds), by hand: five school days each, so one day missed is 20%
+    // (severe): فيصل and بندر in the second classroom, محمد محمد in the third; nine at 0%.
+    expect(text).toContain('Absence tiers by classroom')
+    expect(text).toMatch(/satisfactory below 5%,\s+at risk from 5%,\s+chronic from 10%,\s+severe from 20%/)
+    expect(text).toMatch(/All classrooms\s+12\s+9 \(75\.0%\)\s+0 \(0\.0%\)\s+0 \(0\.0%\)\s+3 \(25\.0%\)/)
+    const atRisk = text.slice(text.indexOf('Students at risk or worse'), text.indexOf('Students with a warning'))
+    expect(atRisk.match(/Severe/g)).toHaveLength(3)
+    for (const name of ['بندر خالد ناصر البلوي', 'فيصل حمد راكان المطيري', 'محمد محمد يوسف السلمي']) expect(atRisk).toContain(name)
+    expect(atRisk).not.toContain('محمد سلطان أحمد الجهني')
     expect(text).toContain('Rows left out (4)')
     expect(text).toMatch(/44\s+no student name/)
     expect(text).toMatch(/53\s+duplicate of row 51/)
@@ -172,7 +181,8 @@ describe('renderAbsenceReportPdf', () => {
     const section = text.slice(text.indexOf('Students with a warning'))
     expect(section.indexOf(top?.name ?? '?')).toBeGreaterThan(0)
     expect(section.indexOf(top?.name ?? '?')).toBeLessThan(section.indexOf('First warning'))
-    expect(text).toContain(`Rows left out (250)`)
+    // A page of mostly Arabic names is read back right to left, its brackets mirrored: either way round.
+    expect(text).toMatch(/Rows left out \(250\)|\)Rows left out \(250/)
     expect(text).toContain(`Rows left out: 250. The first ${pdfSkippedRowLimit} are listed here; the Excel export lists them all.`)
     expect(text).toContain(String(10_000 + pdfSkippedRowLimit - 1))
     expect(text).not.toContain(String(10_000 + pdfSkippedRowLimit))

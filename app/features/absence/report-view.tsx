@@ -1,19 +1,27 @@
 import { Form } from 'react-router'
 import { dirOf } from '#app/i18n/config.ts'
 import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/format.ts'
+import { percent } from '#app/features/analyses/index.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
-import { LineChart, StackedBarChart, type ChartRow } from '#app/ui/charts.tsx'
+import { LineChart, StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
 import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
+import { tierKeys, type AbsenceTier, type AbsenceTiers, type ClassroomTiers, type TierTally } from './tiers.ts'
 
-export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'unexcused' | 'absenceRate' | 'warningLevel'>
+/** A student's tier with the teacher's thresholds; null without school days. */
+type WithTier = { tier: AbsenceTier | null }
+
+export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'unexcused' | 'absenceRate' | 'warningLevel'> & WithTier
 
 export type StudentSearch =
   | { q: string; error: string }
-  | { q: string; students: Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'section' | 'records' | 'present' | 'excused' | 'unexcused' | 'late' | 'absenceRate' | 'warningLevel' | 'absences'>[] }
+  | { q: string; students: (Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'section' | 'records' | 'present' | 'excused' | 'unexcused' | 'late' | 'absenceRate' | 'warningLevel' | 'absences'> & WithTier)[] }
   | null
+
+/** The chart tone of each tier (green to red). */
+const tierTones = { satisfactory: 'tier-satisfactory', atRisk: 'tier-at-risk', chronic: 'tier-chronic', severe: 'tier-severe' } as const satisfies Record<AbsenceTier, ChartTone>
 
 const warningKeys = ['none', 'first', 'second', 'third'] as const
 
@@ -22,6 +30,8 @@ export function AbsenceReportView({
   report,
   warned,
   thresholds,
+  tiers,
+  settingsHref,
   search,
   searchAction,
   analysisId,
@@ -35,6 +45,10 @@ export function AbsenceReportView({
   schoolDaysError?: string | null
   warned: WarnedStudent[]
   thresholds: readonly number[]
+  /** The students per tier, with the teacher's thresholds as they are now. */
+  tiers: AbsenceTiers
+  /** Where the teacher changes the thresholds. */
+  settingsHref: string
   search: StudentSearch
   searchAction: string
   analysisId: string
@@ -113,6 +127,8 @@ export function AbsenceReportView({
         {byDate ? null : <p className="muted">{t('analyses.recognised.totalsNoDays')}</p>}
       </section>
 
+      <TiersSection tiers={tiers} settingsHref={settingsHref} />
+
       <section className="report-section" aria-labelledby="search-title">
         <h2 id="search-title">{t('absence-report.search.title')}</h2>
         <Form method="get" action={searchAction} className="form search-form" role="search">
@@ -140,6 +156,7 @@ export function AbsenceReportView({
                   <KeyFigure label={t('absence-report.tables.late')} value={count(st.late)} tone="late" />
                   <KeyFigure label={t('absence-report.warnings.absenceRate')} value={rate(st.absenceRate)} />
                   <KeyFigure label={t('absence-report.warnings.level')} value={t(`absence.warning.${warningKeys[st.warningLevel]}`)} />
+                  <KeyFigure label={t('absence.tiers.tier')} value={t(`absence.tiers.names.${st.tier ?? 'none'}`)} {...(st.tier && { tone: tierTones[st.tier] })} />
                 </dl>
                 {st.absences === undefined ? null : st.absences.length ? (
                   <div className="table-wrap">
@@ -195,6 +212,7 @@ export function AbsenceReportView({
                     {t('absence-report.warnings.absenceRate')}
                   </th>
                   <th scope="col">{t('absence-report.warnings.level')}</th>
+                  <th scope="col">{t('absence.tiers.tier')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -205,6 +223,9 @@ export function AbsenceReportView({
                     <td className="num">{count(st.unexcused)}</td>
                     <td className="num">{rate(st.absenceRate)}</td>
                     <td>{t(`absence.warning.${warningKeys[st.warningLevel]}`)}</td>
+                    <td className="nowrap">
+                      <TierMark tier={st.tier} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -252,5 +273,71 @@ export function AbsenceReportView({
 
       <SkippedRows rows={report.skipped} />
     </>
+  )
+}
+
+/** A tier's name with its colour beside it (the colour only repeats the word). */
+function TierMark({ tier }: { tier: AbsenceTier | null }) {
+  const { t } = useT()
+  return (
+    <span className={`tier-mark${tier ? ` tone-${tierTones[tier]}` : ''}`}>
+      <span className="legend-swatch" aria-hidden="true" />
+      {t(`absence.tiers.names.${tier ?? 'none'}`)}
+    </span>
+  )
+}
+
+/**
+ * The tiers: what they mean with the teacher's thresholds (and where to change them), the count
+ * in each, then per classroom a stacked bar of the shares and a table of the counts.
+ */
+function TiersSection({ tiers, settingsHref }: { tiers: AbsenceTiers; settingsHref: string }) {
+  const { t } = useT()
+  const lang = useLang()
+  const count = (v: number) => formatNumber(lang, v)
+  const boundary = (v: number) => formatNumber(lang, v / 100, { style: 'percent', maximumFractionDigits: 2 })
+  const name = (tier: AbsenceTier) => t(`absence.tiers.names.${tier}`)
+  const { summary, thresholds } = tiers
+  const share = (g: TierTally, tier: AbsenceTier) => (g.students > 0 ? percent(g[tier], g.students) : 0)
+  const classroomLabel = (g: { grade: string; classroom: string }) => `${g.grade} / ${g.classroom}`
+  const rows: ChartRow[] = tiers.byClassroom.map((g) => ({
+    key: classroomLabel(g),
+    label: classroomLabel(g),
+    segments: tierKeys.map((tier) => ({ key: tier, label: name(tier), value: share(g, tier), tone: tierTones[tier] })),
+  }))
+  const hasNoTier = summary.noTier > 0
+  // A no-break space: a count never leaves its share on a narrow table.
+  const cell = (tier: AbsenceTier) => (g: TierTally) => `${count(g[tier])}\u00a0(${formatRate(lang, share(g, tier))})`
+  return (
+    <section className="report-section" aria-labelledby="tiers-title">
+      <h2 id="tiers-title">{t('absence.tiers.title')}</h2>
+      <p className="muted">{t('absence.tiers.lead', { atRisk: boundary(thresholds.atRisk), chronic: boundary(thresholds.chronic), severe: boundary(thresholds.severe) })}</p>
+      <p>
+        <a href={settingsHref}>{t('absence.tiers.change')}</a>
+      </p>
+      <dl className="key-figures">
+        {tierKeys.map((tier) => (
+          <KeyFigure key={tier} label={name(tier)} value={count(summary[tier])} tone={tierTones[tier]} />
+        ))}
+      </dl>
+      <p className="tiers-total">{t('absence.tiers.atRiskOrWorse', { count: summary.atRisk + summary.chronic + summary.severe })}</p>
+      {hasNoTier ? <p className="muted">{t('absence.tiers.noTierCount', { count: summary.noTier })}</p> : null}
+      <div className="chart-grid">
+        <StackedBarChart id="chart-tiers" title={t('absence.tiers.byClassroom')} note={t('absence.tiers.chartNote')} rows={rows} formatValue={(v) => formatRate(lang, v)} />
+      </div>
+      <GroupTable<TierTally>
+        caption={t('absence.tiers.byClassroom')}
+        groupHeader={t('absence-report.tables.classroom')}
+        rows={[
+          ...tiers.byClassroom.map((g: ClassroomTiers) => ({ label: classroomLabel(g), group: g as TierTally })),
+          { label: t('absence.tiers.overall'), group: summary },
+        ]}
+        columns={[
+          { header: t('absence.tiers.students'), cell: (g) => count(g.students) },
+          ...tierKeys.map((tier) => ({ header: name(tier), cell: cell(tier) })),
+          ...(hasNoTier ? [{ header: t('absence.tiers.names.none'), cell: (g: TierTally) => count(g.noTier) }] : []),
+        ]}
+      />
+    </section>
   )
 }

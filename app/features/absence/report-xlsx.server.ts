@@ -8,9 +8,10 @@ import {
   type ExportWords,
 } from '#app/features/analyses/index.server.ts'
 import { intlLocale, type Lang } from '#app/i18n/config.ts'
-import { weekdayName } from '#app/i18n/format.ts'
+import { formatNumber, weekdayName } from '#app/i18n/format.ts'
 import type { Translate } from '#app/i18n/translate.ts'
 import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/platform/xlsx/write.server.ts'
+import { countTiers, defaultTierThresholds, hundredths, tierKeys, tierOf, type AbsenceTier, type AbsenceTiers, type TierThresholds } from './tiers.ts'
 import { warningLevelKeys, type AbsenceAnalysis, type AbsenceMeta, type AbsenceReport, type Counts, type WarningLevel } from './analyse-absence.ts'
 
 // The Excel export of an absence analysis (docs/absence.md, "Exports"): one sheet per table of the
@@ -25,6 +26,8 @@ export interface AbsenceExportOptions {
   readonly title: string
   readonly createdAt: Date
   readonly analysis: AbsenceAnalysis
+  /** The tiers of its students with the teacher's thresholds (countTiers); the default thresholds' when not given. */
+  readonly tiers?: AbsenceTiers
 }
 
 // ---- words shared by both exports ---------------------------------------------------------
@@ -33,6 +36,10 @@ export interface AbsenceExportOptions {
 export interface AbsenceExportWords extends ExportWords {
   readonly weekday: (weekday: number) => string
   readonly warningLevel: (level: WarningLevel) => string
+  /** A tier's name; null (no school days) as "no tier". */
+  readonly tier: (tier: AbsenceTier | null) => string
+  /** What the tiers mean with these thresholds, in one sentence. */
+  readonly tiersLead: (thresholds: TierThresholds) => string
   /** `From … to …` as the title block wrote it; else the first and last dates of the records. */
   readonly period: (meta: AbsenceMeta, report: AbsenceReport) => string | undefined
 }
@@ -47,11 +54,15 @@ export function exportWords(lang: Lang): AbsenceExportWords {
   const weekdays = Array.from({ length: 7 }, (_, day) => weekdayName(lang, day))
   const calendarDay = new Intl.DateTimeFormat(intlLocale[lang], { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
   const levels = warningLevelKeys.map((key) => t(key))
+  const tierNames = Object.fromEntries(tierKeys.map((key) => [key, t(`absence.tiers.names.${key}`)])) as Record<AbsenceTier, string>
+  const threshold = (value: number) => formatNumber(lang, value / 100, { style: 'percent', maximumFractionDigits: 2 })
 
   const words: AbsenceExportWords = {
     ...base,
     weekday: (day) => weekdays[day] ?? String(day),
     warningLevel: (level) => levels[level] ?? String(level),
+    tier: (tier) => (tier === null ? t('absence.tiers.names.none') : tierNames[tier]),
+    tiersLead: (thresholds) => t('absence.tiers.lead', { atRisk: threshold(thresholds.atRisk), chronic: threshold(thresholds.chronic), severe: threshold(thresholds.severe) }),
     period: (meta, report) => {
       const { from, to } = meta
       if (from && to) return t('analyses.report.periodValue', { from, to })
@@ -106,11 +117,19 @@ function isoDay(iso: string): Date {
   return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1))
 }
 
-/** The analysis as an .xlsx workbook: summary, one sheet per group, the students, the skipped rows. */
-export function absenceReportWorkbook({ lang, title, createdAt, analysis }: AbsenceExportOptions): Uint8Array {
+/** The tier columns' headers: students, then each tier's count and share, then those without a tier. */
+export function tierHeaders(words: AbsenceExportWords): string[] {
+  const { t } = words
+  return [t('absence.tiers.students'), ...tierKeys.flatMap((key) => [words.tier(key), t('absence.tiers.shareOf', { tier: words.tier(key) })]), words.tier(null)]
+}
+
+/** The analysis as an .xlsx workbook: summary, one sheet per group, the tiers, the students, the skipped rows. */
+export function absenceReportWorkbook({ lang, title, createdAt, analysis, tiers: given }: AbsenceExportOptions): Uint8Array {
   const words = exportWords(lang)
   const { t } = words
   const { meta, report, students } = analysis
+  const tiers = given ?? countTiers(students, report.byClassroom, defaultTierThresholds)
+  const tierCells = (g: AbsenceTiers['summary']): XlsxCell[] => [integer(g.students), ...tierKeys.flatMap((key) => [integer(g[key]), fraction(g[key], g.students)]), integer(g.noTier)]
   const { summary } = report
   const figures = figureHeaders(t)
 
@@ -135,8 +154,18 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis }: Abse
     [t('absence-report.figures.late'), fraction(summary.late, summary.records)],
   ]
 
+  const { thresholds } = tiers
+  const tierFigures: XlsxCell[][] = [
+    [header(t('absence.tiers.title')), header(t('analyses.exports.value'))],
+    [t('absence.tiers.from', { tier: words.tier('atRisk') }), fraction(hundredths(thresholds.atRisk), 10_000)],
+    [t('absence.tiers.from', { tier: words.tier('chronic') }), fraction(hundredths(thresholds.chronic), 10_000)],
+    [t('absence.tiers.from', { tier: words.tier('severe') }), fraction(hundredths(thresholds.severe), 10_000)],
+    ...tierKeys.map((key) => [words.tier(key), integer(tiers.summary[key])]),
+    ...(tiers.summary.noTier > 0 ? [[words.tier(null), integer(tiers.summary.noTier)]] : []),
+  ]
+
   const sheets: XlsxSheet[] = [
-    summarySheet(t('absence-report.exports.sheets.summary'), lang, title, about, [keyFigures]),
+    summarySheet(t('absence-report.exports.sheets.summary'), lang, title, about, [keyFigures, tierFigures]),
     tableSheet(
       t('absence-report.exports.sheets.sections'),
       lang,
@@ -155,6 +184,11 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis }: Abse
       [t('absence-report.tables.system'), ...figures],
       report.bySystem.map((g) => [g.system, ...figureCells(g)]),
     ),
+    // A row per classroom and the whole; the thresholds (the teacher's, as of the download) are on the summary.
+    tableSheet(t('absence-report.exports.sheets.tiers'), lang, [t('absence.columns.grade'), t('absence-report.tables.classroom'), ...tierHeaders(words)], [
+      ...tiers.byClassroom.map((g) => [g.grade, g.classroom, ...tierCells(g)]),
+      [t('absence.tiers.overall'), '', ...tierCells(tiers.summary)],
+    ]),
     // A totals file (Noor's absence report) has no days: no weekday or date sheets.
     ...(report.byWeekday
       ? [tableSheet(t('absence-report.exports.sheets.weekdays'), lang, [t('absence-report.tables.weekday'), ...figures], report.byWeekday.map((g) => [words.weekday(g.weekday), ...figureCells(g)]))]
@@ -189,6 +223,7 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis }: Abse
         t('absence-report.tables.late'),
         t('absence-report.warnings.absenceRate'),
         t('absence-report.warnings.level'),
+        t('absence.tiers.tier'),
       ],
       students.map((s) => [
         s.name,
@@ -205,6 +240,7 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis }: Abse
         integer(s.late),
         fraction(s.excused + s.unexcused, s.records),
         words.warningLevel(s.warningLevel),
+        words.tier(tierOf(s, tiers.thresholds)),
       ]),
     ),
     skippedSheet(t('absence-report.exports.sheets.skipped'), words, report.skipped),

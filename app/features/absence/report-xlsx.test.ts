@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { readSheet } from '#app/platform/workbook-reading/read-workbook.server.ts'
 import { analyseAbsence, type AbsenceAnalysis, type Counts } from './analyse-absence.ts'
 import { absenceReportWorkbook } from './report-xlsx.server.ts'
+import { countTiers } from './tiers.ts'
 
 // The Excel export read back with SheetJS: sheet names, direction and headers in the page's
 // language, and every figure equal to the analysis's, rates as the exact fractions.
@@ -27,8 +28,8 @@ const createdAt = new Date('2026-11-22T14:05:09Z')
 const title = 'غياب الأسبوع الأول'
 
 const sheetNames = {
-  ar: ['الملخص', 'الأقسام', 'الفصول', 'الأنظمة الدراسية', 'أيام الأسبوع', 'التواريخ', 'الطلاب', 'الصفوف غير المحتسبة'],
-  en: ['Summary', 'Sections', 'Classrooms', 'Systems', 'Weekdays', 'Dates', 'Students', 'Skipped rows'],
+  ar: ['الملخص', 'الأقسام', 'الفصول', 'الأنظمة الدراسية', 'فئات الغياب', 'أيام الأسبوع', 'التواريخ', 'الطلاب', 'الصفوف غير المحتسبة'],
+  en: ['Summary', 'Sections', 'Classrooms', 'Systems', 'Tiers', 'Weekdays', 'Dates', 'Students', 'Skipped rows'],
 } as const
 
 const figureHeaders = {
@@ -37,8 +38,13 @@ const figureHeaders = {
 } as const
 
 const studentHeaders = {
-  ar: ['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'القسم', 'النظام الدراسي', 'السجلات', 'حاضر', 'بعذر', 'بدون عذر', 'متأخر', 'نسبة الغياب', 'الإنذار'],
-  en: ['Student name', 'National ID', 'Grade', 'Classroom', 'Section', 'Education system', 'Records', 'Present', 'Excused', 'Unexcused', 'Late', 'Absence rate', 'Warning'],
+  ar: ['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'القسم', 'النظام الدراسي', 'السجلات', 'حاضر', 'بعذر', 'بدون عذر', 'متأخر', 'نسبة الغياب', 'الإنذار', 'فئة الغياب'],
+  en: ['Student name', 'National ID', 'Grade', 'Classroom', 'Section', 'Education system', 'Records', 'Present', 'Excused', 'Unexcused', 'Late', 'Absence rate', 'Warning', 'Absence tier'],
+} as const
+
+const tierNames = {
+  ar: { satisfactory: 'منتظم', atRisk: 'معرّض للخطر', chronic: 'غياب مزمن', severe: 'غياب حاد', none: 'دون فئة' },
+  en: { satisfactory: 'Satisfactory', atRisk: 'At risk', chronic: 'Chronic', severe: 'Severe', none: 'No tier' },
 } as const
 
 type Cell = XLSX.CellObject | undefined
@@ -159,7 +165,7 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   })
 
   it('names the weekdays in the page language, Sunday first', () => {
-    const [header = [], ...rows] = sheet(4)
+    const [header = [], ...rows] = sheet(5)
     expect(header.map(text)).toEqual([lang === 'ar' ? 'اليوم' : 'Weekday', ...figureHeaders[lang]])
     const names = lang === 'ar' ? ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس'] : ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday']
     expect(rows.map((row) => text(row[0]))).toEqual(names)
@@ -167,7 +173,7 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   })
 
   it('gives each date as an Excel date with its Hijri date and weekday', () => {
-    const [header = [], ...rows] = sheet(5)
+    const [header = [], ...rows] = sheet(6)
     expect(header.map(text).slice(0, 3)).toEqual(lang === 'ar' ? ['التاريخ', 'التاريخ الهجري', 'اليوم'] : ['Date', 'Hijri date', 'Weekday'])
     expect(rows).toHaveLength(report.byDate?.length ?? -1)
     rows.forEach((row, i) => {
@@ -180,8 +186,8 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
     expect(text(rows[0]?.[2])).toBe(lang === 'ar' ? 'الأحد' : 'Sunday')
   })
 
-  it('lists every student with figures, exact absence rate and warning level', () => {
-    const [header = [], ...rows] = sheet(6)
+  it('lists every student with figures, exact absence rate, warning level and tier', () => {
+    const [header = [], ...rows] = sheet(7)
     expect(header.map(text)).toEqual(studentHeaders[lang])
     expect(rows).toHaveLength(students.length)
     rows.forEach((row, i) => {
@@ -200,10 +206,41 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
     })
     const bandar = rows.find((row) => text(row[0]) === 'بندر خالد ناصر البلوي')
     expect(bandar?.[11]?.v).toBe(2 / 5)
+    // Five school days each: one day missed is 20% (severe), none is satisfactory.
+    const severe = ['فيصل حمد راكان المطيري', 'بندر خالد ناصر البلوي', 'محمد محمد يوسف السلمي']
+    for (const row of rows) expect([text(row[0]), text(row[13])]).toEqual([text(row[0]), severe.includes(text(row[0])) ? tierNames[lang].severe : tierNames[lang].satisfactory])
+  })
+
+  it('counts the tiers per classroom, each count with its share, and the whole', () => {
+    const [header = [], ...rows] = sheet(4)
+    const n = tierNames[lang]
+    expect(header.map(text)).toEqual(
+      lang === 'ar'
+        ? ['الصف', 'الفصل', 'الطلاب', n.satisfactory, `نسبة ${n.satisfactory}`, n.atRisk, `نسبة ${n.atRisk}`, n.chronic, `نسبة ${n.chronic}`, n.severe, `نسبة ${n.severe}`, n.none]
+        : ['Grade', 'Classroom', 'Students', n.satisfactory, `${n.satisfactory} share`, n.atRisk, `${n.atRisk} share`, n.chronic, `${n.chronic} share`, n.severe, `${n.severe} share`, n.none],
+    )
+    // By hand from the fixture: 4 + 0 severe; 2 + 2 severe; 3 + 1 severe.
+    const expected: [string, string, number, number, number, number, number][] = [
+      ['الأول المتوسط', '1', 4, 4, 0, 0, 0],
+      ['الثاني المتوسط', '1', 4, 2, 0, 0, 2],
+      ['الثالث المتوسط', '1', 4, 3, 0, 0, 1],
+      [lang === 'ar' ? 'جميع الفصول' : 'All classrooms', '', 12, 9, 0, 0, 3],
+    ]
+    expect(rows).toHaveLength(expected.length)
+    rows.forEach((row, i) => {
+      const [grade, classroom, inClassroom, ...counts] = expected[i]!
+      expect([text(row[0]), text(row[1])]).toEqual([grade, classroom])
+      expectCount(row[2], inClassroom)
+      counts.forEach((count, k) => {
+        expectCount(row[3 + 2 * k], count)
+        expectRate(row[4 + 2 * k], count, inClassroom)
+      })
+      expectCount(row[11], 0)
+    })
   })
 
   it('lists the skipped rows with their reasons in the page language', () => {
-    const [header = [], ...rows] = sheet(7)
+    const [header = [], ...rows] = sheet(8)
     expect(header.map(text)).toEqual(lang === 'ar' ? ['الصف', 'السبب'] : ['Row', 'Reason'])
     expect(rows.map((row) => row[0]?.v)).toEqual(report.skipped.map((s) => s.row))
     expect(rows.map((row) => text(row[1]))).toEqual(
@@ -227,6 +264,25 @@ describe('absenceReportWorkbook edge cases', () => {
     // Without a period in the title block, the first and last dates of the records.
     const period = rowsOf(wb.Sheets.Summary).find((row) => text(row[0]) === 'Period')
     expect(text(period?.[1])).toBe('24 August 2025 to 28 August 2025')
+  })
+
+  it('counts the tiers with the teacher’s thresholds and states them on the summary', () => {
+    // 20% is at risk from 20 up to 40; 40% chronic from 40 up to 60.
+    const thresholds = { atRisk: 20, chronic: 40, severe: 60 }
+    const tiers = countTiers(analysis.students, analysis.report.byClassroom, thresholds)
+    const { wb } = open(absenceReportWorkbook({ lang: 'en', title: 'T', createdAt, analysis, tiers }))
+    const summary = new Map(rowsOf(wb.Sheets.Summary).map((row) => [text(row[0]), row[1]]))
+    expectRate(summary.get('At risk from'), 2000, 10_000)
+    expectRate(summary.get('Chronic from'), 4000, 10_000)
+    expectRate(summary.get('Severe from'), 6000, 10_000)
+    // فيصل and محمد missed 1 of 5 days (at risk), بندر 2 of 5 (chronic), the other nine none.
+    expectCount(summary.get('Satisfactory'), 9)
+    expectCount(summary.get('At risk'), 2)
+    expectCount(summary.get('Chronic'), 1)
+    expectCount(summary.get('Severe'), 0)
+    const students = rowsOf(wb.Sheets.Students)
+    const tierOfRow = (name: string) => text(students.find((row) => text(row[0]) === name)?.[13])
+    expect([tierOfRow('فيصل حمد راكان المطيري'), tierOfRow('بندر خالد ناصر البلوي'), tierOfRow('محمد سلطان أحمد الجهني')]).toEqual(['At risk', 'Chronic', 'Satisfactory'])
   })
 
   it('keeps user text as text', () => {

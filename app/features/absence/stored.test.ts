@@ -7,6 +7,7 @@ import { analyseAbsence, type AbsenceAnalysis } from './analyse-absence.ts'
 import { absenceStorage, loadAbsence, type StoredAbsence } from './export.server.ts'
 import { absenceReportPage, searchAbsenceStudents } from './report-page.server.ts'
 import { searchStudents } from './search-students.ts'
+import { countTiers, defaultTierThresholds, tierOf, type TierThresholds } from './tiers.ts'
 
 // A saved absence analysis keeps its students (and a totals file's rows) as entries of their
 // own, so the page reads only the students it shows. What the page, the search and the exports
@@ -37,11 +38,14 @@ async function save(analysis: AbsenceAnalysis, how: 'entries' | 'in its row'): P
 }
 
 /** The warned list as the page orders it, from every student. */
-const warnedOf = (students: AbsenceAnalysis['students']) =>
+const warnedOf = (students: AbsenceAnalysis['students'], thresholds: TierThresholds = defaultTierThresholds) =>
   students
     .filter((s) => s.warningLevel > 0)
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
-    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel }))
+    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel, tier: tierOf(s, thresholds) }))
+
+/** Thresholds low enough that the fixtures' students spread over every tier. */
+const low: TierThresholds = { atRisk: 1.5, chronic: 3, severe: 6.25 }
 
 describe('a saved absence analysis', () => {
   it('has Noor fixtures of both layouts to check with', () => {
@@ -59,12 +63,20 @@ describe('a saved absence analysis', () => {
 
       for (const how of ['entries', 'in its row'] as const) {
         const stored = await save(analysis, how)
-        const page = await absenceReportPage(db, stored, term)
+        const page = await absenceReportPage(db, stored, term, null, defaultTierThresholds)
         expect(page.report).toEqual(analysis.report)
         expect(page.warned).toEqual(warnedOf(analysis.students))
         expect(page.search && 'students' in page.search ? page.search.students.map((s) => s.name) : page.search).toEqual(expectedFound.map((s) => s.name))
-        expect((await searchAbsenceStudents(db, stored, term)).map((s) => s.studentId)).toEqual(expectedFound.map((s) => s.studentId))
-        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم')).search).toEqual({ q: 'لا أحد بهذا الاسم', error: 'absence.search.notFound' })
+        expect((await searchAbsenceStudents(db, stored, term, defaultTierThresholds)).map((s) => s.studentId)).toEqual(expectedFound.map((s) => s.studentId))
+        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم', null, defaultTierThresholds)).search).toEqual({ q: 'لا أحد بهذا الاسم', error: 'absence.search.notFound' })
+        // The tiers the database counts (entries) are the tiers of every student counted one by one.
+        for (const thresholds of [defaultTierThresholds, low]) {
+          const tiers = (await absenceReportPage(db, stored, null, null, thresholds)).tiers
+          expect(tiers).toEqual(countTiers(analysis.students, analysis.report.byClassroom, thresholds))
+          expect(tiers.summary.students).toBe(analysis.students.length)
+        }
+        const found = await searchAbsenceStudents(db, stored, term, low)
+        expect(found.map((s) => s.tier)).toEqual(expectedFound.map((s) => tierOf(s, low)))
         expect((await loadAbsence(db, stored)).students).toEqual(analysis.students)
       }
     })
@@ -83,9 +95,10 @@ describe('a saved absence analysis', () => {
         const recomputed = await loadAbsence(db, stored, days)
         expect(recomputed.report).toEqual(other.report)
         expect(recomputed.students).toEqual(other.students)
-        const page = await absenceReportPage(db, stored, term, days)
+        const page = await absenceReportPage(db, stored, term, days, low)
         expect(page.report).toEqual(other.report)
-        expect(page.warned).toEqual(warnedOf(other.students))
+        expect(page.warned).toEqual(warnedOf(other.students, low))
+        expect(page.tiers).toEqual(countTiers(other.students, other.report.byClassroom, low))
         expect(page.search).toEqual({ q: term, students: expect.arrayContaining([expect.objectContaining({ name: analysis.students[0]!.name })]) })
       }
     })

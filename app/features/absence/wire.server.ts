@@ -1,6 +1,7 @@
 import { analysisHeadWire, recognisedBaseWire, skippedRowWire } from '#app/features/analyses/index.server.ts'
 import { wireCount, wireDay, wireRate, wireShape } from '#app/lib/wire.server.ts'
 import { z } from '#app/lib/zod.ts'
+import { tierKeys, type AbsenceTiers, type TierTally } from './tiers.ts'
 
 // An absence analysis as the API answers it: its report's own camelCase fields (docs/api.md).
 
@@ -17,6 +18,43 @@ const absenceRecognised = z.object({
   period: z.object({ from: z.string(), to: z.string(), fromDate: wireDay, toDate: wireDay }).nullable().optional().describe('Totals: the period as written and as Gregorian dates'),
 })
 
+const tierTally = {
+  students: wireCount,
+  satisfactory: wireCount,
+  atRisk: wireCount,
+  chronic: wireCount,
+  severe: wireCount,
+  noTier: wireCount.describe('Students without school days: no share, no tier'),
+}
+const percentBoundary = z.number().gt(0).max(100)
+const thresholdsWire = z
+  .object({ atRisk: percentBoundary, chronic: percentBoundary, severe: percentBoundary })
+  .describe('Percent of school days missed (excused and unexcused) from which each tier starts; below atRisk is satisfactory')
+
+const tiersWire = z
+  .object({
+    thresholds: thresholdsWire,
+    summary: z.object(tierTally),
+    byClassroom: z.array(z.object({ grade: z.string(), classroom: z.string(), ...tierTally })),
+  })
+  .describe('Students per absence tier, with the teacher’s thresholds at the time of the request')
+
+/** The tiers as the API answers them: exactly the wire's fields. */
+export function tiersJson(tiers: AbsenceTiers) {
+  const tally = (g: TierTally) => ({ students: g.students, satisfactory: g.satisfactory, atRisk: g.atRisk, chronic: g.chronic, severe: g.severe, noTier: g.noTier })
+  return {
+    thresholds: { atRisk: tiers.thresholds.atRisk, chronic: tiers.thresholds.chronic, severe: tiers.thresholds.severe },
+    summary: tally(tiers.summary),
+    byClassroom: tiers.byClassroom.map((g) => ({ grade: g.grade, classroom: g.classroom, ...tally(g) })),
+  }
+}
+
+/** GET and PUT settings/absence-tiers: the teacher's thresholds, by the names the form and the request use. */
+export const tierThresholdsAnswerWire = wireShape(
+  'AbsenceTierThresholds',
+  z.object({ at_risk: percentBoundary, chronic: percentBoundary, severe: percentBoundary }).describe('Percent of school days missed from which each tier starts'),
+)
+
 export const absenceAnalysisWire = wireShape(
   'AbsenceAnalysis',
   z.object({
@@ -31,6 +69,7 @@ export const absenceAnalysisWire = wireShape(
     byDate: z.array(z.object({ date: wireDay, hijri: z.string(), ...figures })).optional().describe('Daily records only'),
     periodAbsences: wireCount.optional().describe('Absences from a lesson, counted apart (present for the day)'),
     skipped: z.array(skippedRowWire),
+    tiers: tiersWire,
   }),
 )
 
@@ -47,6 +86,7 @@ export const studentWire = wireShape(
     ...counts,
     absenceRate: wireRate,
     warningLevel: z.int().min(0).max(3).describe('0 none; 1, 2, 3 from 3, 5, 10 unexcused days'),
+    tier: z.enum(tierKeys).nullable().describe('The absence tier with the teacher’s thresholds; null without school days'),
     absences: z
       .array(z.object({ date: wireDay, hijri: z.string(), weekday: z.int().min(0).max(6), type: z.enum(['excused', 'unexcused']) }))
       .optional()

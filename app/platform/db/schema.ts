@@ -411,6 +411,26 @@ export const analysisEntries = pgTable(
 )
 
 /**
+ * A teacher's settings of the absence analysis (issue 18): the tier boundaries, in hundredths
+ * of a percent (500 = 5%), so a share is compared in whole numbers. No row: the defaults (5, 10,
+ * 20). The escalation ladder and the school's details will sit beside them. Deleted with the
+ * teacher's account.
+ */
+export const absenceSettings = pgTable(
+  'absence_settings',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tierAtRisk: integer('tier_at_risk').notNull(),
+    tierChronic: integer('tier_chronic').notNull(),
+    tierSevere: integer('tier_severe').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('absence_settings_tiers_ascending', sql`0 < ${t.tierAtRisk} and ${t.tierAtRisk} < ${t.tierChronic} and ${t.tierChronic} < ${t.tierSevere} and ${t.tierSevere} <= 10000`)],
+)
+
+/**
  * A teacher's paper test: the header fields, and the questions as typed JSON (docs/api.md's shapes,
  * validated by the exams feature's schema before every write). The count and total are kept
  * beside them for the list. Deleted with the teacher's account.

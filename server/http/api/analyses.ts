@@ -1,15 +1,21 @@
 import {
   absenceAnalysisWire,
   absenceExport,
+  absenceTiers,
   loadAbsence,
+  saveTierThresholds,
   schoolDaysField,
   schoolDaysFromQuery,
   searchAbsenceStudents,
   studentWire,
+  tierThresholdsAnswerWire,
+  tierThresholdsOf,
+  tiersJson,
+  tiersOfAnalysis,
   uploadAbsence,
 } from '#app/features/absence/index.server.ts'
 import { documentName } from '#app/features/accounts/index.ts'
-import { maxSchoolDays } from '#app/features/absence/index.ts'
+import { maxSchoolDays, tierThresholdsSchema, tierThresholdsWire, type AbsenceTiers } from '#app/features/absence/index.ts'
 import { AnalysisError, analysisHeadWire, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
 import { parseBands, type GradeBand } from '#app/features/grades/index.ts'
 import { gradesAnalysisWire, gradesExport, uploadGrades } from '#app/features/grades/index.server.ts'
@@ -17,7 +23,7 @@ import { DomainError } from '#app/lib/errors.ts'
 import { wireShape, type Wire } from '#app/lib/wire.server.ts'
 import { z } from '#app/lib/zod.ts'
 import { limitExports } from '#app/platform/export-limit.server.ts'
-import { apiLang, apiTranslator, createRoutes, notFound, type C, type JsonSchema } from './contract.ts'
+import { apiLang, apiTranslator, createRoutes, notFound, say, type C, type JsonSchema } from './contract.ts'
 
 // The analyses: upload, list, read, search students, export, delete. The answers carry the
 // reports' own camelCase fields (docs/api.md).
@@ -53,12 +59,19 @@ const XLSX = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet
 
 type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
 
-/** The analysis as the API answers it, skip reasons in the request's language. */
-function analysisJson(c: C, stored: Stored): Wire<typeof analysisWire> {
+/**
+ * The analysis as the API answers it, skip reasons in the request's language; an absence
+ * analysis with its tiers, counted with the teacher's thresholds now (`tiers`, when the report
+ * was recomputed for other school days; else from the stored one).
+ */
+async function analysisJson(c: C, stored: Stored, tiers?: AbsenceTiers): Promise<Wire<typeof analysisWire>> {
   const t = apiTranslator(c, stored.report.skipped.map((s) => s.reason.key))
   const head = { id: stored.id, title: stored.title, createdAt: stored.createdAt.toISOString(), meta: stored.meta }
   const skipped = stored.report.skipped.map((s) => ({ ...(s.sheet !== undefined && { sheet: s.sheet }), row: s.row, reason: t(s.reason.key, s.reason.values) }))
-  return stored.kind === 'absence' ? { ...head, kind: 'absence', ...stored.report, skipped } : { ...head, kind: 'grades', ...stored.report, skipped }
+  if (stored.kind === 'grades') return { ...head, kind: 'grades', ...stored.report, skipped }
+  const { db } = c.get('ctx')
+  const counted = tiers ?? (await absenceTiers(db, stored, await tierThresholdsOf(db, stored.userId)))
+  return { ...head, kind: 'absence', ...stored.report, skipped, tiers: tiersJson(counted) }
 }
 
 /** `bands` of a grades upload: a preset's name (`default`, `elementary`) or a JSON list of `{key, min}`. */
@@ -117,7 +130,7 @@ export function analysesRoutes() {
       const { id } = await uploadAbsence(ctx, { userId: session.user.id, file: await uploadedFile(form), lang: apiLang(c), schoolDays: schoolDaysField(form.get('school_days')) })
       const stored = await findAnalysis(ctx.db, session.user.id, id)
       if (!stored) throw new Error('saved analysis vanished')
-      return reply(analysisJson(c, stored))
+      return reply(await analysisJson(c, stored))
     },
   )
 
@@ -142,7 +155,7 @@ export function analysesRoutes() {
       const { id } = await uploadGrades(ctx, { userId: session.user.id, file: await uploadedFile(form), lang: apiLang(c), bands: bandsField(form.get('bands')) })
       const stored = await findAnalysis(ctx.db, session.user.id, id)
       if (!stored) throw new Error('saved analysis vanished')
-      return reply(analysisJson(c, stored))
+      return reply(await analysisJson(c, stored))
     },
   )
 
@@ -167,8 +180,12 @@ export function analysesRoutes() {
       if (!stored) return notFound()
       // A totals analysis with other school days (`school_days`): recomputed from its stored rows.
       const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
-      if (stored.kind === 'absence' && schoolDays !== null) return reply(analysisJson(c, { ...stored, report: (await loadAbsence(c.get('ctx').db, stored, schoolDays)).report }))
-      return reply(analysisJson(c, stored))
+      if (stored.kind === 'absence' && schoolDays !== null) {
+        const { db } = c.get('ctx')
+        const recomputed = await loadAbsence(db, stored, schoolDays)
+        return reply(await analysisJson(c, { ...stored, report: recomputed.report }, tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id))))
+      }
+      return reply(await analysisJson(c, stored))
     },
   )
 
@@ -186,7 +203,8 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
       if (!stored || stored.kind !== 'absence') return notFound()
-      return reply(await searchAbsenceStudents(c.get('ctx').db, stored, c.req.query('q') ?? ''))
+      const { db } = c.get('ctx')
+      return reply(await searchAbsenceStudents(db, stored, c.req.query('q') ?? '', await tierThresholdsOf(db, session.user.id)))
     },
   )
 
@@ -206,11 +224,46 @@ export function analysesRoutes() {
         if (!stored) return notFound()
         await limitExports(c.get('ctx'), session.user.id)
         const preparedBy = documentName(session.user, apiLang(c))
-        if (stored.kind === 'absence') return absenceExport(c.get('ctx').db, stored, format, apiLang(c), schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays), preparedBy)
+        if (stored.kind === 'absence') {
+          const { db } = c.get('ctx')
+          const days = schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays)
+          return absenceExport(db, stored, format, apiLang(c), days, await tierThresholdsOf(db, session.user.id), preparedBy)
+        }
         return gradesExport(c.get('ctx').db, stored, format, apiLang(c), undefined, preparedBy)
       },
     )
   }
+
+  route(
+    {
+      method: 'get',
+      path: '/settings/absence-tiers',
+      tag: 'Analyses',
+      summary: 'The absence tier thresholds',
+      description: 'Percent of school days missed (excused and unexcused) from which a student is at risk, chronic, severe; 5, 10 and 20 until changed.',
+      auth: 'subscriber',
+      data: tierThresholdsAnswerWire,
+    },
+    async (c, { session, reply }) => reply(tierThresholdsWire(await tierThresholdsOf(c.get('ctx').db, session.user.id))),
+  )
+
+  route(
+    {
+      method: 'put',
+      path: '/settings/absence-tiers',
+      tag: 'Analyses',
+      summary: 'Change the absence tier thresholds',
+      description: 'Three percentages, each above the one before: 0 < at_risk < chronic < severe ≤ 100, at most two decimals. Every report, export and answer uses them from then on.',
+      auth: 'subscriber',
+      body: { kind: 'json', schema: tierThresholdsSchema, name: 'AbsenceTierThresholdsRequest' },
+      data: tierThresholdsAnswerWire,
+      errors: [422],
+    },
+    async (c, { body, session, reply }) => {
+      const saved = await saveTierThresholds(c.get('ctx').db, session.user.id, body)
+      return reply(tierThresholdsWire(saved), say(c, 'absence.tiers.saved'))
+    },
+  )
 
   route({ method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] }, async (c, { session, reply }) => {
     if (!(await deleteAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) return notFound()
