@@ -133,7 +133,7 @@ export function guardFileStore(store: FileStore, logger: Logger): FileStore {
  * whatever happens here: a store that fails now leaves unused bytes behind (logged by the
  * guard), never a record pointing at nothing.
  */
-export async function removeFilesAfterCommit(files: FileStore, keys: readonly string[]): Promise<void> {
+export async function discardFiles(files: FileStore, keys: readonly string[]): Promise<void> {
   for (const key of keys) {
     try {
       await files.remove(key)
@@ -153,7 +153,7 @@ export async function storeThenRecord<T>(files: FileStore, key: string, data: Bu
   try {
     return await record()
   } catch (error) {
-    await removeFilesAfterCommit(files, [key])
+    await discardFiles(files, [key])
     throw error
   }
 }
