@@ -62,7 +62,8 @@ describe('npm run admin -- files:migrate', () => {
   it('refuses a store it does not know, the same store twice, and missing names, with exit code 2', async () => {
     const errors: string[] = []
     vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line))
-    environment({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-admin-')), SESSION_SECRET: 'x'.repeat(32) })
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-admin-'))
+    environment({ DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32) })
     expect(await filesCommand(['--from', 'local', '--to', 'dropbox'])).toBe(2)
     expect(errors.at(-1)).toMatch(/unknown store "dropbox": use local, local:<folder>, postgres, s3/)
     expect(await filesCommand(['--from', 'local', '--to', 'postgres'])).toBe(2)
@@ -71,5 +72,10 @@ describe('npm run admin -- files:migrate', () => {
     expect(errors.at(-1)).toMatch(/the same store/)
     expect(await filesCommand(['--from', 'local'])).toBe(2)
     expect(errors.at(-1)).toMatch(/needs --from and --to/)
+    // A bucket that does not answer: one line, exit code 1.
+    vi.stubEnv('LOG_LEVEL', 'silent')
+    await createLocalFileStore(path.join(dataDir, 'files')).put(`avatars/${randomUUID()}.webp`, Buffer.from('x'))
+    expect(await filesCommand(['--from', 'local', '--to', 's3://hallil?endpoint=http://127.0.0.1:9'])).toBe(1)
+    expect(errors.at(-1)).toMatch(/a store did not answer/)
   })
 })

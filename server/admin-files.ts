@@ -4,6 +4,8 @@ import type { Database } from '#app/platform/db/client.server.ts'
 import { EnvError, loadEnv } from '#app/platform/env.server.ts'
 import { openFileStore } from '#app/platform/file-stores.server.ts'
 import { fileStoreNamed, migrateFiles } from '#app/platform/files-migrate.server.ts'
+import { guardFileStore, isFileStoreUnavailable } from '#app/platform/files.server.ts'
+import { createLogger } from '#app/platform/logger.server.ts'
 import { openDatabaseFor } from '#app/platform/services.server.ts'
 
 export const filesUsage = `  files:migrate --from <store> --to <store>
@@ -45,12 +47,21 @@ export async function filesCommand(args: string[]): Promise<number> {
     database = await openDatabaseFor(env)
     await database.migrate()
   }
+  // Guarded as the server's: a store that fails is logged without the bytes, and said in one line.
+  const logger = createLogger(env.LOG_LEVEL)
   try {
     const result = await migrateFiles({
-      from: await openFileStore(from, database?.db ?? null),
-      to: await openFileStore(to, database?.db ?? null),
+      from: guardFileStore(await openFileStore(from, database?.db ?? null), logger),
+      to: guardFileStore(await openFileStore(to, database?.db ?? null), logger),
       onProgress: (r) => console.info(`… ${r.seen} files looked at`),
+    }).catch((error: unknown) => {
+      if (!isFileStoreUnavailable(error)) throw error
+      return null
     })
+    if (!result) {
+      console.error('files:migrate: a store did not answer (see the log line above); nothing was removed, run it again when it answers')
+      return 1
+    }
     console.info(
       `Files in ${fromName}: ${result.seen}. Copied to ${toName} and verified: ${result.copied}. Already there (same SHA-256): ${result.alreadyThere}.` +
         (result.vanished ? ` Removed while copying: ${result.vanished}.` : '') +

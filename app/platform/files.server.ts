@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { DrizzleQueryError } from 'drizzle-orm'
 import { DomainError } from '#app/lib/errors.ts'
 import type { Logger } from './logger.server.ts'
 
@@ -104,14 +105,30 @@ export function createLocalFileStore(root: string): FileStore {
 }
 
 /**
+ * What may be logged of a store's failure. Drizzle's error names the query's parameters in its
+ * message and keeps them: for a put, the picture itself. Only the driver's own error is kept.
+ */
+function storeFailure(error: unknown): { type: string; code?: string; message: string; cause: unknown } {
+  const root = error instanceof DrizzleQueryError ? (error.cause ?? new Error('query failed')) : error
+  const e = (root ?? {}) as { name?: unknown; code?: unknown; message?: unknown }
+  return {
+    type: typeof e.name === 'string' ? e.name : typeof root,
+    ...(typeof e.code === 'string' ? { code: e.code } : {}),
+    message: String(e.message ?? root).slice(0, 300),
+    cause: root,
+  }
+}
+
+/**
  * The store every request uses: a failure of the store (not a bad key) is logged once with the
  * operation and the store's kind, never the bytes, and becomes FileStoreUnavailableError.
  */
 export function guardFileStore(store: FileStore, logger: Logger): FileStore {
   const fail = (op: string, error: unknown): never => {
     if (error instanceof InvalidFileKeyError || error instanceof FileStoreUnavailableError) throw error
-    logger.error({ err: error, op, store: store.kind }, 'file store failed')
-    throw new FileStoreUnavailableError(error)
+    const { cause, ...failure } = storeFailure(error)
+    logger.error({ failure, op, store: store.kind }, 'file store failed')
+    throw new FileStoreUnavailableError(cause)
   }
   return {
     kind: store.kind,
@@ -133,7 +150,7 @@ export function guardFileStore(store: FileStore, logger: Logger): FileStore {
  * whatever happens here: a store that fails now leaves unused bytes behind (logged by the
  * guard), never a record pointing at nothing.
  */
-export async function removeFilesAfterCommit(files: FileStore, keys: readonly string[]): Promise<void> {
+export async function discardFiles(files: FileStore, keys: readonly string[]): Promise<void> {
   for (const key of keys) {
     try {
       await files.remove(key)
@@ -153,7 +170,7 @@ export async function storeThenRecord<T>(files: FileStore, key: string, data: Bu
   try {
     return await record()
   } catch (error) {
-    await removeFilesAfterCommit(files, [key])
+    await discardFiles(files, [key])
     throw error
   }
 }

@@ -114,12 +114,20 @@ describe('a store that does not answer', () => {
     ])
   })
 
-  it('the database gone: the same 503 error', async () => {
+  it('the database gone: the same 503 error, and the log never carries the picture', async () => {
     const database = await createTestDatabase()
-    const files = guardFileStore(createPostgresFileStore(database.db), keepingLogger().logger)
+    const { logger, logged } = keepingLogger()
+    const files = guardFileStore(createPostgresFileStore(database.db), logger)
     await database.cleanup()
-    await expect(files.put(key(), Buffer.from('x'))).rejects.toBeInstanceOf(FileStoreUnavailableError)
+    const picture = Buffer.from('A-TEACHER-PICTURE-'.repeat(50))
+    const failed = await files.put(key(), picture).catch((error: unknown) => error)
+    expect(failed).toBeInstanceOf(FileStoreUnavailableError)
     await expect(files.get(key())).rejects.toBeInstanceOf(FileStoreUnavailableError)
+    expect(logged.map((l) => l.fields.op)).toEqual(['put', 'get'])
+    // Drizzle's own error names the query's parameters: neither the log nor the error keeps it.
+    expect(JSON.stringify(logged)).not.toContain('A-TEACHER-PICTURE')
+    expect(String((failed as Error).cause)).not.toContain('A-TEACHER-PICTURE')
+    expect(logged[0]!.fields.failure).toMatchObject({ type: expect.any(String), message: expect.any(String) })
   })
 
   it('a row that cannot be written takes its stored file back with it', async () => {

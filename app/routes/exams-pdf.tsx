@@ -18,8 +18,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (asksTooManyVersions(search)) throw examPrintErrorPage(lang, new DomainError(422, 'exams.errors.tooManyVersions'))
   const query = pdfOptionsSchema.parse(search)
   const kind = { answers: query.answers, versions: query.versions ?? null, seed: query.seed }
-  const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...kind })
   try {
+    // Inside: a file store that does not answer (the images) is a 503 page like a busy renderer.
+    const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...kind })
     const { pdf } = await renderExamPrint(exam, options, 'pdf')
     return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, kind, lang))
   } catch (error) {

@@ -38,11 +38,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Counted like the PDF: this page costs the render that the preview and the PDF then share.
   await limitPageExports(context, user.id, request, lang)
   // The sheets are windows onto one SVG image; the page needs only how many there are.
-  const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...choice.kind })
   let pages = 0
   let failure: string | null = null
   let status = 200
   try {
+    // The images come from the file store: one that does not answer is this page's 503, like a busy renderer.
+    const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...choice.kind })
     pages = (await renderExamPrint(exam, options, 'pages')).pages
   } catch (error) {
     if (!isDomainError(error)) throw error

@@ -1,6 +1,8 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { seedPackages } from '#app/platform/db/seed.server.ts'
+import { guardFileStore } from '#app/platform/files.server.ts'
+import { createLogger } from '#app/platform/logger.server.ts'
 import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { sampleExamBody, subscribedTeacher, teacher } from '#tests/exams.ts'
@@ -181,5 +183,33 @@ describe('the tests pages', () => {
     // The image in a question, then the question's image as the editor loads it.
     const saved = await saveExam(ctx, owner.cookie, sampleExamBody({ questions: [{ type: 'essay', text: 'Describe.', marks: 2, lines: 3, image: uploaded.body.id }] }))
     expect(saved.body).toMatchObject({ ok: true, exam: { questions: [{ image: uploaded.body.id, image_url: uploaded.body.url }] } })
+  })
+
+  it('when the file store does not answer: the upload, the image, the print page, its PDF and preview answer 503 saying so', async () => {
+    const ctx = testContext(testDb())
+    const { cookie } = await subscribedTeacher(ctx)
+    const form = () => {
+      const f = new FormData()
+      f.append('file', new File([new Uint8Array(figure)], 'figure.png'))
+      return f
+    }
+    const figure = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#fff' } }).png().toBuffer()
+    const uploaded = unwrap<{ id: string }>(await imageAction(args(ctx, request(cookie, 'exams-images', { method: 'POST', body: form() }))))
+    const saved = await saveExam(ctx, cookie, sampleExamBody({ questions: [{ type: 'essay', text: 'Describe.', marks: 2, lines: 3, image: uploaded.body.id }] }))
+    if (!saved.body.ok) throw new Error('expected the test to be saved')
+    const id = saved.body.exam.id
+    // The same requests, the store now refusing everything.
+    const refuse = () => Promise.reject(new Error('ECONNREFUSED'))
+    const down = guardFileStore({ kind: 's3', put: refuse, get: refuse, remove: refuse, list: () => ({ [Symbol.asyncIterator]: () => ({ next: refuse }) }) }, createLogger('silent'))
+    const off = { ...ctx, files: down }
+    expect(unwrap(await imageAction(args(off, request(cookie, 'exams-images', { method: 'POST', body: form() }))))).toEqual({ status: 503, body: { error: 'common.errors.fileStoreUnavailable' } })
+    expect(await thrownStatus(() => imageLoader(args(off, request(cookie, `exams-images/${uploaded.body.id}`), { imageId: uploaded.body.id })))).toBe(503)
+    const printed = unwrap<{ failure: string | null }>(await printLoader(args(off, request(cookie, `exams/${id}/print`), { examId: id })))
+    expect(printed).toMatchObject({ status: 503, body: { failure: 'common.errors.fileStoreUnavailable' } })
+    for (const [loader, path] of [[pdfLoader, `exams/${id}/pdf`], [previewLoader, `exams/${id}/preview.svg`]] as const) {
+      const answer = (await loader(args(off, request(cookie, path), { examId: id })).catch((error: unknown) => error)) as Response
+      expect([answer.status, answer.headers.get('retry-after')]).toEqual([503, '30'])
+      expect(await answer.text()).toContain('The storage for pictures is not answering right now.')
+    }
   })
 })

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { examImages, users } from '#app/platform/db/schema.ts'
-import { removeFilesAfterCommit } from '#app/platform/files.server.ts'
+import { discardFiles } from '#app/platform/files.server.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
@@ -48,10 +48,10 @@ export async function updateProfile(
       .returning()
   } catch (error) {
     // The new picture was stored for a row that did not change: take it back.
-    if (avatarFile) await removeFilesAfterCommit(ctx.files, [avatarFile])
+    if (avatarFile) await discardFiles(ctx.files, [avatarFile])
     throw error
   }
-  if (avatarFile && user.avatarFile) await removeFilesAfterCommit(ctx.files, [user.avatarFile])
+  if (avatarFile && user.avatarFile) await discardFiles(ctx.files, [user.avatarFile])
   return updated ?? user
 }
 
@@ -121,5 +121,5 @@ export async function deleteAccount(ctx: AccountContext, user: User, input: { pa
   const images = await ctx.db.select({ key: examImages.fileKey }).from(examImages).where(eq(examImages.userId, user.id))
   await ctx.db.delete(users).where(eq(users.id, user.id))
   ctx.logger.info({ event: 'auth.account.deleted', userId: user.id }, 'account deleted')
-  await removeFilesAfterCommit(ctx.files, [...(user.avatarFile ? [user.avatarFile] : []), ...images.map((image) => image.key)])
+  await discardFiles(ctx.files, [...(user.avatarFile ? [user.avatarFile] : []), ...images.map((image) => image.key)])
 }

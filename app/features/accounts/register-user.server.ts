@@ -3,7 +3,7 @@ import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import type { CodePurpose } from '#app/platform/db/schema.ts'
 import { oneTimeCodes, users } from '#app/platform/db/schema.ts'
-import { removeFilesAfterCommit } from '#app/platform/files.server.ts'
+import { discardFiles } from '#app/platform/files.server.ts'
 import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode, logCodeFailure } from './codes.server.ts'
@@ -61,7 +61,7 @@ export async function registerUser(ctx: AccountContext, input: RegisterInput & {
       .returning()
   } catch (error) {
     // Two registrations raced for the same email or username: the unique index decides.
-    if (avatarFile) await removeFilesAfterCommit(ctx.files, [avatarFile])
+    if (avatarFile) await discardFiles(ctx.files, [avatarFile])
     const message = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : ''
     if (/users_email_unique/.test(message)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
     if (/users_username_lower_unique/.test(message)) throw new DomainError(422, 'accounts.errors.usernameTaken', { username: ['accounts.errors.usernameTaken'] })

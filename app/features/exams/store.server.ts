@@ -3,7 +3,7 @@ import { DomainError } from '#app/lib/errors.ts'
 import { isUuid } from '#app/lib/ids.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { examImages, exams } from '#app/platform/db/schema.ts'
-import { removeFilesAfterCommit, type FileStore } from '#app/platform/files.server.ts'
+import { discardFiles, type FileStore } from '#app/platform/files.server.ts'
 import { EXAM_LIMITS, totalMarks, type ExamInput, type Question } from './schemas.ts'
 
 // A teacher's tests. Every read and write names the owner: another teacher's id (or a malformed
@@ -80,7 +80,7 @@ async function dropUnused(tx: Tx, userId: string, candidates: readonly string[])
 
 async function removeFiles(files: FileStore, keys: readonly string[]) {
   // After the commit: a file left behind by a crash here is only unused bytes, never a broken test.
-  await removeFilesAfterCommit(files, keys)
+  await discardFiles(files, keys)
 }
 
 export type CreateExamOptions = { db: Db; userId: string; exam: ExamInput }
