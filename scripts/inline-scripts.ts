@@ -15,11 +15,12 @@ export function inlineScripts(): Plugin {
     async resolveId(source, importer) {
       if (!source.endsWith(SUFFIX)) return null
       const resolved = await this.resolve(source.slice(0, -SUFFIX.length), importer, { skipSelf: true })
-      return resolved ? `${PREFIX}${resolved.id}` : null
+      // The id ends with the query, not `.client.ts`: React Router empties `.client` modules on the server.
+      return resolved ? `${PREFIX}${resolved.id}${SUFFIX}` : null
     },
     async load(id) {
-      if (!id.startsWith(PREFIX)) return null
-      const file = id.slice(PREFIX.length)
+      if (!id.startsWith(PREFIX) || !id.endsWith(SUFFIX)) return null
+      const file = id.slice(PREFIX.length, -SUFFIX.length)
       const result = await build({ entryPoints: [file], bundle: true, write: false, format: 'iife', minify: true, target: 'es2020', platform: 'browser', metafile: true, logLevel: 'silent' })
       for (const input of Object.keys(result.metafile.inputs)) this.addWatchFile(input)
       const text = (result.outputFiles[0]?.text ?? '').trim()
