@@ -1,5 +1,6 @@
 import { reactRouter } from '@react-router/dev/vite'
 import { defineConfig, type Plugin } from 'vite'
+import { inlineScripts } from './scripts/inline-scripts.ts'
 import { buildSiteFonts } from './scripts/site-fonts.ts'
 
 /**
@@ -44,5 +45,5 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   worker: { format: 'es' },
   server: { hmr: { port: 24678 } },
-  plugins: [siteFonts(), reactRouter(), analysisWorker()],
+  plugins: [inlineScripts(), siteFonts(), reactRouter(), analysisWorker()],
 }))

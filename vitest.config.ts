@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { inlineScripts } from './scripts/inline-scripts.ts'
 
 export default defineConfig({
+  plugins: [inlineScripts()],
   resolve: { tsconfigPaths: true },
   test: {
     include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts', 'scripts/**/*.test.ts'],

@@ -2,9 +2,9 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import type { AppLoadContext, EntryContext } from 'react-router'
 import { ServerRouter } from 'react-router'
-import { isPaintFirst } from '#app/lib/paint-first.ts'
-import { prepareDocumentStream } from '#app/platform/paint-first.server.ts'
-import { StylesheetTextProvider } from '#app/ui/inline-stylesheet.tsx'
+import { isPaintFirst } from '#app/document/paint-first.ts'
+import { prepareDocumentStream } from '#app/document/paint-first.server.ts'
+import { StylesheetTextProvider } from '#app/document/inline-stylesheet.tsx'
 import { NonceProvider } from '#app/ui/nonce.tsx'
 
 export const streamTimeout = 5_000

@@ -21,9 +21,9 @@ import { createTranslator } from '#app/i18n/translate.ts'
 import { avatarUrl, displayName } from '#app/features/accounts/index.ts'
 import { clearFlashCookie, getCurrentSession, isPrefetch, readFlash, unreadNotificationCount } from '#app/features/accounts/index.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
-import { isStaticForGuests } from '#app/lib/static-pages.ts'
+import { isStaticForGuests } from '#app/document/static-pages.ts'
 import { useAppUpdates } from '#app/lib/pwa/use-app-updates.ts'
-import { InlineStylesheet } from '#app/ui/inline-stylesheet.tsx'
+import { InlineStylesheet } from '#app/document/inline-stylesheet.tsx'
 import { NonceProvider, useNonce } from '#app/ui/nonce.tsx'
 import { ProgressBar } from '#app/ui/progress-bar.tsx'
 import { Brand } from '#app/ui/site-header.tsx'
@@ -35,7 +35,8 @@ import type { Route } from './+types/root'
 import appStylesHref from './styles/app.css?url'
 // Built as its own small module (no React): the script of the pages a guest gets without React.
 // oxlint-disable-next-line import/default -- Vite's `?worker&url` gives the built module's URL as the default export
-import enhanceScriptUrl from './ui/enhance.client.ts?worker&url'
+import enhanceScriptUrl from './document/enhance.client.ts?worker&url'
+import { HYDRATED } from './document/markers.ts'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
@@ -133,10 +134,10 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   useAppUpdates(loaderData.buildVersion, import.meta.env.PROD)
   // React has taken over the page (its modules load after the first paint, decision 013): from
-  // now on forms are React's to send (app/platform/paint-first.server.ts lets the browser send
+  // now on forms are React's to send (app/document/paint-first.server.ts lets the browser send
   // them before). The counterpart of `data-enhanced` on the pages without React.
   useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true'
+    document.documentElement.dataset[HYDRATED] = 'true'
   }, [])
   return (
     <ToastProvider initial={loaderData.flash ? [loaderData.flash] : []}>

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants } from 'node:zlib'
-import { DEFERRED_MODULES_ID } from '#app/platform/paint-first.server.ts'
+import { DEFERRED_MODULES_ID } from '#app/document/paint-first.server.ts'
 import type { ServerProcess as AppServer } from '#tests/support/server-process.ts'
 
 // The content pages (sent to guests without React, docs/decisions/010) and the public pages with

@@ -1,11 +1,11 @@
-// One way for imports to flow: routes and server → features → infrastructure (server, lib,
+// One way for imports to flow: routes and server → features → infrastructure (platform, document, lib,
 // i18n, ui). A feature is used from outside only through index.ts, index.server.ts, schemas.ts or
 // kind.ts (an analysis tool's pure record, which the analyses' worker is bundled from).
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 const root = process.cwd()
-const infrastructure = ['app/platform', 'app/lib', 'app/i18n', 'app/ui']
+const infrastructure = ['app/platform', 'app/document', 'app/lib', 'app/i18n', 'app/ui']
 const problems = []
 
 function* walk(dir) {

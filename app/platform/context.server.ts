@@ -3,7 +3,7 @@ import type { Env } from './env.server.ts'
 import type { FileStore } from './files.server.ts'
 import type { Logger } from './logger.server.ts'
 import type { Mailer } from './mail.server.ts'
-import type { StylesheetText } from '#app/ui/inline-stylesheet.tsx'
+import type { StylesheetText } from '#app/document/inline-stylesheet.tsx'
 
 /** What a process sets up once at start-up and hands to every request. */
 export type AppServices = {

@@ -4,13 +4,13 @@ import { useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { CardGrid, PageHero, type TitledText } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/about-us'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 export function loader({ params }: Route.LoaderArgs) {
   return { messages: getMessages(langParam(params), ['about']) }
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts).
+// Sent to guests without React in the browser (app/document/static-pages.ts).
 export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'about', 'about-us')

@@ -6,13 +6,13 @@ import { AppLink } from '#app/ui/app-link.tsx'
 import { FaqList, type FaqItem } from '#app/features/content/index.ts'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/common-questions'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 export function loader({ params }: Route.LoaderArgs) {
   return { messages: getMessages(langParam(params), ['faq']) }
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts).
+// Sent to guests without React in the browser (app/document/static-pages.ts).
 export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'faq', 'common-questions')

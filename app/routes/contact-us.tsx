@@ -15,7 +15,7 @@ import { SupportList, type SupportContacts } from '#app/ui/site-footer.tsx'
 import { useToast } from '#app/ui/toaster.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/contact-us'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 import { localPath } from '#app/ui/app-link.tsx'
 
 // In the order of the form, so the first invalid one gets the focus.
@@ -52,7 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw redirect(`${localPath(langParam(params), 'contact-us')}?sent=1`, { headers: { 'Set-Cookie': flashCookie('success', 'contact.sent') } })
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts): the form is checked on
+// Sent to guests without React in the browser (app/document/static-pages.ts): the form is checked on
 // the server with the same schema; a signed-in teacher gets the React page and instant feedback.
 export const handle = staticForGuests
 

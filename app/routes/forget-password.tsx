@@ -12,7 +12,7 @@ import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/forget-password'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 const fields = ['email'] as const
 
@@ -39,7 +39,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   })
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts): the form is checked on
+// Sent to guests without React in the browser (app/document/static-pages.ts): the form is checked on
 // the server, with the same schema, and the enhancement script puts the focus on the first error.
 export const handle = staticForGuests
 

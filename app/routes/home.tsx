@@ -17,7 +17,7 @@ import { CardGrid, PageSection, type TitledText } from '#app/ui/page-hero.tsx'
 import { useRevealOnScroll } from '#app/ui/use-reveal.ts'
 import { useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/home'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
@@ -44,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { kind: 'guest' as const, messages, packages, reviews: reviews.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) }
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts).
+// Sent to guests without React in the browser (app/document/static-pages.ts).
 export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, args.loaderData?.kind === 'teacher' ? 'teacher-home' : 'home', '')

@@ -11,7 +11,7 @@ import { PageHero } from '#app/ui/page-hero.tsx'
 import { PUBLIC_LIST_TTL_MS } from '#app/lib/constants.ts'
 import { memoize } from '#app/platform/memo.server.ts'
 import type { Route } from './+types/packages'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
@@ -28,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts).
+// Sent to guests without React in the browser (app/document/static-pages.ts).
 export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'packages', 'packages')

@@ -3,13 +3,13 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { LegalPage } from '#app/features/content/index.ts'
 import type { Route } from './+types/privacy-policy'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 export function loader({ params }: Route.LoaderArgs) {
   return { messages: getMessages(langParam(params), ['privacy']) }
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts).
+// Sent to guests without React in the browser (app/document/static-pages.ts).
 export const handle = staticForGuests
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'privacy', 'privacy-policy')

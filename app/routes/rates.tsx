@@ -13,7 +13,7 @@ import { FormField } from '#app/ui/form-field.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/rates'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 const fields = ['rating', 'comment'] as const
 
@@ -42,7 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   })
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts): they read the reviews;
+// Sent to guests without React in the browser (app/document/static-pages.ts): they read the reviews;
 // a signed-in teacher gets the React page with the review form.
 export const handle = staticForGuests
 

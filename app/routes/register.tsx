@@ -12,7 +12,7 @@ import { FormField } from '#app/ui/form-field.tsx'
 import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/register'
-import { staticForGuests } from '#app/lib/static-pages.ts'
+import { staticForGuests } from '#app/document/static-pages.ts'
 
 const fields = ['username', 'email', 'phone', 'password', 'password_confirmation', 'terms'] as const
 
@@ -41,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   })
 }
 
-// Sent to guests without React in the browser (app/lib/static-pages.ts): the form is checked on
+// Sent to guests without React in the browser (app/document/static-pages.ts): the form is checked on
 // the server, with the same schema, and the enhancement script puts the focus on the first error.
 export const handle = staticForGuests
 

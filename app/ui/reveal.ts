@@ -1,6 +1,6 @@
 /**
  * Fades `[data-reveal]` elements in as they enter the viewport (offset 120 px, 400 ms, ease).
- * Plain DOM, so pages served without React in the browser (app/ui/enhance.client.ts) use it too.
+ * Plain DOM, so pages served without React in the browser (app/document/enhance.client.ts) use it too.
  * Returns the clean-up.
  */
 export function revealOnScroll(): () => void {

@@ -1,5 +1,5 @@
 // The colour mode, in plain DOM: the React toggle and the pages served without React in the
-// browser (app/ui/enhance.client.ts) share it.
+// browser (app/document/enhance.client.ts) share it.
 
 export const THEME_STORAGE_KEY = '7ll_theme'
 export type ThemeMode = 'light' | 'dark' | 'system'

@@ -1,5 +1,5 @@
 // How toasts behave, shared by the React toaster (app/ui/toaster.tsx) and the pages served
-// without React in the browser (app/ui/enhance.client.ts).
+// without React in the browser (app/document/enhance.client.ts).
 
 /** A toast leaves by itself after this long, unless the pointer rests on it. */
 export const TOAST_TIMEOUT_MS = 5000

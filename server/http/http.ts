@@ -20,7 +20,7 @@ import { isFileStoreUnavailable } from '#app/platform/files.server.ts'
 import { createApi } from './api/index.ts'
 import { createGuestPageCache } from './page-cache.ts'
 import { newNonce, securityHeaders } from './security-headers.ts'
-import { builtStylesheetText } from './stylesheet-text.ts'
+import { builtStylesheetText } from '#app/document/stylesheet-text.server.ts'
 
 type Vars = { Variables: { ctx: RequestContext; requestId: string } }
 

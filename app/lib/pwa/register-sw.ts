@@ -1,7 +1,7 @@
 /**
  * Registers the service worker; when a new version takes over a page it already controlled, the
  * page reloads once so it runs the new build. Plain DOM: the React shell and the pages served
- * without React in the browser (app/ui/enhance.client.ts) both call it. Returns the clean-up.
+ * without React in the browser (app/document/enhance.client.ts) both call it. Returns the clean-up.
  */
 export function registerServiceWorker(): () => void {
   if (!('serviceWorker' in navigator)) return () => {}

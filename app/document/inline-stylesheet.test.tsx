@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { builtStylesheetText } from '#server/http/stylesheet-text.ts'
+import { builtStylesheetText } from '#app/document/stylesheet-text.server.ts'
 import { InlineStylesheet, StylesheetTextProvider } from './inline-stylesheet.tsx'
 
 function clientDir(files: Record<string, string>) {

@@ -1,9 +1,9 @@
 // The text of the built client's stylesheets, for writing them into each page's <head> (decision
-// 013, app/ui/inline-stylesheet.tsx). Each file is read once and kept: hashed build files never
+// 013, app/document/inline-stylesheet.tsx). Each file is read once and kept: hashed build files never
 // change while the process runs.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { StylesheetText } from '#app/ui/inline-stylesheet.tsx'
+import type { StylesheetText } from '#app/document/inline-stylesheet.tsx'
 
 /** Only the build's own hashed stylesheets are inlined; anything else stays a link. */
 const BUILT_STYLESHEET = /^\/assets\/[\w-]+\.css$/

@@ -1,14 +1,15 @@
 // The script of the pages a guest gets without React in the browser (the content pages, the
-// contact form, log in, registration, forgotten password: `staticForGuests`, app/lib/static-pages.ts).
+// contact form, log in, registration, forgotten password: `staticForGuests`, app/document/static-pages.ts).
 // Their links and forms work as plain HTML and their forms are checked on the server; this adds
 // what HTML alone cannot do, with the same rules as the React shell: the colour-mode button,
 // toasts that leave by themselves or when dismissed or dragged away, sections fading in on
 // scroll, the focus on a form's first field in error, one submission per click, and the service
 // worker. Plain DOM, no React: the whole file is a few kilobytes.
 import { registerServiceWorker } from '#app/lib/pwa/register-sw.ts'
-import { revealOnScroll } from './reveal.ts'
-import { applyTheme, currentThemeMode, nextThemeMode, showThemeMode, type ThemeTexts } from './theme.ts'
-import { TOAST_DRAG_DISMISS_RATIO, TOAST_TIMEOUT_MS } from './toast-rules.ts'
+import { ENHANCED } from './markers.ts'
+import { revealOnScroll } from '#app/ui/reveal.ts'
+import { applyTheme, currentThemeMode, nextThemeMode, showThemeMode, type ThemeTexts } from '#app/ui/theme.ts'
+import { TOAST_DRAG_DISMISS_RATIO, TOAST_TIMEOUT_MS } from '#app/ui/toast-rules.ts'
 
 function themeButtons() {
   for (const button of document.querySelectorAll<HTMLButtonElement>('button.theme-toggle')) {
@@ -97,4 +98,4 @@ forms()
 for (const item of document.querySelectorAll<HTMLElement>('.toasts .toast')) toast(item)
 revealOnScroll()
 registerServiceWorker()
-document.documentElement.dataset.enhanced = 'true'
+document.documentElement.dataset[ENHANCED] = 'true'
