@@ -123,6 +123,11 @@ const schema = z
     ANALYSIS_UPLOADS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(60)),
     /** PDF and Excel exports (analyses, tests, invoices) per teacher per hour. */
     EXPORTS_PER_HOUR: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000).default(120)),
+    /**
+     * The bearer token Prometheus sends to read GET /metrics. Unset, /metrics answers 404: the
+     * figures (routes, pools, failures) are for the operator only.
+     */
+    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(24, 'must be at least 24 characters').optional()),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Logger } from './logger.server.ts'
+import { countMail } from './metrics.server.ts'
 
 export type MailMessage = {
   to: string
@@ -52,7 +53,14 @@ export function createMailer({ smtpUrl, from, outboxDir, logger }: MailerOptions
     return {
       kind: 'smtp',
       async send(message) {
-        const info = await transport.sendMail(build(message))
+        let info
+        try {
+          info = await transport.sendMail(build(message))
+        } catch (error) {
+          countMail('smtp', 'failed')
+          throw error
+        }
+        countMail('smtp', 'sent')
         logger.info({ messageId: info.messageId }, 'mail sent')
       },
       close: () => transport.close(),
@@ -63,11 +71,17 @@ export function createMailer({ smtpUrl, from, outboxDir, logger }: MailerOptions
   return {
     kind: 'outbox',
     async send(message) {
-      const info = await transport.sendMail(build(message))
-      mkdirSync(outboxDir, { recursive: true })
       const stamp = new Date().toISOString().replace(/[:.]/g, '-')
       const file = path.join(outboxDir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`)
-      writeFileSync(file, info.message as Buffer, { mode: 0o600 })
+      try {
+        const info = await transport.sendMail(build(message))
+        mkdirSync(outboxDir, { recursive: true })
+        writeFileSync(file, info.message as Buffer, { mode: 0o600 })
+      } catch (error) {
+        countMail('outbox', 'failed')
+        throw error
+      }
+      countMail('outbox', 'sent')
       logger.info({ file: path.basename(file) }, 'mail written to the outbox')
       if (message.consoleHint) console.info(`[outbox] ${message.consoleHint}`)
     },

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { availableParallelism, setPriority } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import type { DocumentOutputs, PdfDiagnostic, RenderedDocument, RenderPdfOptions } from './pdf.server.ts'
+import { observePdfRender, watchWorkerPool } from './metrics.server.ts'
 import { PdfRenderError } from './pdf.server.ts'
 
 // Renders that a teacher's input can make heavy (printed tests) run in child processes, never on
@@ -60,6 +61,8 @@ export interface PdfPoolOptions {
   readonly idleTimeoutMs?: number
   /** The process's entry module (tests); pdf-process.js (built) or pdf-process.ts by default. */
   readonly entry?: URL
+  /** Told of each render that reached a process: its outcome (`ok`, `error`, or the limit that stopped it) and time (metrics). */
+  readonly onRenderDone?: (done: { outcome: 'ok' | 'error' | PdfLimitCode; ms: number }) => void
 }
 
 export interface PdfPool {
@@ -76,6 +79,8 @@ type Job = {
   readonly request: PdfRenderRequest
   readonly resolve: (result: RenderedDocument) => void
   readonly reject: (error: Error) => void
+  /** When a process took it (performance.now()). */
+  startedAt?: number
 }
 
 type Slot = {
@@ -155,9 +160,14 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     slot.child.kill('SIGKILL')
   }
 
+  const report = (job: Job, outcome: 'ok' | 'error' | PdfLimitCode) => {
+    if (job.startedAt !== undefined) options.onRenderDone?.({ outcome, ms: performance.now() - job.startedAt })
+  }
+
   const fail = (slot: Slot, error: Error) => {
     const job = slot.job
     slot.job = null
+    if (job) report(job, error instanceof PdfRenderLimitError ? error.code : 'error')
     end(slot)
     job?.reject(error)
     pump()
@@ -189,6 +199,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       clearTimeout(slot.timer)
       clearInterval(slot.watch)
       slot.job = null
+      report(job, message.ok ? 'ok' : 'error')
       if (message.ok) {
         peakRssMb = Math.max(peakRssMb, message.peakRssMb ?? 0)
         cpuTotalMs += message.cpuMs ?? 0
@@ -214,6 +225,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
   const dispatch = (slot: Slot, job: Job) => {
     clearTimeout(slot.idle)
     slot.job = job
+    job.startedAt = performance.now()
     slot.child.ref()
     slot.affinity = job.request.affinity
     const cpuAtStart = cpuMs(slot.child.pid)
@@ -357,6 +369,10 @@ export function renderKey(source: string, options: RenderPdfOptions, outputs: Do
 
 let sharedPool: PdfPool | undefined
 const sharedCache = createRenderCache()
+watchWorkerPool('pdf', () => {
+  const stats = sharedPool?.stats
+  return stats && { workers: stats.processes, busy: stats.busy, queued: stats.queued }
+})
 
 /**
  * Renders a document in the shared pool of render processes, once per distinct document while
@@ -364,7 +380,7 @@ const sharedCache = createRenderCache()
  */
 export function renderOffThread(source: string, options: RenderPdfOptions, outputs: DocumentOutputs): Promise<RenderedDocument> {
   return sharedCache.get(renderKey(source, options, outputs), () => {
-    sharedPool ??= createPdfPool()
+    sharedPool ??= createPdfPool({ onRenderDone: ({ outcome, ms }) => observePdfRender({ outcome, seconds: ms / 1000 }) })
     return sharedPool.render({ source, inputs: options.inputs, images: options.images, outputs, affinity: renderKey(source, options, {}) })
   })
 }

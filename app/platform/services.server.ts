@@ -7,6 +7,7 @@ import { openFileStore } from './file-stores.server.ts'
 import { guardFileStore } from './files.server.ts'
 import { createLogger } from './logger.server.ts'
 import { createMailer } from './mail.server.ts'
+import { watchDatabasePool } from './metrics.server.ts'
 
 /** Opens the database chosen by the environment: PostgreSQL when DATABASE_URL is set, else PGlite. */
 export function openDatabaseFor(env: Env) {
@@ -21,6 +22,7 @@ export async function createServices(source: Record<string, string | undefined> 
   const logger = createLogger(env.LOG_LEVEL)
   const database = await openDatabaseFor(env)
   await database.migrate()
+  watchDatabasePool(database.poolStats)
   const seeded = await seedPackages(database.db)
   if (seeded > 0) logger.info({ seeded }, 'installed the default packages')
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.MAIL_OUTBOX_DIR, logger })

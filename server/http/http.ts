@@ -1,10 +1,11 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { serveStatic } from '@hono/node-server/serve-static'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { compress } from 'hono/compress'
 import { requestId } from 'hono/request-id'
-import { createRequestHandler, type ServerBuild } from 'react-router'
+import { matchedRoutes } from 'hono/route'
+import { createRequestHandler, matchRoutes, type ServerBuild } from 'react-router'
 import { isPrefetch, sessionCookieName, withoutFlashOnPrefetch } from '#app/features/accounts/index.server.ts'
 import { buildSitemap, robotsTxt } from '#app/features/content/index.server.ts'
 import { publicPages } from '#app/features/content/index.ts'
@@ -17,12 +18,13 @@ import { serviceWorkerScript } from '#app/lib/pwa/service-worker.server.ts'
 import { safeRedirect } from '#app/lib/safe-redirect.ts'
 import type { AppServices, RequestContext } from '#app/platform/context.server.ts'
 import { isFileStoreUnavailable } from '#app/platform/files.server.ts'
+import { hasMetricsToken, metricsText, observeRequest } from '#app/platform/metrics.server.ts'
 import { createApi } from './api/index.ts'
 import { createGuestPageCache } from './page-cache.ts'
 import { newNonce, securityHeaders } from './security-headers.ts'
 import { builtStylesheetText } from '#app/document/stylesheet-text.server.ts'
 
-type Vars = { Variables: { ctx: RequestContext; requestId: string } }
+type Vars = { Variables: { ctx: RequestContext; requestId: string; pageRoute?: string } }
 
 export type HttpAppOptions = {
   services: AppServices
@@ -82,16 +84,9 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       for (const [name, value] of Object.entries(securityHeaders({ nonce, isDev, isHttps, connectOrigins }))) {
         if (!c.res.headers.has(name)) c.res.headers.set(name, value)
       }
-      logger.info(
-        {
-          reqId: c.get('requestId'),
-          method: c.req.method,
-          path: c.req.path,
-          status: c.res.status,
-          ms: Math.round(performance.now() - started),
-        },
-        'request',
-      )
+      const ms = performance.now() - started
+      logger.info({ reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) }, 'request')
+      observeRequest({ method: c.req.method, route: routeLabel(c), status: c.res.status, seconds: ms / 1000 })
     }
   })
 
@@ -106,6 +101,15 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
         return c.text('Forbidden: cross-site form submission', 403)
     }
     await next()
+  })
+
+  // Prometheus's figures, for the operator's bearer token only; without METRICS_TOKEN there are none.
+  app.get('/metrics', async (c) => {
+    if (!env.METRICS_TOKEN) return c.notFound()
+    if (!hasMetricsToken(c.req.header('authorization'), env.METRICS_TOKEN))
+      return c.text('Unauthorized', 401, { 'WWW-Authenticate': 'Bearer realm="metrics"', 'Cache-Control': 'no-store' })
+    const { contentType, body } = await metricsText()
+    return c.body(body, 200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' })
   })
 
   app.get('/healthz', async (c) => {
@@ -209,6 +213,7 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     // still prefetched, which is what makes the click fast.
     if (c.req.path.endsWith('.data') && isPrefetch(c.req.raw)) return c.body(null, 204, { 'Cache-Control': 'private, no-store' })
     const build = await getBuild()
+    c.set('pageRoute', pageRoutePattern(build, c.req.path))
     let handler = handlers.get(build)
     if (!handler) {
       handler = createRequestHandler(build, mode)
@@ -235,6 +240,45 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   })
 
   return app
+}
+
+/**
+ * The route a request is counted under in /metrics: the pattern it matched, never the path with
+ * its ids (`/api/v1/exams/:id`, `/:lang/invoices/:invoiceId`); `static` for the build's files,
+ * `unmatched` for the rest, so that a scan of made-up paths adds no series.
+ */
+function routeLabel(c: Context<Vars>): string {
+  const pattern = matchedRoutes(c).map((r) => r.path).filter((p) => !p.includes('*')).at(-1)
+  if (pattern) return pattern
+  const page = c.get('pageRoute')
+  if (page) return page
+  return /\.[\w-]+$/.test(c.req.path) && c.res.status < 400 ? 'static' : 'unmatched'
+}
+
+type PageRoute = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children: PageRoute[] }
+const pageRouteTrees = new WeakMap<ServerBuild, PageRoute[]>()
+
+/** The React Router pattern a page path matches (`/:lang/exams/:examId/print`; a page's data as `….data`), or undefined. */
+export function pageRoutePattern(build: ServerBuild, pathname: string): string | undefined {
+  let tree = pageRouteTrees.get(build)
+  if (!tree) {
+    const nodes = new Map<string, PageRoute>()
+    for (const r of Object.values(build.routes ?? {})) if (r) nodes.set(r.id, { id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, children: [] })
+    tree = []
+    for (const r of Object.values(build.routes ?? {})) {
+      if (!r) continue
+      const node = nodes.get(r.id)!
+      const parent = r.parentId ? nodes.get(r.parentId) : undefined
+      ;(parent ? parent.children : tree).push(node)
+    }
+    pageRouteTrees.set(build, tree)
+  }
+  const isData = pathname.endsWith('.data')
+  const path = isData ? pathname.replace(/\/?_root\.data$|\.data$/, '') || '/' : pathname
+  const matches = matchRoutes(tree as never, path) as Array<{ route: PageRoute }> | null
+  if (!matches?.length) return undefined
+  const pattern = `/${matches.map((m) => m.route.path).filter(Boolean).join('/')}`
+  return isData ? `${pattern}.data` : pattern
 }
 
 function hasCookie(header: string | undefined, name: string): boolean {

@@ -22,6 +22,8 @@ export type Database = {
   migrate(): Promise<void>
   /** Answers when the database answers; used by /healthz. */
   ping(): Promise<void>
+  /** The connection pool's figures (PostgreSQL; PGlite is one connection in the process). */
+  poolStats?(): { total: number; idle: number; waiting: number }
   close(): Promise<void>
 }
 
@@ -105,6 +107,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ping: async () => {
       await db.execute(sql`select 1`)
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   }
 }

@@ -41,6 +41,8 @@ export interface WorkerPoolOptions {
   readonly recycleAfterBytes?: number
   /** The worker's entry module, built or from source (see resolveWorkerEntry). */
   readonly entry: WorkerEntrySpec
+  /** Told of each task a worker finished, failed or was stopped in, with its time in the worker (metrics). */
+  readonly onTaskDone?: (done: { task: string; outcome: 'ok' | 'error'; ms: number }) => void
 }
 
 /** Where a pool's workers start from: the source module, and the file the server build writes for it. */
@@ -208,6 +210,8 @@ interface Job {
   readonly reject: (error: Error) => void
   onAbort?: () => void
   isSettled: boolean
+  /** When a worker took it (performance.now()); unset while queued. */
+  startedAt?: number
 }
 
 interface Slot {
@@ -234,6 +238,7 @@ export function createWorkerPool<T extends TaskMap>(options: WorkerPoolOptions):
     if (job.isSettled) return
     job.isSettled = true
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort)
+    if (job.startedAt !== undefined) options.onTaskDone?.({ task: job.task, outcome: outcome.ok ? 'ok' : 'error', ms: performance.now() - job.startedAt })
     if (outcome.ok) job.resolve(outcome.value)
     else job.reject(outcome.error)
   }
@@ -296,6 +301,7 @@ export function createWorkerPool<T extends TaskMap>(options: WorkerPoolOptions):
   const dispatch = (slot: Slot, job: Job) => {
     clearTimeout(slot.idleTimer)
     slot.job = job
+    job.startedAt = performance.now()
     slot.worker.ref()
     slot.timer = setTimeout(() => {
       slot.job = null
