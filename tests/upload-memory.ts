@@ -41,7 +41,7 @@ function memoryOf(pid: number): { peakMb: number; rssMb: number } {
  * A data folder with a migrated PGlite database holding a subscribed teacher, and that
  * teacher's API token (sealed with `secret`, which the server is then given).
  */
-async function preparedDataDir(secret: string): Promise<{ dataDir: string; token: string }> {
+export async function preparedDataDir(secret: string): Promise<{ dataDir: string; token: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-upload-memory-'))
   const env = loadEnv({ DATA_DIR: dataDir, SESSION_SECRET: secret, LOG_LEVEL: 'silent' })
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
