@@ -10,6 +10,9 @@ import {
   reconcilePayments,
   updatePackage,
 } from '#app/features/billing/index.server.ts'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { BackupError, createBackup, restoreBackup } from '#app/platform/backup.server.ts'
 import { createLogger } from '#app/platform/logger.server.ts'
 import { EnvError, loadEnv } from '#app/platform/env.server.ts'
 import { openDatabaseFor } from '#app/platform/services.server.ts'
@@ -31,6 +34,12 @@ const usage = `Usage: npm run admin -- <command>
   users:two-factor-off <email>               turn off a teacher's two-step verification (lost phone
                                              and recovery codes: check who is asking first)
   subscriptions:notify                       send "ends in 7 days" / "has ended" notifications
+
+  backup <file.tar.gz>                       the embedded database, the stored files and the
+                                             session secret in one archive (stop the server first)
+  restore <file.tar.gz>                      put a backup in place of DATA_DIR's database and files
+                                             (stop the server first; what was there is kept aside)
+
 ${filesUsage}`
 
 function options(args: string[]) {
@@ -67,16 +76,50 @@ function packageFields(o: Record<string, string | true>) {
   }
 }
 
+/** `backup <file>` and `restore <file>`: the embedded mode only (PostgreSQL has pg_dump; see the README). */
+async function backupOrRestore(command: 'backup' | 'restore', file: string): Promise<number> {
+  const env = loadEnv()
+  if (env.DATABASE_URL) {
+    console.error(`${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore and copy DATA_DIR/files beside (README, Operations).`)
+    return 2
+  }
+  if (env.FILE_STORE.kind !== 'local') {
+    console.error(`${command} holds the files of DATA_DIR/files; with FILE_STORE_URL they live in object storage: copy them with the bucket's tools (README, Operations).`)
+    return 2
+  }
+  try {
+    if (command === 'backup') {
+      const { version } = JSON.parse(readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }
+      const { file: written, bytes, manifest } = await createBackup({ dataDir: env.DATA_DIR, file, appVersion: version })
+      const files = manifest.entries.filter((e) => e.type === 'file')
+      console.info(`Wrote ${written} (${(bytes / 1024 / 1024).toFixed(1)} MB): ${files.filter((e) => e.path.startsWith('db/')).length} database files, ${files.filter((e) => e.path.startsWith('files/')).length} stored files, ${manifest.migrations} migrations applied.`)
+      return 0
+    }
+    const { manifest, previous } = await restoreBackup({ dataDir: env.DATA_DIR, file })
+    console.info(`Restored the backup of ${manifest.createdAt} (Hallil ${manifest.appVersion}) into ${env.DATA_DIR}.`)
+    if (previous) console.info(`What was there before is in ${previous}: delete it once the restored data is checked.`)
+    return 0
+  } catch (error) {
+    if (error instanceof BackupError) {
+      console.error(`${command === 'backup' ? 'Backup' : 'Restore'} refused: ${error.message}`)
+      return 1
+    }
+    throw error
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [area, command, arg] = argv
   // Stored files (issue 19, shared storage): opens the stores it is told to, and the database only when one of them is PostgreSQL.
   if (area === 'files:migrate') return filesCommand(argv.slice(1))
 
-  const known = ['reviews', 'packages', 'payments:reconcile', 'subscriptions:notify', 'users:two-factor-off']
-  if (!area || !known.includes(area) || (['reviews', 'packages', 'users:two-factor-off'].includes(area) && !command)) {
+  const known = ['reviews', 'packages', 'payments:reconcile', 'subscriptions:notify', 'users:two-factor-off', 'backup', 'restore']
+  if (!area || !known.includes(area) || (['reviews', 'packages', 'users:two-factor-off', 'backup', 'restore'].includes(area) && !command)) {
     console.info(usage)
     return area ? 2 : 0
   }
+  // Before the database is opened: both need it closed, and a restore may find none.
+  if (area === 'backup' || area === 'restore') return backupOrRestore(area, command ?? '')
   const env = loadEnv()
   const database = await openDatabaseFor(env)
   await database.migrate()

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
@@ -61,6 +61,32 @@ function createPgliteCluster(dataDir: string) {
   execFileSync(process.execPath, ['--input-type=module', '-e', script, pglite, dataDir], { stdio: ['ignore', 'ignore', 'inherit'] })
 }
 
+/**
+ * `<dataDir>.lock` holds the id of the process that has an embedded database open: PGlite is
+ * PostgreSQL inside that one process, so a second process on the same folder (a backup, a
+ * restore) would read it half-written or corrupt it. Left behind by a crash, it names a process
+ * that no longer runs and counts for nothing.
+ */
+export const pgliteLockFile = (dataDir: string) => `${path.resolve(dataDir)}.lock`
+
+/** The id of another running process that has the embedded database in `dataDir` open, or null. */
+export function pgliteOwner(dataDir: string): number | null {
+  let pid: number
+  try {
+    pid = Number(readFileSync(pgliteLockFile(dataDir), 'utf8').trim())
+  } catch {
+    return null
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null
+  }
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.kind === 'pglite') {
     if (options.dataDir) {
@@ -73,6 +99,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       postgresqlconf: PGLITE_CONF,
     })
     await client.waitReady
+    const { dataDir } = options
+    // Another process's lock is left alone (that process would lose it when this one closes).
+    const ownsLock = dataDir !== undefined && pgliteOwner(dataDir) === null
+    if (ownsLock && dataDir) writeFileSync(pgliteLockFile(dataDir), `${process.pid}\n`)
     const db = drizzlePglite(client, { schema }) as unknown as Db
     return {
       db,
@@ -81,7 +111,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       ping: async () => {
         await client.query('select 1')
       },
-      close: () => client.close(),
+      close: async () => {
+        await client.close()
+        if (ownsLock && dataDir) rmSync(pgliteLockFile(dataDir), { force: true })
+      },
     }
   }
 
