@@ -116,7 +116,7 @@ describe('backup and restore of the embedded mode', () => {
     expect(listing.stdout).toContain(`files/exam-images/`)
     // A second backup never overwrites the first.
     expect(admin('backup', archive).out).toContain('already exists')
-  }, 180_000)
+  }, 300_000)
 
   it('restores into a wiped data folder, and everything reads back', async () => {
     rmSync(dataDir, { recursive: true, force: true })

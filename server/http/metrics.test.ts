@@ -1,6 +1,8 @@
 import type { ServerBuild } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { closeAnalysisWorkers } from '#app/features/analyses/index.server.ts'
+import { gatewayFor } from '#app/features/billing/index.server.ts'
+import { createMailer } from '#app/platform/mail.server.ts'
 import { seedPackages } from '#app/platform/db/seed.server.ts'
 import { apiTestApp } from '#tests/api-app.ts'
 import { testServices } from '#tests/context.ts'
@@ -91,13 +93,30 @@ describe('/metrics', () => {
       expect(sample(text, 'hallil_http_requests_total{method="POST",route="/api/v1/analyses/absence",status="201"}')).toBe(1)
       // The PDF pool is reported before its first render (no processes yet).
       expect(sample(text, 'hallil_worker_pool_workers{pool="pdf"}')).toBe(0)
-      // Outbox mail is counted (the registration codes of other tests; here the series exist).
-      expect(text).toContain('# TYPE hallil_mail_messages_total counter')
-      expect(text).toContain('# TYPE hallil_payment_gateway_failures_total counter')
     } finally {
       await closeAnalysisWorkers()
     }
   }, 60_000)
+})
+
+describe('mail and payment-gateway failures', () => {
+  it('counts mail sent and failed by transport, and the gateway’s failed calls by operation and kind', async () => {
+    const before = await scrape()
+    const sent = 'hallil_mail_messages_total{transport="outbox",outcome="sent"}'
+    const failed = 'hallil_mail_messages_total{transport="smtp",outcome="failed"}'
+    const forged = 'hallil_payment_gateway_failures_total{gateway="sandbox",operation="verifyWebhook",kind="invalid_webhook"}'
+    await services.mailer.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })
+    // An SMTP server that is not there (a closed port on loopback).
+    const down = createMailer({ smtpUrl: 'smtp://127.0.0.1:9/?tls=off', from: services.env.MAIL_FROM, outboxDir: services.env.MAIL_OUTBOX_DIR, logger: services.logger })
+    await expect(down.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })).rejects.toThrow()
+    const gateway = gatewayFor({ db: testDb().db, env: services.env, logger: services.logger })
+    expect(() => gateway.verifyWebhook('not json', new Headers())).toThrow()
+    const text = await scrape()
+    expect(sample(text, sent)).toBe((sample(before, sent) ?? 0) + 1)
+    expect(sample(text, failed)).toBe((sample(before, failed) ?? 0) + 1)
+    expect(sample(text, forged)).toBe((sample(before, forged) ?? 0) + 1)
+    expect(text).not.toContain('teacher@school.sa')
+  })
 })
 
 describe('a page is counted under its React Router pattern', () => {
