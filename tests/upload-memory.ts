@@ -40,7 +40,7 @@ function memoryOf(pid: number): { peakMb: number; rssMb: number } {
 /**
  * A data folder with a migrated PGlite database holding a subscribed teacher, and that
  * teacher's API token (sealed with `secret`, which the server is then given). The crash test
- * (app/server/db/pglite-crash.under-load.test.ts) starts from one too.
+ * (app/platform/db/pglite-crash.under-load.test.ts) starts from one too.
  */
 export async function preparedDataDir(secret: string): Promise<{ dataDir: string; token: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hallil-upload-memory-'))

@@ -108,9 +108,9 @@ describe('mail and payment-gateway failures', () => {
     await services.mailer.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })
     // An SMTP server that is not there (a closed port on loopback).
     const down = createMailer({ smtpUrl: 'smtp://127.0.0.1:9/?tls=off', from: services.env.MAIL_FROM, outboxDir: services.env.MAIL_OUTBOX_DIR, logger: services.logger })
-    await expect(down.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })).rejects.toThrow()
+    await expect(down.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })).rejects.toThrow(/ECONNREFUSED/)
     const gateway = gatewayFor({ db: testDb().db, env: services.env, logger: services.logger })
-    expect(() => gateway.verifyWebhook('not json', new Headers())).toThrow()
+    expect(() => gateway.verifyWebhook('not json', new Headers())).toThrow('webhook is not JSON')
     const text = await scrape()
     expect(sample(text, sent)).toBe((sample(before, sent) ?? 0) + 1)
     expect(sample(text, failed)).toBe((sample(before, failed) ?? 0) + 1)
