@@ -80,11 +80,11 @@ function packageFields(o: Record<string, string | true>) {
 async function backupOrRestore(command: 'backup' | 'restore', file: string): Promise<number> {
   const env = loadEnv()
   if (env.DATABASE_URL) {
-    console.error(`${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore and copy DATA_DIR/files beside (README, Operations).`)
+    console.error(`${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore and copy DATA_DIR/files beside (README, Backups and restores).`)
     return 2
   }
   if (env.FILE_STORE.kind !== 'local') {
-    console.error(`${command} holds the files of DATA_DIR/files; with FILE_STORE_URL they live in object storage: copy them with the bucket's tools (README, Operations).`)
+    console.error(`${command} holds the files of DATA_DIR/files; with FILE_STORE_URL they live in object storage: copy them with the bucket's tools (README, Backups and restores).`)
     return 2
   }
   try {
