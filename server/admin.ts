@@ -80,7 +80,7 @@ function packageFields(o: Record<string, string | true>) {
 async function backupOrRestore(command: 'backup' | 'restore', file: string): Promise<number> {
   const env = loadEnv()
   if (env.DATABASE_URL) {
-    console.error(`${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore and copy DATA_DIR/files beside (README, Backups and restores).`)
+    console.error(`${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore, which hold the stored files too unless FILE_STORE_URL says otherwise (README, Backups and restores).`)
     return 2
   }
   if (env.FILE_STORE.kind !== 'local') {
