@@ -173,5 +173,5 @@ describe('the embedded database after a crash', () => {
       if (server && server.exitCode() === null && server.child.signalCode === null) server.child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true })
     }
-  }, 240_000)
+  }, 360_000)
 })
