@@ -17,12 +17,18 @@ const databaseOnly = process.argv.includes('--database-only')
 /** A test file that opens a database, directly or through the tests' database helpers. */
 const OPENS_A_DATABASE = /setupTestDatabase|createTestDatabase|openDatabase\(|DATABASE_URL|databaseUrl/
 
+/** A test of the embedded mode itself, which forces PGlite: the PostgreSQL pass would only repeat it. */
+const PGLITE_ONLY = /^\/\/ @pglite-only\b/m
+
 /** vitest's own test files (its config's `include`, as `vitest list` reads it) that open a database. */
 function databaseTestFiles() {
   const listed = spawnSync('npx', ['vitest', 'list', '--filesOnly'], { encoding: 'utf8', env: process.env })
   if (listed.status !== 0) throw new Error(`vitest list failed: ${listed.stderr}`)
   const files = listed.stdout.split('\n').map((line) => line.trim()).filter((line) => /\.test\.tsx?$/.test(line))
-  return files.filter((file) => OPENS_A_DATABASE.test(readFileSync(file, 'utf8')))
+  return files.filter((file) => {
+    const text = readFileSync(file, 'utf8')
+    return OPENS_A_DATABASE.test(text) && !PGLITE_ONLY.test(text)
+  })
 }
 
 /**

@@ -1,3 +1,4 @@
+// @pglite-only: the embedded mode's own test, on PGlite whatever DATABASE_URL says; CI's PostgreSQL pass skips it.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'

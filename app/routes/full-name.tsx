@@ -28,6 +28,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { messages: getMessages(lang, ['accounts']) }
 }
 
+// Re-exported, not declared here: a refusal's Retry-After (runForm) reaches the page's answer.
+export { keepRetryAfter as headers } from '#app/lib/route-headers.ts'
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)

@@ -1,3 +1,4 @@
+// @pglite-only: the embedded mode's own test, on PGlite whatever DATABASE_URL says; CI's PostgreSQL pass skips it.
 import { createHash } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import sharp from 'sharp'
