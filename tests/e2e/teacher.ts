@@ -34,6 +34,8 @@ export async function signedInTeacher(page: Page, lang: 'ar' | 'en', tag = 'teac
   expect(new URL(verified.url()).pathname).toBe(`/${lang}/full-name`)
   const skipped = await postForm(page, verified.url().replace(/^https?:\/\/[^/]+/, ''), { intent: 'skip' })
   expect(new URL(skipped.url()).pathname).toBe(`/${lang}`)
+  // Where the form would have left her: her home, signed in.
+  await page.goto(`/${lang}`)
   return { email, verifyPath }
 }
 
