@@ -164,7 +164,9 @@ export function AbsenceReportView({
                   ]}
                 />
                 {st.absences === undefined ? null : st.absences.length ? (
-                  <div className="table-wrap">
+                  // A table that scrolls on a phone takes the keyboard's focus so it can be scrolled (axe scrollable-region-focusable).
+                  // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+                  <div className="table-wrap" tabIndex={0} role="region" aria-label={`${t('absence-report.search.absences')}: ${st.name}`}>
                     <table className="data-table">
                       <thead>
                         <tr>
