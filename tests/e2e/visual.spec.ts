@@ -159,6 +159,7 @@ for (const lang of ['ar', 'en'] as const) {
 test('key figures in balanced lines, one bar of exports, the phone header of a teacher, axe clean', { tag: '@once' }, async ({ page }) => {
   test.setTimeout(300_000)
   await subscribedTeacher(page, 'ar', 'visual')
+  await page.goto('/ar')
   await expectPhoneHeader(page)
   await page.setViewportSize({ width: 1280, height: 900 })
 
