@@ -252,3 +252,14 @@ test('the file chooser speaks the page’s language and works without JavaScript
   await page.locator('.upload-form input[type="file"]').setInputFiles(path.join(noor, 'absence-daily-noor.xls'))
   await expect(page.locator('.upload-form .file-chooser-name')).toHaveText('absence-daily-noor.xls')
 })
+
+test('on the registration page (no React), the avatar chooser is in the page’s language and names the chosen picture', { tag: '@once' }, async ({ page }) => {
+  await page.goto('/ar/SignIn')
+  await expect(page.locator('html')).toHaveAttribute('data-enhanced', 'true')
+  const chooser = page.locator('.file-chooser')
+  await expect(chooser.locator('label.file-chooser-button')).toHaveText('اختر صورة')
+  await expect(chooser.locator('.file-chooser-name')).toHaveText('لم تختر ملفًا بعد', { useInnerText: true })
+  await expect(chooser.locator('input[type="file"]')).toHaveAccessibleName(/الصورة الشخصية.*اختر صورة/)
+  await chooser.locator('input[type="file"]').setInputFiles({ name: 'صورتي.png', mimeType: 'image/png', buffer: Buffer.from('not checked here') })
+  await expect(chooser.locator('.file-chooser-name')).toHaveText('صورتي.png')
+})
