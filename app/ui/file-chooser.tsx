@@ -6,7 +6,7 @@ import { useT } from '#app/i18n/use-t.ts'
  * "Choose file · No file chosen" in the browser's language, so the real input is hidden from
  * sight (it still takes the focus, the keyboard and the form's submission) and a label drawn as
  * a button opens it, which a browser does without JavaScript. Beside it, the chosen file's name
- * (JavaScript: this component on React pages, `app/ui/enhance.client.ts` on guests' pages);
+ * (JavaScript: this component on React pages, `app/document/enhance.client.ts` on guests' pages);
  * without JavaScript, a required input still says that a file is chosen (CSS, `:valid`).
  */
 export function FileChooser({
