@@ -3,8 +3,8 @@
 // Their links and forms work as plain HTML and their forms are checked on the server; this adds
 // what HTML alone cannot do, with the same rules as the React shell: the colour-mode button,
 // toasts that leave by themselves or when dismissed or dragged away, sections fading in on
-// scroll, the focus on a form's first field in error, one submission per click, and the service
-// worker. Plain DOM, no React: the whole file is a few kilobytes.
+// scroll, the focus on a form's first field in error, one submission per click, the chosen
+// file's name beside a file chooser (app/ui/file-chooser.tsx), and the service worker. Plain DOM, no React: the whole file is a few kilobytes.
 import { registerServiceWorker } from '#app/lib/pwa/register-sw.ts'
 import { ENHANCED } from './markers.ts'
 import { revealOnScroll } from '#app/ui/reveal.ts'
@@ -93,8 +93,25 @@ function forms() {
   })
 }
 
+/** Beside a file chooser, the name of the file chosen (the React component does the same with its state). */
+function fileChoosers() {
+  for (const input of document.querySelectorAll<HTMLInputElement>('[data-file-chooser] input[type="file"]')) {
+    input.addEventListener('change', () => {
+      const shown = input.parentElement?.querySelector('.file-chooser-name')
+      const file = input.files?.[0]
+      if (!shown || !file) return
+      const name = document.createElement('bdi')
+      name.dir = 'auto'
+      name.textContent = file.name
+      shown.replaceChildren(name)
+      input.parentElement?.classList.add('has-file')
+    })
+  }
+}
+
 themeButtons()
 forms()
+fileChoosers()
 for (const item of document.querySelectorAll<HTMLElement>('.toasts .toast')) toast(item)
 revealOnScroll()
 registerServiceWorker()

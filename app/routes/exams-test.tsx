@@ -68,9 +68,12 @@ export default function ExamsTest({ loaderData }: Route.ComponentProps) {
   )
   return (
     <>
-      <PageHero title={exam ? t('exams.editor.editTitle') : t('exams.editor.newTitle')} lead={exam?.title}>
-        <p>
+      <PageHero title={exam ? t('exams.editor.editTitle') : t('exams.editor.newTitle')} lead={exam?.title ?? t('exams.editor.help')}>
+        <p className="tool-hero-actions">
           <AppLink to="exams">{t('exams.editor.back')}</AppLink>
+          <a href={`/product/sample-test-${lang}.pdf`}>
+            {t('exams.editor.sample')}
+          </a>
         </p>
       </PageHero>
       <section className="section">

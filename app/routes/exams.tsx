@@ -54,10 +54,14 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHero title={t('exams.list.title')} lead={t('exams.list.lead')}>
-        <p>
+        <p className="tool-hero-actions">
           <AppLink className="button button-primary" to="exams-test">
             {t('exams.list.new')}
           </AppLink>
+          {/* What a printed test looks like, made by scripts/product-shots.ts. */}
+          <a href={`/product/sample-test-${lang}.pdf`}>
+            {t('exams.list.sample')}
+          </a>
         </p>
       </PageHero>
       <section className="section">

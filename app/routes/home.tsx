@@ -11,7 +11,7 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink } from '#app/ui/app-link.tsx'
-import { FaqList, type FaqItem } from '#app/features/content/index.ts'
+import { FaqList, ProductShots, type FaqItem } from '#app/features/content/index.ts'
 import { ArrowIcon } from '#app/ui/icons.tsx'
 import { CardGrid, PageSection, type TitledText } from '#app/ui/page-hero.tsx'
 import { useRevealOnScroll } from '#app/ui/use-reveal.ts'
@@ -84,6 +84,10 @@ function GuestHome({ loaderData }: { loaderData: GuestData }) {
           </div>
         </div>
       </section>
+
+      <PageSection id="product" title={t('home.product.title')} lead={t('home.product.lead')} alt>
+        <ProductShots />
+      </PageSection>
 
       <PageSection id="steps" title={t('home.steps.title')} lead={t('home.steps.lead')}>
         <ol className="steps">

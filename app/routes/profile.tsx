@@ -30,6 +30,7 @@ import { formValues } from '#app/lib/forms.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { localPath } from '#app/ui/app-link.tsx'
 import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
+import { FileChooser } from '#app/ui/file-chooser.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/profile'
@@ -179,7 +180,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 {(p) => <input {...p} name="phone" type="tel" dir="ltr" autoComplete="tel" maxLength={20} defaultValue={values.phone ?? user.phone} required />}
               </FormField>
               <FormField id="pf-avatar" label={t('accounts.fields.avatar')} hint={t('accounts.fields.avatarHint')} errors={errorsOf('profile').avatar}>
-                {(p) => <input {...p} name="avatar" type="file" accept="image/png,image/jpeg,image/webp" />}
+                {(p) => <FileChooser {...p} name="avatar" accept="image/png,image/jpeg,image/webp" buttonLabel={t('common.fileChooser.chooseImage')} />}
               </FormField>
               <button type="submit" name="intent" value="profile" className="button button-primary" disabled={submitting === 'profile'}>{t('accounts.profile.save')}</button>
             </Form>

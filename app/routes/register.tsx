@@ -8,6 +8,7 @@ import { parseForm, runForm } from '#app/lib/action.server.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
+import { FileChooser } from '#app/ui/file-chooser.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { SLOT, WithSlot } from '#app/ui/with-slot.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
@@ -76,7 +77,7 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
           {(p) => <input {...p} name="password_confirmation" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
         </FormField>
         <FormField id="su-avatar" label={t('accounts.fields.avatar')} hint={t('accounts.fields.avatarHint')} errors={errors.avatar}>
-          {(p) => <input {...p} name="avatar" type="file" accept="image/png,image/jpeg,image/webp" />}
+          {(p) => <FileChooser {...p} name="avatar" accept="image/png,image/jpeg,image/webp" buttonLabel={t('common.fileChooser.chooseImage')} />}
         </FormField>
         <div className={`field field-check${errors.terms ? ' has-error' : ''}`}>
           <label>

@@ -91,16 +91,25 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
               </div>
             </dl>
           </div>
-          <div className="report-actions">
+        </header>
+        {/* Every way out of the report in one bar: the exports (which follow the school days or
+            bands chosen on the page) together, the deletion apart at the other end. */}
+        <div className="report-toolbar no-print">
+          <div className="report-exports" role="group" aria-labelledby="report-exports-label">
+            <span id="report-exports-label" className="report-toolbar-label">
+              {t('analyses.report.exports')}
+            </span>
             <a className="button button-primary" href={`/${lang}/analyses/${analysis.id}/export.pdf${exportQuery}`}>
               {t('analyses.report.exportPdf')}
             </a>
             <a className="button button-ghost" href={`/${lang}/analyses/${analysis.id}/export.xlsx${exportQuery}`}>
               {t('analyses.report.exportExcel')}
             </a>
+          </div>
+          <div className="report-toolbar-end">
             <ConfirmDelete label={t('analyses.report.delete')} confirmLabel={t('analyses.list.delete')} message={t('analyses.report.confirmDelete')} />
           </div>
-        </header>
+        </div>
         {absence ? (
           <AbsenceReportView
             report={absence.report}

@@ -1,14 +1,34 @@
-import type { ReactNode } from 'react'
+import type { CSSProperties, ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
+import { LINE_CAPACITIES, lineSizes } from './balanced-rows.ts'
 
 // Pieces every analysis report shows the same way (absence, grades).
 
-export function KeyFigure({ label, value, tone }: { label: string; value: string; tone?: string }) {
+export type KeyFigureItem = { label: string; value: string; tone?: string }
+
+export function KeyFigure({ label, value, tone, style }: KeyFigureItem & { style?: CSSProperties }) {
   return (
-    <div className={`key-figure${tone ? ` tone-${tone}` : ''}`}>
+    <div className={`key-figure${tone ? ` tone-${tone}` : ''}`} style={style}>
       <dt>{label}</dt>
       <dd>{value}</dd>
     </div>
+  )
+}
+
+/**
+ * The key figures as cards, in lines that never leave one card alone on the last: each card
+ * carries the size of its line for each width the grid may have (`--line-2` … `--line-6`), and
+ * the stylesheet picks the one for the grid's width (a container query).
+ */
+export function KeyFigures({ items, isSmall }: { items: readonly (KeyFigureItem | null | false)[]; isSmall?: boolean }) {
+  const shown = items.filter((item): item is KeyFigureItem => Boolean(item))
+  const sizes = lineSizes(shown.length)
+  return (
+    <dl className={`key-figures${isSmall ? ' key-figures-small' : ''}`} data-count={shown.length}>
+      {shown.map((item, i) => (
+        <KeyFigure key={item.label} {...item} style={Object.fromEntries(LINE_CAPACITIES.map((capacity) => [`--line-${capacity}`, sizes[i]![capacity]])) as CSSProperties} />
+      ))}
+    </dl>
   )
 }
 

@@ -3,6 +3,7 @@ import { Form, useNavigate } from 'react-router'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { AppLink } from './app-link.tsx'
 import type { UploadFailure } from '#app/lib/upload-failure.ts'
+import { FileChooser } from './file-chooser.tsx'
 
 /** What the file picker offers: Excel workbooks (2007 and 97–2003) and CSV; the server reads the bytes, not the name. */
 const ACCEPTED_FILES = ['.xlsx', '.xls', '.csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel', 'text/csv'].join(',')
@@ -111,29 +112,23 @@ export function UploadForm({
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
-        <label htmlFor="upload-file">
+        <p className="upload-zone-title">
           <strong>{t('analyses.upload.drop')}</strong>
-        </label>
-        {/* With JavaScript the browser's own control (whose words follow the browser, not the
-            page) is replaced by a button in the page's language; without it, it stays. */}
-        <input
-          ref={input}
+        </p>
+        <FileChooser
+          inputRef={input}
           id="upload-file"
-          className="file-input"
           name="file"
-          type="file"
           accept={ACCEPTED_FILES}
+          buttonLabel={t('analyses.upload.choose')}
+          fileName={fileName}
           aria-describedby="upload-rules"
           onChange={(e) => setFileName(e.currentTarget.files?.[0]?.name ?? null)}
           required
         />
-        <label htmlFor="upload-file" className="button button-ghost file-choose" aria-hidden="true">
-          {t('analyses.upload.choose')}
-        </label>
         <p id="upload-rules" className="muted">
           {t('analyses.upload.rules', { mb: maxMb })}
         </p>
-        {fileName ? <p>{t('analyses.upload.chosen', { name: fileName })}</p> : null}
       </div>
       {busy ? (
         <div role="status" aria-live="polite">

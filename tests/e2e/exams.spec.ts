@@ -215,7 +215,7 @@ for (const lang of ['ar', 'en'] as const) {
     await page.getByLabel(w.school).fill(w.test.school)
     await page.getByLabel(w.subject, { exact: true }).fill(w.test.subject)
     await page.getByLabel(w.grade, { exact: true }).fill(w.test.grade)
-    await page.getByLabel(w.date, { exact: true }).fill('2026-11-22')
+    await page.getByLabel(w.date, { exact: true }).fill('22/11/2026')
     await expect(page.getByText(lang === 'ar' ? /جمادى الآخرة 1448/ : /Jumada II 1448/)).toBeVisible()
     await page.getByLabel(w.duration).fill('45')
     await page.getByLabel(w.info).fill(w.test.info)

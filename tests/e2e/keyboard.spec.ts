@@ -18,7 +18,7 @@ async function focused(page: Page): Promise<Focused> {
     const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0
     const shadow = style.boxShadow !== 'none' && style.boxShadow !== ''
     // A visually hidden control (the file input) shows its focus on the label drawn for it.
-    const label = el.id ? document.querySelector<HTMLElement>(`label[for="${el.id}"].file-choose`) : null
+    const label = el.id ? document.querySelector<HTMLElement>(`label[for="${el.id}"].file-chooser-button`) : null
     const labelOutline = label ? getComputedStyle(label).outlineStyle !== 'none' : false
     // A date field takes the focus on its day, month or year, which the browser highlights.
     const dateSegment = el.tagName === 'INPUT' && (el as HTMLInputElement).type === 'date'

@@ -6,7 +6,7 @@ import { useLang, useT } from '#app/i18n/use-t.ts'
 import { LineChart, StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
-import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
+import { GroupTable, KeyFigures, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
 import { tierKeys, type AbsenceTier, type AbsenceTiers, type ClassroomTiers, type TierTally } from './tiers.ts'
 
@@ -87,16 +87,18 @@ export function AbsenceReportView({
       ) : null}
       <section className="report-section" aria-labelledby="figures-title">
         <h2 id="figures-title">{t('absence-report.figures.title')}</h2>
-        <dl className="key-figures">
-          <KeyFigure label={t('absence-report.figures.attendance')} value={rate(s.attendanceRate)} tone="present" />
-          <KeyFigure label={t('absence-report.figures.excused')} value={rate(s.excusedRate)} tone="excused" />
-          <KeyFigure label={t('absence-report.figures.unexcused')} value={rate(s.unexcusedRate)} tone="unexcused" />
-          <KeyFigure label={t('absence-report.figures.late')} value={rate(s.lateRate)} tone="late" />
-          <KeyFigure label={t('absence-report.figures.students')} value={count(s.students)} />
-          <KeyFigure label={t('absence-report.figures.days')} value={count(s.days)} />
-          <KeyFigure label={t('absence-report.figures.records')} value={count(s.records)} />
-          {report.periodAbsences ? <KeyFigure label={t('absence-report.figures.periodAbsences')} value={count(report.periodAbsences)} /> : null}
-        </dl>
+        <KeyFigures
+          items={[
+            { label: t('absence-report.figures.attendance'), value: rate(s.attendanceRate), tone: 'present' },
+            { label: t('absence-report.figures.excused'), value: rate(s.excusedRate), tone: 'excused' },
+            { label: t('absence-report.figures.unexcused'), value: rate(s.unexcusedRate), tone: 'unexcused' },
+            { label: t('absence-report.figures.late'), value: rate(s.lateRate), tone: 'late' },
+            { label: t('absence-report.figures.students'), value: count(s.students) },
+            { label: t('absence-report.figures.days'), value: count(s.days) },
+            { label: t('absence-report.figures.records'), value: count(s.records) },
+            Boolean(report.periodAbsences) && { label: t('absence-report.figures.periodAbsences'), value: count(report.periodAbsences ?? 0) },
+          ]}
+        />
       </section>
 
       <section className="report-section" aria-labelledby="charts-title">
@@ -149,17 +151,22 @@ export function AbsenceReportView({
                 <p className="muted">
                   {classroomLabel(st)} · {st.section}
                 </p>
-                <dl className="key-figures key-figures-small">
-                  <KeyFigure label={t('absence-report.search.records')} value={count(st.records)} />
-                  <KeyFigure label={t('absence-report.tables.excused')} value={count(st.excused)} tone="excused" />
-                  <KeyFigure label={t('absence-report.tables.unexcused')} value={count(st.unexcused)} tone="unexcused" />
-                  <KeyFigure label={t('absence-report.tables.late')} value={count(st.late)} tone="late" />
-                  <KeyFigure label={t('absence-report.warnings.absenceRate')} value={rate(st.absenceRate)} />
-                  <KeyFigure label={t('absence-report.warnings.level')} value={t(`absence.warning.${warningKeys[st.warningLevel]}`)} />
-                  <KeyFigure label={t('absence.tiers.tier')} value={t(`absence.tiers.names.${st.tier ?? 'none'}`)} {...(st.tier && { tone: tierTones[st.tier] })} />
-                </dl>
+                <KeyFigures
+                  isSmall
+                  items={[
+                    { label: t('absence-report.search.records'), value: count(st.records) },
+                    { label: t('absence-report.tables.excused'), value: count(st.excused), tone: 'excused' },
+                    { label: t('absence-report.tables.unexcused'), value: count(st.unexcused), tone: 'unexcused' },
+                    { label: t('absence-report.tables.late'), value: count(st.late), tone: 'late' },
+                    { label: t('absence-report.warnings.absenceRate'), value: rate(st.absenceRate) },
+                    { label: t('absence-report.warnings.level'), value: t(`absence.warning.${warningKeys[st.warningLevel]}`) },
+                    { label: t('absence.tiers.tier'), value: t(`absence.tiers.names.${st.tier ?? 'none'}`), ...(st.tier && { tone: tierTones[st.tier] }) },
+                  ]}
+                />
                 {st.absences === undefined ? null : st.absences.length ? (
-                  <div className="table-wrap">
+                  // A table that scrolls on a phone takes the keyboard's focus so it can be scrolled (axe scrollable-region-focusable).
+                  // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+                  <div className="table-wrap" tabIndex={0} role="region" aria-label={`${t('absence-report.search.absences')}: ${st.name}`}>
                     <table className="data-table">
                       <thead>
                         <tr>
@@ -315,11 +322,7 @@ function TiersSection({ tiers, settingsHref }: { tiers: AbsenceTiers; settingsHr
       <p>
         <a href={settingsHref}>{t('absence.tiers.change')}</a>
       </p>
-      <dl className="key-figures">
-        {tierKeys.map((tier) => (
-          <KeyFigure key={tier} label={name(tier)} value={count(summary[tier])} tone={tierTones[tier]} />
-        ))}
-      </dl>
+      <KeyFigures items={tierKeys.map((tier) => ({ label: name(tier), value: count(summary[tier]), tone: tierTones[tier] }))} />
       <p className="tiers-total">{t('absence.tiers.atRiskOrWorse', { count: summary.atRisk + summary.chronic + summary.severe })}</p>
       {hasNoTier ? <p className="muted">{t('absence.tiers.noTierCount', { count: summary.noTier })}</p> : null}
       <div className="chart-grid">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { draftFromJson, editorReducer, emptyDraft, isDirty, newQuestion, toExamBody, type DraftExam } from './editor-state.ts'
+import { draftFromJson, editorReducer, emptyDraft, isDirty, isoFromTypedDate, newQuestion, toExamBody, typedDateFromIso, type DraftExam } from './editor-state.ts'
 import type { ExamJson } from './exam-json.ts'
 import { examFieldErrors, examSchema, questionTypes } from './schemas.ts'
 import { sampleExam } from '#tests/exams.ts'
@@ -136,5 +136,27 @@ describe('the editor state', () => {
     const draft = withQuestions('multiple_choice', 'matching')
     for (const path of ['questions', 'questions.9.text', 'questions.0.options.7', 'questions.1.pairs.0.middle', 'questions.0.key', 'questions.0.type', 'show_student_name', 'nothing'])
       expect(editorReducer(draft, { type: 'typed', path, value: 'x' })).toBe(draft)
+  })
+})
+
+describe('the date box', () => {
+  it('takes a day as a teacher types it and gives the stored day', () => {
+    expect(isoFromTypedDate('22/11/2026')).toBe('2026-11-22')
+    expect(isoFromTypedDate(' 2/3/2026 ')).toBe('2026-03-02')
+    expect(isoFromTypedDate('2026-11-22')).toBe('2026-11-22')
+    expect(isoFromTypedDate('٢٢/١١/٢٠٢٦')).toBe('2026-11-22')
+    expect(isoFromTypedDate('22-11-2026')).toBe('2026-11-22')
+  })
+
+  it('refuses what is not a real day', () => {
+    for (const text of ['31/02/2026', '22/13/2026', '2026/11', 'tomorrow', '']) expect(isoFromTypedDate(text)).toBeNull()
+  })
+
+  it('shows a stored day as day/month/year, and a saved test reads back unchanged', () => {
+    expect(typedDateFromIso('2026-11-22')).toBe('22/11/2026')
+    const draft = { ...emptyDraft(), date: typedDateFromIso('2026-11-22') }
+    expect(toExamBody(draft).date).toBe('2026-11-22')
+    expect(toExamBody({ ...draft, date: '31/02/2026' }).date).toBe('31/02/2026')
+    expect(toExamBody({ ...draft, date: ' ' }).date).toBeNull()
   })
 })

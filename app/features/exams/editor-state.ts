@@ -68,7 +68,7 @@ export function draftFromJson(exam: ExamJson): DraftExam {
     school_name: exam.school_name,
     subject: exam.subject,
     grade: exam.grade,
-    date: exam.date ?? '',
+    date: exam.date ? typedDateFromIso(exam.date) : '',
     duration_minutes: numberText(exam.duration_minutes),
     info: exam.info,
     show_student_name: exam.show_student_name,
@@ -97,6 +97,29 @@ function draftQuestionFromJson(q: QuestionJson): DraftQuestion {
 /** A number typed in a box: '' is missing (undefined), anything else as typed (NaN fails the schema). */
 const typedNumber = (text: string) => (text.trim() === '' ? undefined : Number(text.replace(',', '.')))
 
+/**
+ * A date as a teacher types it in the builder's date box — 22/11/2026, 22-11-2026 or 2026-11-22,
+ * in Western or Arabic-Indic digits — as YYYY-MM-DD; null when it is not a real day. The box is
+ * text, not the browser's date control, whose words and order follow the browser's language
+ * rather than the page's.
+ */
+export function isoFromTypedDate(text: string): string | null {
+  const digits = text.trim().replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) & 0xf))
+  const dayFirst = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})$/.exec(digits)
+  const yearFirst = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(digits)
+  const [y, m, d] = dayFirst ? [dayFirst[3], dayFirst[2], dayFirst[1]] : yearFirst ? [yearFirst[1], yearFirst[2], yearFirst[3]] : []
+  if (!y || !m || !d) return null
+  const iso = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
+  const date = new Date(`${iso}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === iso ? iso : null
+}
+
+/** A stored day (YYYY-MM-DD) as the date box shows it: day/month/year. */
+export function typedDateFromIso(iso: string): string {
+  const [y, m, d] = iso.split('-')
+  return y && m && d ? `${d}/${m}/${y}` : iso
+}
+
 /** The object examSchema validates and the action stores: docs/api.md's shape. */
 export function toExamBody(draft: DraftExam) {
   return {
@@ -104,7 +127,8 @@ export function toExamBody(draft: DraftExam) {
     school_name: draft.school_name,
     subject: draft.subject,
     grade: draft.grade,
-    date: draft.date || null,
+    // A date that is not one goes as typed, and the schema says so beside the box.
+    date: draft.date.trim() === '' ? null : (isoFromTypedDate(draft.date) ?? draft.date.trim()),
     duration_minutes: typedNumber(draft.duration_minutes) ?? null,
     info: draft.info,
     show_student_name: draft.show_student_name,

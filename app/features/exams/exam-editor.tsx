@@ -8,7 +8,7 @@ import { useToast } from '#app/ui/toaster.tsx'
 import { ConfirmDialog } from '#app/ui/confirm-dialog.tsx'
 import { typedText } from '#app/ui/typed-before-hydration.ts'
 import { useHydrated } from '#app/ui/use-hydrated.ts'
-import { draftFromJson, editorReducer, emptyDraft, isDirty, toExamBody, type DraftExam, type HeaderField } from './editor-state.ts'
+import { draftFromJson, editorReducer, emptyDraft, isDirty, isoFromTypedDate, toExamBody, typedDateFromIso, type DraftExam, type HeaderField } from './editor-state.ts'
 import type { ExamJson } from './exam-json.ts'
 import { QuestionEditor, type UploadResult } from './question-editor.tsx'
 import { ExamSizeMeter } from './size-meter.tsx'
@@ -188,7 +188,9 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
     onPointerCancel: endDrag,
   })
 
-  const hijri = draft.date && /^\d{4}-\d{2}-\d{2}$/.test(draft.date) ? formatDate(lang, new Date(`${draft.date}T12:00:00Z`)).hijri : null
+  const dateIso = isoFromTypedDate(draft.date)
+  // The day the box holds, written out in the page's language in both calendars.
+  const dateRead = dateIso ? formatDate(lang, new Date(`${dateIso}T12:00:00Z`)) : null
   const marks = totalMarks(draft.questions.map((q) => ({ marks: Number(q.marks) || 0 })))
   const deleting = draft.questions.findIndex((q) => q.key === pendingDelete)
 
@@ -210,8 +212,26 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
             <FormField id="exam-grade" label={t('exams.editor.fields.grade')} errors={errorsAt('grade')}>
               {(p) => <input {...p} data-path="grade" value={draft.grade} maxLength={EXAM_LIMITS.shortText} dir="auto" onChange={(e) => setHeader('grade', e.target.value)} />}
             </FormField>
-            <FormField id="exam-date" label={t('exams.editor.fields.date')} hint={hijri ? t('exams.editor.fields.hijri', { date: hijri }) : t('exams.editor.fields.dateHint')} errors={errorsAt('date')}>
-              {(p) => <input {...p} data-path="date" type="date" value={draft.date} onChange={(e) => setHeader('date', e.target.value)} />}
+            <FormField id="exam-date" label={t('exams.editor.fields.date')} hint={dateRead ? t('exams.editor.fields.dateRead', dateRead) : `${t('exams.editor.fields.dateFormat')} ${t('exams.editor.fields.dateHint')}`} errors={errorsAt('date')}>
+              {/* Text, not the browser's date control: that one speaks the browser's language, not the page's. */}
+              {(p) => (
+                <input
+                  {...p}
+                  data-path="date"
+                  type="text"
+                  inputMode="numeric"
+                  dir="ltr"
+                  autoComplete="off"
+                  maxLength={10}
+                  value={draft.date}
+                  onChange={(e) => setHeader('date', e.target.value)}
+                  onBlur={(e) => {
+                    // What was typed, written back the one way the box shows a date.
+                    const iso = isoFromTypedDate(e.target.value)
+                    if (iso && typedDateFromIso(iso) !== e.target.value) setHeader('date', typedDateFromIso(iso))
+                  }}
+                />
+              )}
             </FormField>
             <FormField id="exam-duration" label={t('exams.editor.fields.duration')} errors={errorsAt('duration_minutes')}>
               {(p) => <input {...p} data-path="duration_minutes" type="number" inputMode="numeric" min={1} max={EXAM_LIMITS.durationMinutes} step={1} dir="ltr" value={draft.duration_minutes} onChange={(e) => setHeader('duration_minutes', e.target.value)} />}

@@ -1,5 +1,6 @@
 import { useRef, useState, type Dispatch, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
 import { useT } from '#app/i18n/use-t.ts'
+import { FileChooser } from '#app/ui/file-chooser.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
 import { useHydrated } from '#app/ui/use-hydrated.ts'
 import type { DraftQuestion, EditorAction } from './editor-state.ts'
@@ -143,13 +144,15 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
           ) : (
             <FormField id={id('image')} label={t('exams.editor.question.image')} hint={upload.busy ? t('exams.editor.question.uploading') : t('exams.editor.question.imageHint')} errors={[...(upload.error ? [upload.error] : []), ...(errorsOf('image') ?? [])]}>
               {(p) => (
-                <>
-                  <input {...p} className="file-input" data-path={path('image')} type="file" accept="image/png,image/jpeg,image/webp" data-needs-script disabled={notReady || upload.busy} onChange={(e) => chooseImage(e.target.files?.[0])} />
-                  {/* The browser's own control speaks the browser's language; this button the page's. */}
-                  <label htmlFor={p.id} className="button button-ghost button-small file-choose" aria-hidden="true">
-                    {t('exams.editor.question.chooseImage')}
-                  </label>
-                </>
+                <FileChooser
+                  {...p}
+                  buttonLabel={t('exams.editor.question.chooseImage')}
+                  data-path={path('image')}
+                  accept="image/png,image/jpeg,image/webp"
+                  data-needs-script
+                  disabled={notReady || upload.busy}
+                  onChange={(e) => chooseImage(e.target.files?.[0])}
+                />
               )}
             </FormField>
           )}

@@ -3,7 +3,7 @@ import { formatNumber, formatRate } from '#app/i18n/format.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { StackedBarChart, type ChartRow, type ChartTone } from '#app/ui/charts.tsx'
 import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
-import { GroupTable, KeyFigure, SkippedRows } from '#app/ui/report-parts.tsx'
+import { GroupTable, KeyFigures, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { BandCount, BandSubjectReport, GradesReport, SubjectReport } from './analyse-grades.ts'
 import { bandRangeLabel, isBandKey } from './bands.ts'
 import type { BandsChoice } from './bands-query.ts'
@@ -61,9 +61,7 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
   return (
     <section className="report-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{subject.subject}</h2>
-      <dl className="key-figures">
-        <KeyFigure label={t('grades-report.figures.students')} value={formatNumber(lang, subject.summary.students)} />
-      </dl>
+      <KeyFigures items={[{ label: t('grades-report.figures.students'), value: formatNumber(lang, subject.summary.students) }]} />
       <div className="chart-grid">
         <StackedBarChart id={`${id}-bands`} title={t('grades-report.charts.bandsByClassroom')} rows={byClassroom} formatValue={rate} />
         <StackedBarChart id={`${id}-distribution`} title={t('grades-report.charts.distribution')} rows={distribution} formatValue={rate} />
@@ -160,16 +158,18 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
   return (
     <section className="report-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('grades-report.subject', { subject: subject.subject, max: num(subject.max) })}</h2>
-      <dl className="key-figures">
-        <KeyFigure label={t('grades-report.figures.students')} value={num(s.students)} />
-        <KeyFigure label={t('grades-report.figures.absent')} value={num(s.absent)} />
-        <KeyFigure label={t('grades-report.figures.average')} value={num(s.average)} />
-        <KeyFigure label={t('grades-report.figures.highest')} value={num(s.highest)} />
-        <KeyFigure label={t('grades-report.figures.lowest')} value={num(s.lowest)} />
-        <KeyFigure label={t('grades-report.figures.median')} value={num(s.median)} />
-        <KeyFigure label={t('grades-report.figures.stdDev')} value={num(s.stdDev)} />
-        <KeyFigure label={t('grades-report.figures.passRate')} value={rate(s.passRate)} tone="present" />
-      </dl>
+      <KeyFigures
+        items={[
+          { label: t('grades-report.figures.students'), value: num(s.students) },
+          { label: t('grades-report.figures.absent'), value: num(s.absent) },
+          { label: t('grades-report.figures.average'), value: num(s.average) },
+          { label: t('grades-report.figures.highest'), value: num(s.highest) },
+          { label: t('grades-report.figures.lowest'), value: num(s.lowest) },
+          { label: t('grades-report.figures.median'), value: num(s.median) },
+          { label: t('grades-report.figures.stdDev'), value: num(s.stdDev) },
+          { label: t('grades-report.figures.passRate'), value: rate(s.passRate), tone: 'present' },
+        ]}
+      />
 
       <div className="chart-grid">
         <StackedBarChart id={`${id}-bands`} title={t('grades-report.charts.bandsByClassroom')} note={t('grades-report.charts.passRateNote')} rows={byClassroom} formatValue={rate} />
