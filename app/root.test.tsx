@@ -52,7 +52,11 @@ describe('the one-time message (flash)', () => {
   const testDb = setupTestDatabase()
   const flash = `hallil_flash=${encodeURIComponent(JSON.stringify({ kind: 'success', key: 'accounts.messages.loggedOut' }))}`
   const load = (headers: Record<string, string>) =>
-    loader({ request: new Request('http://localhost/ar.data', { headers }), params: { lang: 'ar' }, context: testContext(testDb()) } as never) as unknown as Promise<{ data: { flash: { message: string } | null }; init?: { headers?: Record<string, string> } }>
+    loader({
+      request: new Request('http://localhost/ar.data', { headers }),
+      params: { lang: 'ar' },
+      context: testContext(testDb()),
+    } as never) as unknown as Promise<{ data: { flash: { message: string } | null }; init?: { headers?: Record<string, string> } }>
 
   it('is shown once by the page that reads it, which clears its cookie', async () => {
     const result = await load({ cookie: flash })

@@ -65,26 +65,33 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // the teacher actually lands on shows it.
   const flashed = isPrefetch(request) ? null : readFlash(request)
   const flash: ToastItem | null = flashed
-    ? { id: randomUUID(), kind: flashed.kind, message: createTranslator(lang, getMessages(lang, [flashed.key.split('.')[0] ?? 'common'])).t(flashed.key) }
+    ? {
+        id: randomUUID(),
+        kind: flashed.kind,
+        message: createTranslator(lang, getMessages(lang, [flashed.key.split('.')[0] ?? 'common'])).t(flashed.key),
+      }
     : null
-  return data({
-    lang,
-    messages,
-    user,
-    flash,
-    appUrl: env.APP_URL,
-    siteName: lang === 'ar' ? 'حلّل' : 'Hallil',
-    buildVersion: context.buildVersion,
-    // The server's year, so the footer renders the same on both sides.
-    year: new Date().getFullYear(),
-    support: {
-      email: env.SUPPORT_EMAIL,
-      phone: env.SUPPORT_PHONE,
-      whatsapp: env.SUPPORT_WHATSAPP,
-      sellerName: lang === 'ar' ? env.SELLER_NAME_AR : env.SELLER_NAME_EN,
-      vatNumber: env.SELLER_VAT_NUMBER,
+  return data(
+    {
+      lang,
+      messages,
+      user,
+      flash,
+      appUrl: env.APP_URL,
+      siteName: lang === 'ar' ? 'حلّل' : 'Hallil',
+      buildVersion: context.buildVersion,
+      // The server's year, so the footer renders the same on both sides.
+      year: new Date().getFullYear(),
+      support: {
+        email: env.SUPPORT_EMAIL,
+        phone: env.SUPPORT_PHONE,
+        whatsapp: env.SUPPORT_WHATSAPP,
+        sellerName: lang === 'ar' ? env.SELLER_NAME_AR : env.SELLER_NAME_EN,
+        vatNumber: env.SELLER_VAT_NUMBER,
+      },
     },
-  }, flashed ? { headers: { 'Set-Cookie': clearFlashCookie } } : undefined)
+    flashed ? { headers: { 'Set-Cookie': clearFlashCookie } } : undefined,
+  )
 }
 
 // Cookies set by a loader (the cleared flash, a new session) reach document requests only through headers.
@@ -174,7 +181,9 @@ export function ErrorBoundary() {
         <LangSwitch />
       </header>
       <main id="main" className="error-main container">
-        <p className="error-code" aria-hidden="true">{status}</p>
+        <p className="error-code" aria-hidden="true">
+          {status}
+        </p>
         {isNotFound ? (
           <>
             <h1>{t('common.errors.notFoundTitle')}</h1>

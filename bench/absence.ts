@@ -60,14 +60,33 @@ async function measure(file: string, runs: number) {
   const { uploadAbsence } = await import('#app/features/absence/index.server.ts')
   const { closeAnalysisWorkers } = await import('#app/features/analyses/index.server.ts')
   const { sql } = await import('drizzle-orm')
-  const env = loadEnv({ ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-bench-db-')), LOG_LEVEL: 'silent', ANALYSIS_UPLOADS_PER_HOUR: '10000' })
+  const env = loadEnv({
+    ...process.env,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-bench-db-')),
+    LOG_LEVEL: 'silent',
+    ANALYSIS_UPLOADS_PER_HOUR: '10000',
+  })
   const database = await openDatabaseFor(env)
   await database.migrate()
   const ctx = { db: database.db, env, logger: createLogger('silent') }
   const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
-  const [user] = await database.db.insert(users).values({ username: `bench ${stamp}`, email: `bench-${stamp}@example.sa`, phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() }).returning()
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      username: `bench ${stamp}`,
+      email: `bench-${stamp}@example.sa`,
+      phone: '+966551234567',
+      passwordHash: 'x',
+      emailVerifiedAt: new Date(),
+    })
+    .returning()
   const bytes = readFileSync(file)
-  const uploadOf = (data: Uint8Array) => () => uploadAbsence(ctx, { userId: user!.id, lang: 'ar', file: { name: 'absence.xlsx', size: data.length, bytes: async () => new Uint8Array(data) } })
+  const uploadOf = (data: Uint8Array) => () =>
+    uploadAbsence(ctx, {
+      userId: user!.id,
+      lang: 'ar',
+      file: { name: 'absence.xlsx', size: data.length, bytes: async () => new Uint8Array(data) },
+    })
   const upload = uploadOf(bytes)
   // Warm the worker thread and the database's write path with a small file, so the peak below
   // is what this file costs, not what starting them costs.
@@ -96,7 +115,15 @@ async function measure(file: string, runs: number) {
     .where(sql`${analyses.id} = ${first?.id}`)
   await closeAnalysisWorkers()
   await database.close()
-  console.log(JSON.stringify({ database: database.kind, medianMs, firstMs, peakMb: database.kind === 'pglite' ? null : Math.max(0, peakMb), storedBytes: Number(size?.bytes ?? 0) }))
+  console.log(
+    JSON.stringify({
+      database: database.kind,
+      medianMs,
+      firstMs,
+      peakMb: database.kind === 'pglite' ? null : Math.max(0, peakMb),
+      storedBytes: Number(size?.bytes ?? 0),
+    }),
+  )
 }
 
 if (process.argv[2] === '--measure' && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -125,7 +152,13 @@ export async function benchSearchUnderLoad() {
   await seedPackages(database.db)
   const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox'), logger })
   try {
-    const figures = await measureSearchUnderLoad({ env, database, logger, mailer, files: createLocalFileStore(path.join(dataDir, 'files')) })
+    const figures = await measureSearchUnderLoad({
+      env,
+      database,
+      logger,
+      mailer,
+      files: createLocalFileStore(path.join(dataDir, 'files')),
+    })
     return { ...figures, database: database.kind }
   } finally {
     await closeAnalysisWorkers()

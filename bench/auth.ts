@@ -13,7 +13,6 @@ import { createHttpApp } from '#server/http/http.ts'
 import type { ServerBuild } from 'react-router'
 import { median } from './measure.ts'
 
-
 export async function benchAuth() {
   const hashes: number[] = []
   for (let i = 0; i < 15; i++) {
@@ -34,9 +33,27 @@ export async function benchAuth() {
   const stamp = Date.now().toString(36)
   for (let i = 0; i < accounts; i++) {
     const email = `bench-${stamp}-${i}@example.sa`
-    const user = await registerUser({ ...ctx, clientIp: `10.9.${i}.1` }, { username: `bench ${stamp} ${i}`, email, phone: '+966551234567', password: 'Bench-Strong-42', password_confirmation: 'Bench-Strong-42', terms: true, lang: 'en' })
+    const user = await registerUser(
+      { ...ctx, clientIp: `10.9.${i}.1` },
+      {
+        username: `bench ${stamp} ${i}`,
+        email,
+        phone: '+966551234567',
+        password: 'Bench-Strong-42',
+        password_confirmation: 'Bench-Strong-42',
+        terms: true,
+        lang: 'en',
+      },
+    )
     // Activate without reading mail: a fresh code issued after moving the clock past the resend wait.
-    const code = await issueCode({ db: database.db, secret: env.SESSION_SECRET, userId: user.id, purpose: 'activation', targetEmail: email, now: new Date(Date.now() + 61_000) })
+    const code = await issueCode({
+      db: database.db,
+      secret: env.SESSION_SECRET,
+      userId: user.id,
+      purpose: 'activation',
+      targetEmail: email,
+      now: new Date(Date.now() + 61_000),
+    })
     await activateAccount({ ...ctx, clientIp: `10.8.${i}.1` }, { email, code })
   }
   const app = createHttpApp({

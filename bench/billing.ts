@@ -13,7 +13,6 @@ import { createLogger } from '#app/platform/logger.server.ts'
 import { openDatabaseFor } from '#app/platform/services.server.ts'
 import { timeRunsAsync } from './measure.ts'
 
-
 export async function benchBilling() {
   const env = loadEnv({ ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-bench-')), LOG_LEVEL: 'silent' })
   const logger = createLogger('silent')
@@ -25,7 +24,16 @@ export async function benchBilling() {
   const passwordHash = await hashPassword('Bench-Strong-42')
   const stamp = Date.now().toString(36)
   const settle = await timeRunsAsync(async (i) => {
-    const [user] = await database.db.insert(users).values({ username: `settle ${stamp} ${i}`, email: `settle-${stamp}-${i}@example.sa`, phone: '+966551234567', passwordHash, emailVerifiedAt: new Date() }).returning()
+    const [user] = await database.db
+      .insert(users)
+      .values({
+        username: `settle ${stamp} ${i}`,
+        email: `settle-${stamp}-${i}@example.sa`,
+        phone: '+966551234567',
+        passwordHash,
+        emailVerifiedAt: new Date(),
+      })
+      .returning()
     const checkout = await startCheckout(ctx, gateway, { userId: user!.id, packageId: 1, method: 'mada', lang: 'en' })
     await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'Bench', expiry: '12/30', cvc: '123' })
     await gateway.confirm3ds(checkout.gatewayPaymentId)

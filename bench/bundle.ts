@@ -1,10 +1,11 @@
 // Compressed JavaScript per public page (issue #8: goal ≤ 100 KB): the HTML each page is served
 // with, from the running built server, names the modules a browser fetches before the page is
 // interactive — `<script src>`, `<link rel="modulepreload">`, the inline module script's
-// `import(...)` and the modules a React page loads after its first paint — and the sum of their brotli sizes (the .br files scripts/precompress.js writes
-// beside build/client's assets; brotli quality 11 through node:zlib where one is missing) is the
+// `import(...)` and the modules a React page loads after its first paint — and the sum of their
+// brotli sizes (the .br files scripts/precompress.js writes beside build/client's assets; brotli
+// quality 11 through node:zlib where one is missing) is the
 // figure. Modules loaded later by a lazy import are not counted. Stylesheets are summed the same
-// way and shown beside it. The files are the server's own: bench/app-server.ts runs it from a
+// way and shown beside it. The files are the server's own: tests/support/server-process.ts runs it from a
 // snapshot of build/, so a rebuild in the shared checkout meanwhile does not mix two builds.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -14,7 +15,20 @@ import type { ServerProcess as AppServer } from '#tests/support/server-process.t
 
 // The content pages (sent to guests without React, docs/decisions/010) and the public pages with
 // forms (React pages: instant validation with the server's schemas).
-export const PUBLIC_PAGES = ['/ar', '/en', '/ar/packages', '/ar/about-us', '/ar/common-questions', '/ar/privacy-policy', '/ar/terms', '/ar/rates', '/ar/contact-us', '/ar/login', '/ar/SignIn', '/ar/forget-password']
+export const PUBLIC_PAGES = [
+  '/ar',
+  '/en',
+  '/ar/packages',
+  '/ar/about-us',
+  '/ar/common-questions',
+  '/ar/privacy-policy',
+  '/ar/terms',
+  '/ar/rates',
+  '/ar/contact-us',
+  '/ar/login',
+  '/ar/SignIn',
+  '/ar/forget-password',
+]
 
 export interface BundleBenchResult {
   readonly page: string
@@ -32,7 +46,11 @@ function brotliSize(clientDir: string, asset: string): { raw: number; br: number
   return { raw, br: brotliCompressSync(readFileSync(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length }
 }
 
-const attr = (tag: string, name: string) => new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag)?.slice(1).find((v) => v !== undefined)
+const attr = (tag: string, name: string) =>
+  new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
+    .exec(tag)
+    ?.slice(1)
+    .find((v) => v !== undefined)
 
 /** The /assets paths of the scripts and stylesheets a page's HTML asks for. */
 export function assetsOf(html: string, base: string): { scripts: string[]; styles: string[] } {
@@ -67,7 +85,10 @@ export function assetsOf(html: string, base: string): { scripts: string[]; style
     const href = local(attr(tag, 'data-href'))
     if (href) styles.add(href)
   }
-  const moduleBody = new RegExp(`<script\\b[^>]*(?:type\\s*=\\s*["']?module["']?|id="${DEFERRED_MODULES_ID}")[^>]*>([\\s\\S]*?)<\\/script>`, 'gi')
+  const moduleBody = new RegExp(
+    `<script\\b[^>]*(?:type\\s*=\\s*["']?module["']?|id="${DEFERRED_MODULES_ID}")[^>]*>([\\s\\S]*?)<\\/script>`,
+    'gi',
+  )
   for (const [, body] of html.matchAll(moduleBody)) {
     for (const m of body!.matchAll(/(?:import\s*\(\s*|import\s+[^'"]*?from\s*|import\s*)["']([^"']+\.js)["']/g)) {
       const src = local(m[1])

@@ -52,7 +52,12 @@ const csvText = (cell: CellValue): string => {
 /** The sample-layout workbook's rows, saved as .xls (two sheets) and as a Windows-1256 CSV. */
 function makeFiles(dir: string): Record<Container, { file: string; bytes: number; sheets: number }> {
   const source = absenceWorkbook({ rows: ROWS })
-  const { rows } = readSheet(source.data, { preferredSheets: ['الغياب'], maxUncompressedBytes: 200 << 20, maxRows: 500_000, timeBudgetMs: 60_000 })
+  const { rows } = readSheet(source.data, {
+    preferredSheets: ['الغياب'],
+    maxUncompressedBytes: 200 << 20,
+    maxRows: 500_000,
+    timeBudgetMs: 60_000,
+  })
   const header = rows.slice(0, 4)
   const records = rows.slice(4)
   const grid = (part: readonly SheetRow[]) => {
@@ -106,9 +111,18 @@ export function containerRows(results: readonly ContainerBenchResult[]): Array<[
   return results.flatMap((r) => {
     const size = `${r.rows.toLocaleString('en')} rows, ${mb(r.fileBytes)} .${r.container}${r.sheets > 1 ? ` (${r.sheets} sheets)` : ''}`
     return [
-      [`${size}: readWorkbook, median of ${r.runs - 1} warm (first ${ms(r.ours.firstMs)})`, `${ms(r.ours.medianMs)}, peak +${r.ours.peakMb.toFixed(0)} MB`],
-      [`${size}: SheetJS read, median of ${r.runs - 1} warm (first ${ms(r.sheetjs.firstMs)})`, `${ms(r.sheetjs.medianMs)}, peak +${r.sheetjs.peakMb.toFixed(0)} MB`],
-      [`${size}: readWorkbook / SheetJS (time, memory)`, `${(r.ours.medianMs / r.sheetjs.medianMs).toFixed(2)}, ${(r.ours.peakMb / Math.max(1, r.sheetjs.peakMb)).toFixed(2)}`],
+      [
+        `${size}: readWorkbook, median of ${r.runs - 1} warm (first ${ms(r.ours.firstMs)})`,
+        `${ms(r.ours.medianMs)}, peak +${r.ours.peakMb.toFixed(0)} MB`,
+      ],
+      [
+        `${size}: SheetJS read, median of ${r.runs - 1} warm (first ${ms(r.sheetjs.firstMs)})`,
+        `${ms(r.sheetjs.medianMs)}, peak +${r.sheetjs.peakMb.toFixed(0)} MB`,
+      ],
+      [
+        `${size}: readWorkbook / SheetJS (time, memory)`,
+        `${(r.ours.medianMs / r.sheetjs.medianMs).toFixed(2)}, ${(r.ours.peakMb / Math.max(1, r.sheetjs.peakMb)).toFixed(2)}`,
+      ],
     ] satisfies Array<[string, string]>
   })
 }
@@ -123,10 +137,14 @@ async function measure(library: Library, container: Container, file: string, run
     read = () => readWorkbook(data, options).sheets.reduce((sum, s) => sum + s.rows.length, 0)
   } else {
     if (container === 'csv') XLSX.set_cptable(await import('@e965/xlsx/dist/cpexcel.full.mjs'))
-    const options: XLSX.ParsingOptions = container === 'csv' ? { type: 'buffer', dense: true, raw: true, codepage: 1256 } : { type: 'buffer', dense: true }
+    const options: XLSX.ParsingOptions =
+      container === 'csv' ? { type: 'buffer', dense: true, raw: true, codepage: 1256 } : { type: 'buffer', dense: true }
     read = () => {
       const workbook = XLSX.read(data, options)
-      return workbook.SheetNames.reduce((sum, name) => sum + ((workbook.Sheets[name] as { '!data'?: unknown[] })['!data']?.filter(Boolean).length ?? 0), 0)
+      return workbook.SheetNames.reduce(
+        (sum, name) => sum + ((workbook.Sheets[name] as { '!data'?: unknown[] })['!data']?.filter(Boolean).length ?? 0),
+        0,
+      )
     }
   }
   let rowsRead = 0

@@ -18,7 +18,6 @@ import { examRecordOf, sampleExam } from '#tests/exams.ts'
 import { measurePrintUnderLoad } from '#tests/print-under-load.ts'
 import { timeRunsAsync } from './measure.ts'
 
-
 function thirtyQuestions(title: string): ExamRecord {
   const base = sampleExam()
   const questions = Array.from({ length: 30 }, (_, i) => {
@@ -38,7 +37,11 @@ export async function benchExams() {
       const t0 = performance.now()
       const pdf = renderExamPdf(exam, { lang: 'ar', images, ...kind, seed: `bench-${i}` })
       const ms = performance.now() - t0
-      pages = (Buffer.from(pdf).toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length
+      pages = (
+        Buffer.from(pdf)
+          .toString('latin1')
+          .match(/\/Type\s*\/Page[^s]/g) ?? []
+      ).length
       await turn()
       return ms
     }, 10)

@@ -55,7 +55,6 @@ export async function benchGrades(): Promise<GradesBenchResult[]> {
   return results
 }
 
-
 /** In the child: run the job `runs` times on the file and print the figures as JSON. */
 async function measure(job: Job, file: string, runs: number) {
   const data = readFileSync(file)
@@ -79,7 +78,12 @@ async function measure(job: Job, file: string, runs: number) {
           }
         })()
   const timing = timeRuns(run, runs)
-  const result: Measurement = { medianMs: timing.medianMs, firstMs: timing.firstMs, peakMb: timing.peakMb, ...(job === 'analyse' && { analyseMs: timing.partMs }) }
+  const result: Measurement = {
+    medianMs: timing.medianMs,
+    firstMs: timing.firstMs,
+    peakMb: timing.peakMb,
+    ...(job === 'analyse' && { analyseMs: timing.partMs }),
+  }
   console.log(JSON.stringify(result))
 }
 

@@ -19,10 +19,16 @@ const rows: Array<[string, string]> = []
 const verdictOf = (ok: boolean) => (ok ? 'meets goal' : 'MISSES goal')
 const auth = await benchAuth()
 rows.push([`argon2id hash (m=19456, t=2, p=1), median of 15`, `${auth.hashMedianMs.toFixed(1)} ms`])
-rows.push([`login through /api/v1/auth/login (${auth.database}, 8 concurrent, ${auth.logins} requests, ${auth.loginsOk} ok)`, `${auth.loginsPerSecond.toFixed(1)} /s`])
+rows.push([
+  `login through /api/v1/auth/login (${auth.database}, 8 concurrent, ${auth.logins} requests, ${auth.loginsOk} ok)`,
+  `${auth.loginsPerSecond.toFixed(1)} /s`,
+])
 
 const billing = await benchBilling()
-rows.push([`settlePayment: fetch, checks, paid + subscription + invoice + notification (${billing.database}), median of 30`, `${billing.settleMedianMs.toFixed(1)} ms`])
+rows.push([
+  `settlePayment: fetch, checks, paid + subscription + invoice + notification (${billing.database}), median of 30`,
+  `${billing.settleMedianMs.toFixed(1)} ms`,
+])
 rows.push([`invoice PDF (typst, warm), median of 30`, `${billing.pdfMedianMs.toFixed(1)} ms`])
 
 const mb = (bytes: number) => (bytes < 1 << 20 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1 << 20)).toFixed(1)} MB`)
@@ -30,8 +36,14 @@ const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`
 const xlsx = await benchXlsx()
 for (const x of xlsx) {
   const size = `${x.rows.toLocaleString('en')} rows, ${mb(x.fileBytes)} .xlsx, ${mb(x.sheetBytes)} sheet XML`
-  rows.push([`xlsx ${size}: readSheet, median of ${x.runs - 1} warm (first ${ms(x.ours.firstMs)})`, `${ms(x.ours.medianMs)}, peak +${x.ours.peakMb.toFixed(0)} MB${x.sheetBytes >= 1 << 20 ? ` (${(x.ours.peakMb / (x.sheetBytes / (1 << 20))).toFixed(1)}× the sheet)` : ''}`])
-  rows.push([`xlsx ${size}: SheetJS read, median of ${x.runs - 1} warm (first ${ms(x.sheetjs.firstMs)})`, `${ms(x.sheetjs.medianMs)}, peak +${x.sheetjs.peakMb.toFixed(0)} MB`])
+  rows.push([
+    `xlsx ${size}: readSheet, median of ${x.runs - 1} warm (first ${ms(x.ours.firstMs)})`,
+    `${ms(x.ours.medianMs)}, peak +${x.ours.peakMb.toFixed(0)} MB${x.sheetBytes >= 1 << 20 ? ` (${(x.ours.peakMb / (x.sheetBytes / (1 << 20))).toFixed(1)}× the sheet)` : ''}`,
+  ])
+  rows.push([
+    `xlsx ${size}: SheetJS read, median of ${x.runs - 1} warm (first ${ms(x.sheetjs.firstMs)})`,
+    `${ms(x.sheetjs.medianMs)}, peak +${x.sheetjs.peakMb.toFixed(0)} MB`,
+  ])
   rows.push([`xlsx ${size}: SheetJS time / readSheet time`, `${(x.sheetjs.medianMs / x.ours.medianMs).toFixed(1)}×`])
 }
 
@@ -41,7 +53,10 @@ rows.push(...noorRows(await benchNoor()))
 for (const a of await benchAbsence()) {
   const size = `${a.rows.toLocaleString('en')} rows`
   const sheetjs = xlsx.find((x) => x.rows === a.rows)?.sheetjs.medianMs ?? Number.NaN
-  rows.push([`absence upload → stored report, ${size} (${a.database}), median (first ${ms(a.firstMs)})`, `${ms(a.medianMs)}, ${a.peakMb === null ? 'peak not measurable beside PGlite (see the xlsx rows)' : `peak +${a.peakMb.toFixed(0)} MB (${(a.peakMb / (a.sheetBytes / (1 << 20))).toFixed(1)}× the sheet)`}, stored ${mb(a.storedBytes)}`])
+  rows.push([
+    `absence upload → stored report, ${size} (${a.database}), median (first ${ms(a.firstMs)})`,
+    `${ms(a.medianMs)}, ${a.peakMb === null ? 'peak not measurable beside PGlite (see the xlsx rows)' : `peak +${a.peakMb.toFixed(0)} MB (${(a.peakMb / (a.sheetBytes / (1 << 20))).toFixed(1)}× the sheet)`}, stored ${mb(a.storedBytes)}`,
+  ])
   rows.push([`absence upload → stored report / SheetJS read alone, ${size} (goal ≤ 1.0, aim 0.5)`, `${(a.medianMs / sheetjs).toFixed(2)}`])
 }
 
@@ -73,16 +88,29 @@ try {
     `upload memory: the built server (PGlite) idle, then the peak of the whole process during each of ${uploads.length} uploads (the bad-file corpus, 100,000 and 320,000 daily rows) (goal < 512 MB)`,
     `idle ${startMb} MB; highest ${worst.peakMb} MB (${worst.name}), ${verdictOf(uploads.every((u) => u.peakMb < 512 && u.status === u.expected))}`,
   ])
-  for (const u of uploads.filter((upload) => upload.bytes > 1 << 20)) rows.push([`upload memory: ${u.name} (${mb(u.bytes)}, answered ${u.status})`, `${u.beforeMb} MB before, peak ${u.peakMb} MB, ${ms(u.ms)}`])
+  for (const u of uploads.filter((upload) => upload.bytes > 1 << 20))
+    rows.push([
+      `upload memory: ${u.name} (${mb(u.bytes)}, answered ${u.status})`,
+      `${u.beforeMb} MB before, peak ${u.peakMb} MB, ${ms(u.ms)}`,
+    ])
 } catch (error) {
   rows.push(['upload memory of the built server', `error: ${(error as Error).message.split('\n')[0]}`])
 }
 
 for (const g of await benchGrades()) {
   const size = `${g.rows.toLocaleString('en')} rows, ${mb(g.fileBytes)} .xlsx, ${mb(g.sheetBytes)} sheet XML`
-  rows.push([`grades ${size}: readSheet + analyseGrades, median of ${g.runs - 1} warm (first ${ms(g.ours.firstMs)})`, `${ms(g.ours.medianMs)} (analysis ${ms(g.ours.analyseMs ?? 0)}), peak +${g.ours.peakMb.toFixed(0)} MB`])
-  rows.push([`grades ${size}: SheetJS read alone, median of ${g.runs - 1} warm (first ${ms(g.sheetjs.firstMs)})`, `${ms(g.sheetjs.medianMs)}, peak +${g.sheetjs.peakMb.toFixed(0)} MB`])
-  rows.push([`grades ${size}: (read + analysis) / SheetJS read alone`, `${(g.ours.medianMs / g.sheetjs.medianMs).toFixed(2)} time, ${(g.ours.peakMb / g.sheetjs.peakMb).toFixed(2)} memory`])
+  rows.push([
+    `grades ${size}: readSheet + analyseGrades, median of ${g.runs - 1} warm (first ${ms(g.ours.firstMs)})`,
+    `${ms(g.ours.medianMs)} (analysis ${ms(g.ours.analyseMs ?? 0)}), peak +${g.ours.peakMb.toFixed(0)} MB`,
+  ])
+  rows.push([
+    `grades ${size}: SheetJS read alone, median of ${g.runs - 1} warm (first ${ms(g.sheetjs.firstMs)})`,
+    `${ms(g.sheetjs.medianMs)}, peak +${g.sheetjs.peakMb.toFixed(0)} MB`,
+  ])
+  rows.push([
+    `grades ${size}: (read + analysis) / SheetJS read alone`,
+    `${(g.ours.medianMs / g.sheetjs.medianMs).toFixed(2)} time, ${(g.ours.peakMb / g.sheetjs.peakMb).toFixed(2)} memory`,
+  ])
 }
 
 const exams = await benchExams()
@@ -110,14 +138,26 @@ rows.push([`load average (1 min) before the HTTP benchmarks, on ${availableParal
 const ssrRows = (r: SsrBenchResult) => {
   const load = (f: SsrBenchResult['app']) =>
     `${f.requestsPerSecond.toFixed(0)} req/s, p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)}${f.non2xx || f.errors ? ` (${f.non2xx} non-2xx, ${f.errors} errors/timeouts)` : ''}`
-  rows.push([`SSR /ar through the app (built server, ${r.database}), a guest (guest page cache), 50 connections, 10 s, ${kb(r.appHtmlBytes)} HTML`, load(r.app)])
+  rows.push([
+    `SSR /ar through the app (built server, ${r.database}), a guest (guest page cache), 50 connections, 10 s, ${kb(r.appHtmlBytes)} HTML`,
+    load(r.app),
+  ])
   rows.push([`SSR /ar through the app (${r.database}), every request rendered (router, loaders, React)`, load(r.rendered)])
-  rows.push([`SSR the same tree through react-dom/server alone (node:http, renderToPipeableStream), ${kb(r.baselineHtmlBytes)} HTML`, load(r.baseline)])
+  rows.push([
+    `SSR the same tree through react-dom/server alone (node:http, renderToPipeableStream), ${kb(r.baselineHtmlBytes)} HTML`,
+    load(r.baseline),
+  ])
   const ratio = r.app.requestsPerSecond / r.baseline.requestsPerSecond
   const renderedRatio = r.rendered.requestsPerSecond / r.baseline.requestsPerSecond
-  rows.push([`SSR /ar app req/s / react-dom/server alone (${r.database}) (goal ≥ 70%)`, `${(ratio * 100).toFixed(0)}%, ${verdict(ratio >= 0.7)}`])
+  rows.push([
+    `SSR /ar app req/s / react-dom/server alone (${r.database}) (goal ≥ 70%)`,
+    `${(ratio * 100).toFixed(0)}%, ${verdict(ratio >= 0.7)}`,
+  ])
   rows.push([`SSR /ar app p99 latency (${r.database}) (goal ≤ 50 ms)`, `${ms(r.app.p99Ms)}, ${verdict(r.app.p99Ms <= 50)}`])
-  rows.push([`  the same, every request rendered: req/s ratio, p99 (not a goal: the signed-in pages' cost)`, `${(renderedRatio * 100).toFixed(0)}%, ${ms(r.rendered.p99Ms)}`])
+  rows.push([
+    `  the same, every request rendered: req/s ratio, p99 (not a goal: the signed-in pages' cost)`,
+    `${(renderedRatio * 100).toFixed(0)}%, ${ms(r.rendered.p99Ms)}`,
+  ])
 }
 let shared: AppServer | undefined
 try {
@@ -143,13 +183,19 @@ try {
   if (shared) {
     try {
       for (const b of await benchBundle(shared))
-        rows.push([`JS per page, brotli, modules in its HTML (goal ≤ 100 KB): ${b.page} (${b.jsFiles} files)`, `${kb(b.jsBrotliBytes)} (${kb(b.jsRawBytes)} raw; CSS ${kb(b.cssBrotliBytes)}), ${verdict(b.jsBrotliBytes <= 100 * 1024)}`])
+        rows.push([
+          `JS per page, brotli, modules in its HTML (goal ≤ 100 KB): ${b.page} (${b.jsFiles} files)`,
+          `${kb(b.jsBrotliBytes)} (${kb(b.jsRawBytes)} raw; CSS ${kb(b.cssBrotliBytes)}), ${verdict(b.jsBrotliBytes <= 100 * 1024)}`,
+        ])
     } catch (error) {
       rows.push(['JS per page, brotli', failure(error)])
     }
     try {
       const pages = await benchLighthouse(shared)
-      rows.push([`Lighthouse mobile (Chromium, simulated throttling), median of ${LIGHTHOUSE_RUNS} runs: ${LIGHTHOUSE_CATEGORIES.join(' / ')} (goal ≥ 0.98 / 1 / 1 / 1)`, ''])
+      rows.push([
+        `Lighthouse mobile (Chromium, simulated throttling), median of ${LIGHTHOUSE_RUNS} runs: ${LIGHTHOUSE_CATEGORIES.join(' / ')} (goal ≥ 0.98 / 1 / 1 / 1)`,
+        '',
+      ])
       for (const p of pages) {
         const scores = p.scores.map((s) => (s === null ? '–' : s.toFixed(2))).join(' / ')
         const extra = [p.misses.length ? `lost on ${p.misses.join(', ')}` : '', p.note ?? ''].filter(Boolean).join('; ')

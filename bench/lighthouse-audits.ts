@@ -23,7 +23,16 @@ try {
   const cookie = await subscribedTeacherCookie(server)
   const chrome = await launch({
     chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     logLevel: 'silent',
   })
   try {
@@ -41,8 +50,12 @@ try {
         if (!run) throw new Error(`${name}: no result`)
         const { lhr, artifacts } = run
         writeFileSync(path.join(outDir, `${lang}-${page.name}.json`), JSON.stringify(lhr))
-        const scores = Object.values(lhr.categories).map((c) => `${c.id} ${c.score}`).join(', ')
-        console.log(`\n${name} (${new URL(lhr.finalDisplayedUrl).pathname}): ${scores}${lhr.runtimeError ? `; ${lhr.runtimeError.code}` : ''}`)
+        const scores = Object.values(lhr.categories)
+          .map((c) => `${c.id} ${c.score}`)
+          .join(', ')
+        console.log(
+          `\n${name} (${new URL(lhr.finalDisplayedUrl).pathname}): ${scores}${lhr.runtimeError ? `; ${lhr.runtimeError.code}` : ''}`,
+        )
         for (const category of ['accessibility', 'best-practices', 'seo']) {
           for (const ref of lhr.categories[category]?.auditRefs ?? []) {
             const audit = lhr.audits[ref.id]

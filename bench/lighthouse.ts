@@ -53,7 +53,10 @@ async function activationCode(outbox: string, email: string): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {
     let files: string[] = []
     try {
-      files = readdirSync(outbox).filter((f) => f.endsWith('.eml')).toSorted().toReversed()
+      files = readdirSync(outbox)
+        .filter((f) => f.endsWith('.eml'))
+        .toSorted()
+        .toReversed()
     } catch {
       // not written yet
     }
@@ -77,7 +80,14 @@ export async function subscribedTeacherCookie(server: AppServer): Promise<string
   const registered = await fetch(`${base}/api/v1/auth/register`, {
     method: 'POST',
     headers: json,
-    body: JSON.stringify({ username: 'Lighthouse Teacher', email, phone: '0551234567', password: PASSWORD, password_confirmation: PASSWORD, terms: true }),
+    body: JSON.stringify({
+      username: 'Lighthouse Teacher',
+      email,
+      phone: '0551234567',
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      terms: true,
+    }),
   })
   if (registered.status !== 201) throw new Error(`register answered ${registered.status}: ${await registered.text()}`)
   const code = await activationCode(path.join(server.dataDir, 'outbox'), email)
@@ -104,7 +114,8 @@ export async function subscribedTeacherCookie(server: AppServer): Promise<string
   }
   const locationOf = (res: Response, step: string, pattern: RegExp) => {
     const location = res.headers.get('location') ?? ''
-    if (res.status < 300 || res.status >= 400 || !pattern.test(location)) throw new Error(`${step}: expected a redirect to ${pattern}, got ${res.status} ${location}`)
+    if (res.status < 300 || res.status >= 400 || !pattern.test(location))
+      throw new Error(`${step}: expected a redirect to ${pattern}, got ${res.status} ${location}`)
     return location
   }
 
@@ -113,11 +124,16 @@ export async function subscribedTeacherCookie(server: AppServer): Promise<string
   if (checkoutPage.status !== 200) throw new Error(`checkout page answered ${checkoutPage.status}`)
   const method = /name="method"[^>]*value="([^"]+)"/.exec(await checkoutPage.text())?.[1] ?? 'mada'
   const payUrl = locationOf(await post('/en/checkout/1', { method }), 'checkout', /sandbox-pay\?id=sbx_/)
-  locationOf(await post(payUrl, { intent: 'card', number: '4111 1111 1111 1111', name: 'LIGHTHOUSE TEACHER', expiry: '12/30', cvc: '123' }), 'card', /sandbox-pay\?id=/)
+  locationOf(
+    await post(payUrl, { intent: 'card', number: '4111 1111 1111 1111', name: 'LIGHTHOUSE TEACHER', expiry: '12/30', cvc: '123' }),
+    'card',
+    /sandbox-pay\?id=/,
+  )
   const callback = locationOf(await post(payUrl, { intent: 'confirm' }), '3-D Secure', /payments\/callback/)
   locationOf(await get(callback), 'callback', /payments\/result\//)
   const analysis = await get('/en/analysis')
-  if (analysis.status !== 200) throw new Error(`the subscribed teacher's /en/analysis answered ${analysis.status} ${analysis.headers.get('location') ?? ''}`)
+  if (analysis.status !== 200)
+    throw new Error(`the subscribed teacher's /en/analysis answered ${analysis.status} ${analysis.headers.get('location') ?? ''}`)
   return cookie()
 }
 
@@ -136,7 +152,16 @@ export async function benchLighthouse(server: AppServer): Promise<LighthouseBenc
   const cookie = await subscribedTeacherCookie(server)
   const chrome = await launch({
     chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     logLevel: 'silent',
   })
   const results: LighthouseBenchResult[] = []
@@ -181,12 +206,23 @@ export async function benchLighthouse(server: AppServer): Promise<LighthouseBenc
               .map((ref) => ref.id),
           )
           // The console's errors, briefly: they are the app's own, not the page's markup.
-          const consoleErrors = (lhr.audits['errors-in-console']?.details as { items?: Array<{ source?: string; description?: string; sourceLocation?: { url?: string } }> } | undefined)?.items ?? []
+          const consoleErrors =
+            (
+              lhr.audits['errors-in-console']?.details as
+                { items?: Array<{ source?: string; description?: string; sourceLocation?: { url?: string } }> } | undefined
+            )?.items ?? []
           for (const item of consoleErrors.slice(0, 2))
-            notes.push(`console ${item.source ?? ''}: ${(item.description ?? '').replace(/\s+/g, ' ').slice(0, 120)}${item.sourceLocation?.url ? ` at ${new URL(item.sourceLocation.url).pathname}` : ''}`)
+            notes.push(
+              `console ${item.source ?? ''}: ${(item.description ?? '').replace(/\s+/g, ' ').slice(0, 120)}${item.sourceLocation?.url ? ` at ${new URL(item.sourceLocation.url).pathname}` : ''}`,
+            )
           const issues = (lhr.audits['inspector-issues']?.details as { items?: Array<{ issueType?: string }> } | undefined)?.items ?? []
           if (issues.length) notes.push(`DevTools issues: ${issues.map((i) => i.issueType ?? '?').join(', ')}`)
-          results.push({ page: pagePath, scores: CATEGORIES.map((c) => lhr.categories[c]?.score ?? null), misses, ...(notes.length && { note: notes.join('; ') }) })
+          results.push({
+            page: pagePath,
+            scores: CATEGORIES.map((c) => lhr.categories[c]?.score ?? null),
+            misses,
+            ...(notes.length && { note: notes.join('; ') }),
+          })
         } catch (error) {
           results.push({ page: pagePath, scores: CATEGORIES.map(() => null), misses: [], note: (error as Error).message.split('\n')[0] })
         }

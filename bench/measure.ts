@@ -75,7 +75,10 @@ export function timeRuns(job: () => number | void, runs: number): Timing & { par
  * runs one after another, the first cold; the median of the others. A job that has setup to
  * leave out of its time times the part that counts itself and returns it.
  */
-export async function timeRunsAsync(job: (run: number) => Promise<number | void>, runs: number): Promise<{ medianMs: number; firstMs: number; times: number[] }> {
+export async function timeRunsAsync(
+  job: (run: number) => Promise<number | void>,
+  runs: number,
+): Promise<{ medianMs: number; firstMs: number; times: number[] }> {
   const all: number[] = []
   for (let run = 0; run < runs; run++) {
     const t0 = performance.now()

@@ -82,9 +82,15 @@ async function measureLoad(page: Page, url: string, tap: boolean): Promise<Ready
       await page.waitForTimeout(100)
     }
   } else {
-    await page.waitForFunction(() => (window as unknown as { __ready: Recorded }).__ready.hydrated !== null, undefined, { timeout: 60_000, polling: 100 })
+    await page.waitForFunction(() => (window as unknown as { __ready: Recorded }).__ready.hydrated !== null, undefined, {
+      timeout: 60_000,
+      polling: 100,
+    })
   }
-  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, { timeout: 30_000, polling: 100 })
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, {
+    timeout: 30_000,
+    polling: 100,
+  })
   const { recorded, fcp } = await page.evaluate(() => ({
     recorded: (window as unknown as { __ready: Recorded }).__ready,
     fcp: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
@@ -95,8 +101,21 @@ async function measureLoad(page: Page, url: string, tap: boolean): Promise<Ready
   return { fcpMs: fcp, readyMs: answered ?? Number.NaN }
 }
 
-async function oneRun(browser: Browser, server: ServerProcess, cookie: string, path: string, tap: boolean): Promise<{ cold: ReadyFigures; warm: ReadyFigures }> {
-  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 3, isMobile: true, hasTouch: false, serviceWorkers: 'block', locale: 'ar' })
+async function oneRun(
+  browser: Browser,
+  server: ServerProcess,
+  cookie: string,
+  path: string,
+  tap: boolean,
+): Promise<{ cold: ReadyFigures; warm: ReadyFigures }> {
+  const context = await browser.newContext({
+    viewport: PHONE,
+    deviceScaleFactor: 3,
+    isMobile: true,
+    hasTouch: false,
+    serviceWorkers: 'block',
+    locale: 'ar',
+  })
   try {
     await context.addCookies(
       cookie.split('; ').map((pair) => {
@@ -121,17 +140,34 @@ async function oneRun(browser: Browser, server: ServerProcess, cookie: string, p
   }
 }
 
-const medianOf = (list: ReadyFigures[]): ReadyFigures => ({ fcpMs: median(list.map((f) => f.fcpMs)), readyMs: median(list.map((f) => f.readyMs)) })
+const medianOf = (list: ReadyFigures[]): ReadyFigures => ({
+  fcpMs: median(list.map((f) => f.fcpMs)),
+  readyMs: median(list.map((f) => f.readyMs)),
+})
 
 export async function benchReadyToClick(runs = READY_RUNS): Promise<ReadyBenchResult[]> {
   const servers: Partial<Record<Mode, ServerProcess>> = {}
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   })
   try {
     for (const mode of ['always', 'never'] as const)
-      servers[mode] = await startServer({ name: `ready-${mode}`, database: 'pglite', hostname: '127.0.0.1', snapshot: true, env: { PAINT_FIRST: mode } })
+      servers[mode] = await startServer({
+        name: `ready-${mode}`,
+        database: 'pglite',
+        hostname: '127.0.0.1',
+        snapshot: true,
+        env: { PAINT_FIRST: mode },
+      })
     const cookies = { always: await subscribedTeacherCookie(servers.always!), never: await subscribedTeacherCookie(servers.never!) }
     const results: ReadyBenchResult[] = []
     for (const page of READY_PAGES) {
@@ -140,7 +176,10 @@ export async function benchReadyToClick(runs = READY_RUNS): Promise<ReadyBenchRe
         for (const mode of run % 2 ? (['never', 'always'] as const) : (['always', 'never'] as const))
           seen[mode].push(await oneRun(browser, servers[mode]!, cookies[mode], page.path, page.tap))
       const figures = Object.fromEntries(
-        (['always', 'never'] as const).map((mode) => [mode, { cold: medianOf(seen[mode].map((r) => r.cold)), warm: medianOf(seen[mode].map((r) => r.warm)) }]),
+        (['always', 'never'] as const).map((mode) => [
+          mode,
+          { cold: medianOf(seen[mode].map((r) => r.cold)), warm: medianOf(seen[mode].map((r) => r.warm)) },
+        ]),
       ) as ReadyBenchResult['figures']
       results.push({ page: page.name, path: page.path, runs, figures })
     }
@@ -156,7 +195,10 @@ export function readyRows(results: readonly ReadyBenchResult[]): Array<[string, 
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
   const delta = (a: number, b: number) => `${a - b >= 0 ? '+' : '−'}${s(Math.abs(a - b))} (${(a / b).toFixed(2)}×)`
   const rows: Array<[string, string]> = [
-    [`Phone (390 × 844, slow 4G, CPU ÷4, Chromium), median of ${results[0]?.runs ?? READY_RUNS}: first paint · ready to answer a tap, painting first vs. modules at once`, ''],
+    [
+      `Phone (390 × 844, slow 4G, CPU ÷4, Chromium), median of ${results[0]?.runs ?? READY_RUNS}: first paint · ready to answer a tap, painting first vs. modules at once`,
+      '',
+    ],
   ]
   for (const r of results)
     for (const cache of ['cold', 'warm'] as const) {

@@ -71,7 +71,8 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
  * stays up), otherwise a server on `database` is started here and stopped at the end.
  */
 export async function benchSsrOn(options: { shared?: AppServer; database?: 'pglite' | 'postgres' }): Promise<SsrBenchResult> {
-  const server = options.shared ?? (await startServer({ name: 'ssr', database: options.database ?? 'pglite', hostname: '127.0.0.1', snapshot: true }))
+  const server =
+    options.shared ?? (await startServer({ name: 'ssr', database: options.database ?? 'pglite', hostname: '127.0.0.1', snapshot: true }))
   const dir = mkdtempSync(path.join(tmpdir(), 'hallil-bench-ssr-'))
   try {
     const pageUrl = `${server.url}/ar`
@@ -82,11 +83,15 @@ export async function benchSsrOn(options: { shared?: AppServer; database?: 'pgli
     writeFileSync(htmlFile, html)
 
     const baselinePort = await freePort()
-    const baseline = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--baseline', htmlFile, String(baselinePort)], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
+    const baseline = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--baseline', htmlFile, String(baselinePort)],
+      {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    )
     let stderr = ''
     baseline.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000)
@@ -132,7 +137,25 @@ type TreeNode = string | ElementNode
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 const RAW = new Set(['script', 'style'])
-const BOOLEAN = new Set(['async', 'autofocus', 'checked', 'defer', 'disabled', 'hidden', 'multiple', 'nomodule', 'novalidate', 'open', 'readonly', 'required', 'selected', 'inert', 'itemscope', 'playsinline', 'reversed'])
+const BOOLEAN = new Set([
+  'async',
+  'autofocus',
+  'checked',
+  'defer',
+  'disabled',
+  'hidden',
+  'multiple',
+  'nomodule',
+  'novalidate',
+  'open',
+  'readonly',
+  'required',
+  'selected',
+  'inert',
+  'itemscope',
+  'playsinline',
+  'reversed',
+])
 const PROP_NAMES: Record<string, string> = {
   class: 'className',
   for: 'htmlFor',
@@ -194,7 +217,10 @@ export function parseHtml(html: string): ElementNode {
     }
     if (html.startsWith('</', i)) {
       const end = html.indexOf('>', i)
-      const tag = html.slice(i + 2, end).trim().toLowerCase()
+      const tag = html
+        .slice(i + 2, end)
+        .trim()
+        .toLowerCase()
       const at = stack.findLastIndex((n) => n.tag === tag)
       if (at > 0) stack.length = at
       i = end + 1
@@ -217,7 +243,11 @@ export function parseHtml(html: string): ElementNode {
       const attrs: Array<[string, string | null]> = []
       const rest = inner.slice(name.length).replace(/\/\s*$/, '')
       for (const m of rest.matchAll(attrPattern)) attrs.push([m[1]!, m[2] ?? m[3] ?? m[4] ?? null])
-      const node: ElementNode = { tag: name, attrs: attrs.map(([k, v]) => [k, v === null ? null : decodeEntities(v)] as const), children: [] }
+      const node: ElementNode = {
+        tag: name,
+        attrs: attrs.map(([k, v]) => [k, v === null ? null : decodeEntities(v)] as const),
+        children: [],
+      }
       current().children.push(node)
       i = j + 1
       if (RAW.has(tag)) {

@@ -52,7 +52,6 @@ export async function benchXlsx(): Promise<XlsxBenchResult[]> {
   return results
 }
 
-
 /** In the child: read the file `runs` times with one library and print the figures as JSON. */
 async function measure(library: Library, file: string, runs: number) {
   const data = readFileSync(file)
@@ -60,7 +59,12 @@ async function measure(library: Library, file: string, runs: number) {
     library === 'hallil'
       ? await (async () => {
           const { readSheet } = await import('#app/platform/workbook-reading/read-workbook.server.ts')
-          const options = { preferredSheets: ['الغياب', 'Absence'], maxUncompressedBytes: 200 << 20, maxRows: 500_000, timeBudgetMs: 60_000 }
+          const options = {
+            preferredSheets: ['الغياب', 'Absence'],
+            maxUncompressedBytes: 200 << 20,
+            maxRows: 500_000,
+            timeBudgetMs: 60_000,
+          }
           return () => readSheet(data, options).rows.length
         })()
       : await (async () => {

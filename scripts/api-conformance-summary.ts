@@ -26,13 +26,17 @@ const pairs = new Set(lines.map((l) => `${l.operation} ${l.status}`))
 const doc = buildOpenApiDocument(apiContracts())
 const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
 const documentedPairs = Object.entries(doc.paths).flatMap(([path, item]) =>
-  Object.entries(item).flatMap(([method, op]) => Object.keys((op as { responses: object }).responses).map((status) => `${method.toUpperCase()} ${path} ${status}`)),
+  Object.entries(item).flatMap(([method, op]) =>
+    Object.keys((op as { responses: object }).responses).map((status) => `${method.toUpperCase()} ${path} ${status}`),
+  ),
 )
 const unreached = documented.filter((op) => !operations.has(op))
 
 console.log(`answers checked and conforming: ${lines.length}`)
 console.log(`operations covered: ${documented.filter((op) => operations.has(op)).length} of ${documented.length} documented`)
-console.log(`(operation, status) pairs covered: ${documentedPairs.filter((p) => pairs.has(p)).length} of ${documentedPairs.length} documented`)
+console.log(
+  `(operation, status) pairs covered: ${documentedPairs.filter((p) => pairs.has(p)).length} of ${documentedPairs.length} documented`,
+)
 console.log(`statuses seen: ${[...new Set(lines.map((l) => l.status))].sort().join(', ')}`)
 if (unreached.length) console.log(`operations no test reached:\n  ${unreached.join('\n  ')}`)
 const undocumented = [...operations].filter((op) => op.endsWith('(undocumented)'))

@@ -25,21 +25,33 @@ export const DENY_LIST = [
   { name: 'rc', versions: ['1.2.9', '1.3.9', '2.3.9'], reason: 'hijacked account (2021)' },
   { name: 'colors', versions: ['1.4.1', '1.4.2', '1.4.44-liberty-2'], reason: 'sabotaged by its author: endless loop (2022)' },
   { name: 'faker', versions: ['6.6.6'], reason: 'sabotaged by its author (2022)' },
-  { name: 'node-ipc', versions: ['9.2.2', '10.1.1', '10.1.2', '10.1.3', '11.0.0', '11.1.0'], reason: 'protestware: overwrites files or pulls in peacenotwar (2022)' },
+  {
+    name: 'node-ipc',
+    versions: ['9.2.2', '10.1.1', '10.1.2', '10.1.3', '11.0.0', '11.1.0'],
+    reason: 'protestware: overwrites files or pulls in peacenotwar (2022)',
+  },
   { name: 'peacenotwar', versions: '*', reason: 'protestware (2022)' },
   { name: '@lottiefiles/lottie-player', versions: ['2.0.5', '2.0.6', '2.0.7'], reason: 'hijacked account, wallet drainer (2024)' },
   { name: '@solana/web3.js', versions: ['1.95.6', '1.95.7'], reason: 'hijacked account, key stealer (2024)' },
   { name: 'xrpl', versions: ['2.14.2', '4.2.1', '4.2.2', '4.2.3', '4.2.4'], reason: 'backdoored release, key stealer (2025)' },
   { name: 'rand-user-agent', versions: ['1.0.110', '2.0.83', '2.0.84'], reason: 'backdoored releases (2025)' },
   // July 2025: phished maintainer tokens ("Scavenger").
-  { name: 'eslint-config-prettier', versions: ['8.10.1', '9.1.1', '10.1.6', '10.1.7'], reason: 'phished maintainer, Windows malware (2025)' },
+  {
+    name: 'eslint-config-prettier',
+    versions: ['8.10.1', '9.1.1', '10.1.6', '10.1.7'],
+    reason: 'phished maintainer, Windows malware (2025)',
+  },
   { name: 'eslint-plugin-prettier', versions: ['4.2.2', '4.2.3'], reason: 'phished maintainer (2025)' },
   { name: 'synckit', versions: ['0.11.9'], reason: 'phished maintainer (2025)' },
   { name: '@pkgr/core', versions: ['0.2.8'], reason: 'phished maintainer (2025)' },
   { name: 'napi-postinstall', versions: ['0.3.1'], reason: 'phished maintainer (2025)' },
   { name: 'is', versions: ['3.3.1', '5.0.0'], reason: 'hijacked account (2025)' },
   // August 2025: "s1ngularity", nx releases that stole credentials.
-  { name: 'nx', versions: ['20.9.0', '20.10.0', '20.11.0', '20.12.0', '21.5.0', '21.6.0', '21.7.0', '21.8.0'], reason: 's1ngularity credential stealer (2025)' },
+  {
+    name: 'nx',
+    versions: ['20.9.0', '20.10.0', '20.11.0', '20.12.0', '21.5.0', '21.6.0', '21.7.0', '21.8.0'],
+    reason: 's1ngularity credential stealer (2025)',
+  },
   // September 2025: the chalk/debug maintainer's account (a crypto-wallet hijacker in the browser).
   { name: 'chalk', versions: ['5.6.1'], reason: 'qix account compromise (2025)' },
   { name: 'debug', versions: ['4.4.2'], reason: 'qix account compromise (2025)' },
@@ -82,7 +94,8 @@ export function nameOfPath(lockPath) {
 /** The problems of a lockfile and its package.json, one sentence each; empty when all is well. */
 export function checkDependencies({ lock, pkg, installedRoot }) {
   const problems = []
-  if (!lock || typeof lock !== 'object' || !lock.packages) return ['package-lock.json has no "packages" (lockfileVersion 2 or later is needed)']
+  if (!lock || typeof lock !== 'object' || !lock.packages)
+    return ['package-lock.json has no "packages" (lockfileVersion 2 or later is needed)']
   if (!(lock.lockfileVersion >= 2)) problems.push(`package-lock.json is lockfileVersion ${lock.lockfileVersion}; 2 or later is needed`)
 
   // In step with package.json, and every direct dependency pinned to one registry version.
@@ -91,10 +104,13 @@ export function checkDependencies({ lock, pkg, installedRoot }) {
     const declared = pkg[field] ?? {}
     const locked = root[field] ?? {}
     for (const [name, spec] of Object.entries(declared)) {
-      if (locked[name] !== spec) problems.push(`${name}: package.json asks for ${spec} but the lockfile has ${locked[name] ?? 'nothing'} (run npm install)`)
-      if (!exactVersion.test(String(spec))) problems.push(`${name}: "${spec}" is not an exact registry version (no ranges, git, file, URL or alias specifiers)`)
+      if (locked[name] !== spec)
+        problems.push(`${name}: package.json asks for ${spec} but the lockfile has ${locked[name] ?? 'nothing'} (run npm install)`)
+      if (!exactVersion.test(String(spec)))
+        problems.push(`${name}: "${spec}" is not an exact registry version (no ranges, git, file, URL or alias specifiers)`)
     }
-    for (const name of Object.keys(locked)) if (!(name in declared)) problems.push(`${name}: in the lockfile's ${field} but not in package.json (run npm install)`)
+    for (const name of Object.keys(locked))
+      if (!(name in declared)) problems.push(`${name}: in the lockfile's ${field} but not in package.json (run npm install)`)
   }
 
   const denied = new Map(DENY_LIST.map((d) => [d.name, d]))
@@ -111,18 +127,23 @@ export function checkDependencies({ lock, pkg, installedRoot }) {
     const tarball = `${REGISTRY}${name}/-/${unscoped}-${entry.version}.tgz`
     // Without `resolved` (omit-lockfile-registry-resolved), npm fetches from the configured
     // registry, which checkNpmrc keeps to registry.npmjs.org; with it, it must be that tarball.
-    if (entry.resolved !== undefined && entry.resolved !== tarball) problems.push(`${where}: resolved from ${entry.resolved}, not ${tarball}`)
-    if (!/^sha512-[A-Za-z0-9+/]{86}==$/.test(entry.integrity ?? '')) problems.push(`${where}: integrity is ${entry.integrity ? entry.integrity.split('-')[0] : 'missing'}, not sha512`)
+    if (entry.resolved !== undefined && entry.resolved !== tarball)
+      problems.push(`${where}: resolved from ${entry.resolved}, not ${tarball}`)
+    if (!/^sha512-[A-Za-z0-9+/]{86}==$/.test(entry.integrity ?? ''))
+      problems.push(`${where}: integrity is ${entry.integrity ? entry.integrity.split('-')[0] : 'missing'}, not sha512`)
     const deny = denied.get(name)
-    if (deny && (deny.versions === '*' || deny.versions.includes(entry.version))) problems.push(`${where}: known malicious (${deny.reason})`)
-    if (entry.hasInstallScript && !INSTALL_SCRIPTS_ALLOWED.includes(name)) problems.push(`${where}: runs an install script and is not in INSTALL_SCRIPTS_ALLOWED`)
+    if (deny && (deny.versions === '*' || deny.versions.includes(entry.version)))
+      problems.push(`${where}: known malicious (${deny.reason})`)
+    if (entry.hasInstallScript && !INSTALL_SCRIPTS_ALLOWED.includes(name))
+      problems.push(`${where}: runs an install script and is not in INSTALL_SCRIPTS_ALLOWED`)
     if (installedRoot) {
       const manifest = path.join(installedRoot, lockPath, 'package.json')
       if (!existsSync(manifest)) {
         if (!entry.optional && !entry.dev && !entry.peer) problems.push(`${where}: not installed in node_modules`)
       } else {
         const installed = JSON.parse(readFileSync(manifest, 'utf8'))
-        if (installed.version !== entry.version) problems.push(`${lockPath}: node_modules has ${installed.version}, the lockfile ${entry.version}`)
+        if (installed.version !== entry.version)
+          problems.push(`${lockPath}: node_modules has ${installed.version}, the lockfile ${entry.version}`)
       }
     }
   }
@@ -159,5 +180,7 @@ if (isMain) {
     console.error(`Dependency problems (${problems.length}):\n${problems.map((p) => `  - ${p}`).join('\n')}`)
     process.exit(1)
   }
-  console.log(`Dependencies: ${Object.keys(lock.packages).length - 1} locked packages from ${REGISTRY}, sha512 each, none on the deny-list.`)
+  console.log(
+    `Dependencies: ${Object.keys(lock.packages).length - 1} locked packages from ${REGISTRY}, sha512 each, none on the deny-list.`,
+  )
 }

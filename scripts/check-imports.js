@@ -21,7 +21,11 @@ function resolveTarget(file, spec) {
   if (spec.startsWith('#app/')) return `app/${spec.slice(5)}`
   if (spec.startsWith('#server/')) return `server/${spec.slice(8)}`
   if (spec.startsWith('#tests/')) return `tests/${spec.slice(7)}`
-  if (spec.startsWith('.')) return path.relative(root, path.resolve(path.dirname(file), spec)).split(path.sep).join('/')
+  if (spec.startsWith('.'))
+    return path
+      .relative(root, path.resolve(path.dirname(file), spec))
+      .split(path.sep)
+      .join('/')
   return null
 }
 

@@ -21,7 +21,17 @@ export function inlineScripts(): Plugin {
     async load(id) {
       if (!id.startsWith(PREFIX) || !id.endsWith(SUFFIX)) return null
       const file = id.slice(PREFIX.length, -SUFFIX.length)
-      const result = await build({ entryPoints: [file], bundle: true, write: false, format: 'iife', minify: true, target: 'es2020', platform: 'browser', metafile: true, logLevel: 'silent' })
+      const result = await build({
+        entryPoints: [file],
+        bundle: true,
+        write: false,
+        format: 'iife',
+        minify: true,
+        target: 'es2020',
+        platform: 'browser',
+        metafile: true,
+        logLevel: 'silent',
+      })
       for (const input of Object.keys(result.metafile.inputs)) this.addWatchFile(input)
       const text = (result.outputFiles[0]?.text ?? '').trim()
       if (!text || /<\/script|<!--/i.test(text)) throw new Error(`${file} cannot be written into an inline script`)

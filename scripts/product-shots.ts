@@ -29,7 +29,13 @@ const englishExam = {
   grade: 'Grade 5',
   info: 'Answer all the questions.',
   questions: [
-    { type: 'multiple_choice', text: 'Which planet is closest to the Sun?', marks: 1, options: ['Mercury', 'Venus', 'Earth', 'Mars'], correct: 0 },
+    {
+      type: 'multiple_choice',
+      text: 'Which planet is closest to the Sun?',
+      marks: 1,
+      options: ['Mercury', 'Venus', 'Earth', 'Mars'],
+      correct: 0,
+    },
     { type: 'checkbox', text: 'Choose the mammals:', marks: 2, options: ['Whale', 'Eagle', 'Camel', 'Turtle'], correct: [0, 2] },
     { type: 'true_false', text: 'Water boils at 100 °C at sea level.', marks: 1, correct: true },
     { type: 'essay', text: 'Explain the water cycle in nature.', marks: 4, lines: 5 },
@@ -43,7 +49,12 @@ const englishExam = {
         { left: 'Stomach', right: 'Digests food' },
       ],
     },
-    { type: 'fill_blank', text: 'The capital of Saudi Arabia is ___ and its largest port is ___.', marks: 2, answers: ['Riyadh', 'Jeddah'] },
+    {
+      type: 'fill_blank',
+      text: 'The capital of Saudi Arabia is ___ and its largest port is ___.',
+      marks: 2,
+      answers: ['Riyadh', 'Jeddah'],
+    },
   ],
 }
 
@@ -130,17 +141,26 @@ try {
 
     // A printed test: saved through the API, photographed from its print preview (the PDF's own pages).
     const body = lang === 'ar' ? sampleExamBody() : sampleExamBody(englishExam)
-    const created = await page.request.post('/api/v1/exams', { data: body, headers: { Authorization: `Bearer ${token}`, 'Accept-Language': lang } })
+    const created = await page.request.post('/api/v1/exams', {
+      data: body,
+      headers: { Authorization: `Bearer ${token}`, 'Accept-Language': lang },
+    })
     const createdJson = (await created.json()) as { data?: { id?: string }; id?: string }
     const examId = createdJson.data?.id ?? createdJson.id
     if (!examId) throw new Error(`the test was not saved: ${JSON.stringify(createdJson)}`)
     await page.goto(`/${lang}/exams/${examId}/print`)
     const sheet = page.locator('.exam-sheet').first()
     await sheet.waitFor()
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.exam-sheet img')].every((img) => img.complete && img.naturalWidth > 0))
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('.exam-sheet img')].every((img) => img.complete && img.naturalWidth > 0),
+    )
     const sheetBox = (await sheet.boundingBox())!
     // The top of the first page: the school's header and the first questions.
-    const png = await page.screenshot({ clip: { ...sheetBox, height: Math.round(sheetBox.width * 0.92) }, fullPage: true, animations: 'disabled' })
+    const png = await page.screenshot({
+      clip: { ...sheetBox, height: Math.round(sheetBox.width * 0.92) },
+      fullPage: true,
+      animations: 'disabled',
+    })
     await saveWebp(png, `test-${lang}.webp`, TEST_WIDTH)
     // The same test as a PDF: the sample the tests tool links to.
     const pdf = await page.request.get(`/${lang}/exams/${examId}/pdf`)

@@ -42,7 +42,10 @@ async function ok(step: string, answer: Promise<APIResponse>): Promise<APIRespon
 }
 
 const server = await startServer({ name: 'review-screens', database: 'pglite' })
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+const browser = await chromium.launch({
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+})
 try {
   const base = server.url
   const setup = await browser.newContext({ baseURL: base })
@@ -56,24 +59,39 @@ try {
       data: { username: 'noura_teacher', email, phone: '0551234567', password: PASSWORD, password_confirmation: PASSWORD, terms: true },
     }),
   )
-  const activated = await ok('activate', request.post('/api/v1/auth/activate', { data: { email, code: await codeFor(path.join(server.dataDir, 'outbox'), email) } }))
+  const activated = await ok(
+    'activate',
+    request.post('/api/v1/auth/activate', { data: { email, code: await codeFor(path.join(server.dataDir, 'outbox'), email) } }),
+  )
   const token = ((await activated.json()) as { data: { token: string } }).data.token
   const bearer = { authorization: `Bearer ${token}` }
   const form = (fields: Record<string, string>) => ({ form: fields, headers: { origin: base } })
   await ok('login', request.post('/ar/login', form({ email, password: PASSWORD })))
   const checkout = await ok('checkout', request.post('/ar/checkout/1', form({ method: 'mada' })))
   const pay = checkout.url().replace(base, '')
-  await ok('card', request.post(pay, form({ intent: 'card', number: '4111 1111 1111 1111', name: 'NOURA ALQAHTANI', expiry: '12/30', cvc: '123' })))
+  await ok(
+    'card',
+    request.post(pay, form({ intent: 'card', number: '4111 1111 1111 1111', name: 'NOURA ALQAHTANI', expiry: '12/30', cvc: '123' })),
+  )
   await ok('3-D Secure', request.post(pay, form({ intent: 'confirm' })))
 
   const upload = async (kind: 'absence' | 'grades') => {
     const file = readFileSync(path.join(root, `app/features/${kind}/fixtures/small-ar.xlsx`))
-    const res = await ok(kind, request.post(`/api/v1/analyses/${kind}`, { headers: bearer, multipart: { file: { name: 'report.xlsx', mimeType: 'application/octet-stream', buffer: file } } }))
+    const res = await ok(
+      kind,
+      request.post(`/api/v1/analyses/${kind}`, {
+        headers: bearer,
+        multipart: { file: { name: 'report.xlsx', mimeType: 'application/octet-stream', buffer: file } },
+      }),
+    )
     return ((await res.json()) as { data: { id: string } }).data.id
   }
   const absenceId = await upload('absence')
   const gradesId = await upload('grades')
-  const long = sampleExamBody({ title: 'اختبار الفترة الأولى لمادة العلوم للصف الخامس الابتدائي — الفصل الدراسي الأول', school_name: 'مدرسة الأمير سلطان بن عبدالعزيز الابتدائية الأولى بالرياض' })
+  const long = sampleExamBody({
+    title: 'اختبار الفترة الأولى لمادة العلوم للصف الخامس الابتدائي — الفصل الدراسي الأول',
+    school_name: 'مدرسة الأمير سلطان بن عبدالعزيز الابتدائية الأولى بالرياض',
+  })
   const examRes = await ok('exam', request.post('/api/v1/exams', { headers: bearer, data: long }))
   const examId = ((await examRes.json()) as { data: { id: string } }).data.id
   const state = await setup.storageState()
@@ -91,7 +109,13 @@ try {
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
       for (const signedIn of [false, true]) {
-        const context = await browser.newContext({ baseURL: base, colorScheme: scheme, viewport: { width, height: 900 }, reducedMotion: 'reduce', ...(signedIn && { storageState: state }) })
+        const context = await browser.newContext({
+          baseURL: base,
+          colorScheme: scheme,
+          viewport: { width, height: 900 },
+          reducedMotion: 'reduce',
+          ...(signedIn && { storageState: state }),
+        })
         const page = await context.newPage()
         for (const lang of ['ar', 'en'] as const) {
           for (const [name, p, needsSession] of pages) {
@@ -108,7 +132,10 @@ try {
   // The printed test and its key, as paper: PDF pages to PNG.
   const context = await browser.newContext({ baseURL: base, storageState: state })
   for (const lang of ['ar', 'en'] as const) {
-    for (const [name, query] of [['test', ''], ['key', '?answers=1']] as const) {
+    for (const [name, query] of [
+      ['test', ''],
+      ['key', '?answers=1'],
+    ] as const) {
       const pdf = await ok(`${name} pdf`, context.request.get(`/${lang}/exams/${examId}/pdf${query}`))
       const file = path.join(outDir, `printed-${name}-${lang}.pdf`)
       writeFileSync(file, await pdf.body())

@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { buildSiteFonts, CORE_RANGES, fontsourceFaces, formatUnicodeRange, parseUnicodeRange, subtractRanges } from './site-fonts.ts'
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname))
-const full = (name: string) => readFileSync(path.join(root, `node_modules/@expo-google-fonts/ibm-plex-sans-arabic/${name}/IBMPlexSansArabic_${name}.ttf`))
+const full = (name: string) =>
+  readFileSync(path.join(root, `node_modules/@expo-google-fonts/ibm-plex-sans-arabic/${name}/IBMPlexSansArabic_${name}.ttf`))
 
 type FontFace = { file: string; weight: number; ranges: Array<readonly [number, number]> }
 function facesOf(css: string): FontFace[] {
@@ -35,12 +36,28 @@ function shaped(font: Uint8Array, text: string) {
 describe('unicode ranges', () => {
   it('read and write the CSS form', () => {
     const text = 'U+0600-06FF,U+200C,U+1EE00-1EE03'
-    expect(parseUnicodeRange(text)).toEqual([[0x600, 0x6ff], [0x200c, 0x200c], [0x1ee00, 0x1ee03]])
+    expect(parseUnicodeRange(text)).toEqual([
+      [0x600, 0x6ff],
+      [0x200c, 0x200c],
+      [0x1ee00, 0x1ee03],
+    ])
     expect(formatUnicodeRange(parseUnicodeRange(text))).toBe(text)
   })
 
   it('leave out what is taken, splitting ranges', () => {
-    expect(subtractRanges([[0x10, 0x20], [0x30, 0x31]], new Set([0x10, 0x15, 0x16, 0x20, 0x31]))).toEqual([[0x11, 0x14], [0x17, 0x1f], [0x30, 0x30]])
+    expect(
+      subtractRanges(
+        [
+          [0x10, 0x20],
+          [0x30, 0x31],
+        ],
+        new Set([0x10, 0x15, 0x16, 0x20, 0x31]),
+      ),
+    ).toEqual([
+      [0x11, 0x14],
+      [0x17, 0x1f],
+      [0x30, 0x30],
+    ])
     expect(subtractRanges([[0x10, 0x11]], new Set([0x10, 0x11]))).toEqual([])
   })
 })
@@ -60,14 +77,19 @@ describe('the site fonts', () => {
   })
 
   it('give each weight one core file holding the Arabic letters, digits and ASCII it claims', async () => {
-    for (const [weight, name] of [[400, '400Regular'], [600, '600SemiBold'], [700, '700Bold']] as const) {
+    for (const [weight, name] of [
+      [400, '400Regular'],
+      [600, '600SemiBold'],
+      [700, '700Bold'],
+    ] as const) {
       const core = faces.filter((f) => f.weight === weight && f.file.startsWith('plex-core-'))
       expect(core).toHaveLength(1)
       const sfnt = await convert(readFileSync(path.join(out, core[0]!.file)), 'sfnt')
       const inFile = new Set(new Face(new Blob(sfnt), 0).collectUnicodes())
       const inFull = new Set(new Face(new Blob(full(name)), 0).collectUnicodes())
       const claimed = codePoints(core[0]!.ranges)
-      for (const cp of 'ابتثجحخدذرزسشصضطظعغفقكلمنهويءآأؤإئةى٠١٢٣٤٥٦٧٨٩،؟؛ 0123456789ABCxyz.,:%()«»') expect(claimed.has(cp.codePointAt(0)!)).toBe(true)
+      for (const cp of 'ابتثجحخدذرزسشصضطظعغفقكلمنهويءآأؤإئةى٠١٢٣٤٥٦٧٨٩،؟؛ 0123456789ABCxyz.,:%()«»')
+        expect(claimed.has(cp.codePointAt(0)!)).toBe(true)
       // Every character it claims that the full font draws, it draws too.
       expect([...claimed].filter((cp) => inFull.has(cp) && !inFile.has(cp))).toEqual([])
       expect([...codePoints(CORE_RANGES)].filter((cp) => inFull.has(cp) && !claimed.has(cp))).toEqual([])
@@ -75,8 +97,16 @@ describe('the site fonts', () => {
   })
 
   it('shape Arabic and Latin exactly as the full font does (joining forms, lam-alef, marks, kerning)', async () => {
-    const samples = ['تحليل الغياب بعذر وبدون عذر', 'لا إله، مُعلِّمة ١٢٣ — ٪٥٠', 'الصف الأول متوسط: ٤٥٫٥ من ٥٠', 'Hallil: 15% VAT, SAR 1,150.00 (AV To)']
-    for (const [weight, name] of [[400, '400Regular'], [700, '700Bold']] as const) {
+    const samples = [
+      'تحليل الغياب بعذر وبدون عذر',
+      'لا إله، مُعلِّمة ١٢٣ — ٪٥٠',
+      'الصف الأول متوسط: ٤٥٫٥ من ٥٠',
+      'Hallil: 15% VAT, SAR 1,150.00 (AV To)',
+    ]
+    for (const [weight, name] of [
+      [400, '400Regular'],
+      [700, '700Bold'],
+    ] as const) {
       const core = await convert(readFileSync(path.join(out, `plex-core-${weight}.woff2`)), 'sfnt')
       for (const text of samples) expect(shaped(core, text)).toEqual(shaped(full(name), text))
     }
@@ -86,7 +116,9 @@ describe('the site fonts', () => {
     for (const weight of [400, 600, 700]) {
       const own = faces.filter((f) => f.weight === weight)
       const covered = new Set(own.flatMap((face) => [...codePoints(face.ranges)]))
-      const fontsource = fontsourceFaces(readFileSync(path.join(root, `node_modules/@fontsource/ibm-plex-sans-arabic/${weight}.css`), 'utf8'))
+      const fontsource = fontsourceFaces(
+        readFileSync(path.join(root, `node_modules/@fontsource/ibm-plex-sans-arabic/${weight}.css`), 'utf8'),
+      )
       for (const face of fontsource) for (const cp of codePoints(face.ranges)) expect(covered.has(cp)).toBe(true)
       const core = codePoints(own.find((f) => f.file.startsWith('plex-core-'))!.ranges)
       for (const face of own.filter((f) => !f.file.startsWith('plex-core-'))) {
@@ -98,9 +130,10 @@ describe('the site fonts', () => {
 
   it('are much smaller for an Arabic page than Fontsource’s files were', () => {
     const size = (file: string) => readFileSync(path.join(out, file)).length
-    const before = [400, 600, 700].flatMap((w) => [`plex-arabic-${w}-normal.woff2`, `plex-latin-${w}-normal.woff2`]).reduce((sum, f) => sum + size(f), 0)
+    const before = [400, 600, 700]
+      .flatMap((w) => [`plex-arabic-${w}-normal.woff2`, `plex-latin-${w}-normal.woff2`])
+      .reduce((sum, f) => sum + size(f), 0)
     const after = [400, 600, 700].reduce((sum, w) => sum + size(`plex-core-${w}.woff2`), 0)
     expect(after).toBeLessThan(before * 0.6)
   })
 })
-

@@ -24,7 +24,10 @@ const PGLITE_ONLY = /^\/\/ @pglite-only\b/m
 function databaseTestFiles() {
   const listed = spawnSync('npx', ['vitest', 'list', '--filesOnly'], { encoding: 'utf8', env: process.env })
   if (listed.status !== 0) throw new Error(`vitest list failed: ${listed.stderr}`)
-  const files = listed.stdout.split('\n').map((line) => line.trim()).filter((line) => /\.test\.tsx?$/.test(line))
+  const files = listed.stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /\.test\.tsx?$/.test(line))
   return files.filter((file) => {
     const text = readFileSync(file, 'utf8')
     return OPENS_A_DATABASE.test(text) && !PGLITE_ONLY.test(text)
@@ -44,8 +47,16 @@ const openingADatabase = databaseOnly ? databaseTestFiles() : []
 
 const steps = databaseOnly
   ? [
-      ['unit and integration tests that open a database', 'npx', ['vitest', 'run', ...openingADatabase.filter((file) => !file.includes(UNDER_LOAD))]],
-      ['tests under load that open a database, one at a time', 'npx', [...vitestAlone.slice(0, -1), ...openingADatabase.filter((file) => file.includes(UNDER_LOAD))]],
+      [
+        'unit and integration tests that open a database',
+        'npx',
+        ['vitest', 'run', ...openingADatabase.filter((file) => !file.includes(UNDER_LOAD))],
+      ],
+      [
+        'tests under load that open a database, one at a time',
+        'npx',
+        [...vitestAlone.slice(0, -1), ...openingADatabase.filter((file) => file.includes(UNDER_LOAD))],
+      ],
       ['end-to-end journeys tagged @database', 'npx', ['playwright', 'test', '--grep', '@database']],
     ]
   : [

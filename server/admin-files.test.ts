@@ -46,9 +46,20 @@ describe('npm run admin -- files:migrate', () => {
     const keys = Array.from({ length: 7 }, (_, i) => `${i % 2 ? 'avatars' : 'exam-images'}/${randomUUID()}.${i % 2 ? 'webp' : 'png'}`)
     for (const key of keys) await old.put(key, randomBytes(5000))
     const url = testDb().url
-    environment({ DATA_DIR: dataDir, SESSION_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent', ...s3.env(`admin${randomBytes(3).toString('hex')}`), ...(url ? { DATABASE_URL: url } : {}) })
+    environment({
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'x'.repeat(32),
+      LOG_LEVEL: 'silent',
+      ...s3.env(`admin${randomBytes(3).toString('hex')}`),
+      ...(url ? { DATABASE_URL: url } : {}),
+    })
     // Through PostgreSQL on the way when there is one; straight to the bucket otherwise.
-    const legs = url ? [[`local:${folder}`, 'postgres'], ['postgres', 's3']] : [[`local:${folder}`, 's3']]
+    const legs = url
+      ? [
+          [`local:${folder}`, 'postgres'],
+          ['postgres', 's3'],
+        ]
+      : [[`local:${folder}`, 's3']]
     for (const [from, to] of legs) {
       expect(await filesCommand(['--from', from!, '--to', to!])).toBe(0)
       expect(printed.at(-1)).toBe(`Files in ${from}: 7. Copied to ${to} and verified: 7. Already there (same SHA-256): 0.`)

@@ -65,7 +65,9 @@ export async function filesCommand(args: string[]): Promise<number> {
     console.info(
       `Files in ${fromName}: ${result.seen}. Copied to ${toName} and verified: ${result.copied}. Already there (same SHA-256): ${result.alreadyThere}.` +
         (result.vanished ? ` Removed while copying: ${result.vanished}.` : '') +
-        (result.mismatched.length ? `\nNot the same when read back (${result.mismatched.length}):\n${result.mismatched.map((k) => `  ${k}`).join('\n')}` : ''),
+        (result.mismatched.length
+          ? `\nNot the same when read back (${result.mismatched.length}):\n${result.mismatched.map((k) => `  ${k}`).join('\n')}`
+          : ''),
     )
     return result.mismatched.length ? 1 : 0
   } finally {

@@ -63,7 +63,8 @@ function packageFields(o: Record<string, string | true>) {
   const priceHalalas = price === undefined ? undefined : parsePrice(price)
   if (priceHalalas === null) throw new Error(`Cannot read the price "${price}": write SAR 99.00 or 9900 (halalas)`)
   const months = text('months') === undefined ? undefined : Number(text('months'))
-  if (months !== undefined && (!Number.isInteger(months) || months < 1 || months > 36)) throw new Error('--months must be a whole number from 1 to 36')
+  if (months !== undefined && (!Number.isInteger(months) || months < 1 || months > 36))
+    throw new Error('--months must be a whole number from 1 to 36')
   return {
     ...(text('ar') ? { nameAr: text('ar') } : {}),
     ...(text('en') ? { nameEn: text('en') } : {}),
@@ -80,11 +81,15 @@ function packageFields(o: Record<string, string | true>) {
 async function backupOrRestore(command: 'backup' | 'restore', file: string): Promise<number> {
   const env = loadEnv()
   if (env.DATABASE_URL) {
-    console.error(`${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore, which hold the stored files too unless FILE_STORE_URL says otherwise (README, Backups and restores).`)
+    console.error(
+      `${command} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore, which hold the stored files too unless FILE_STORE_URL says otherwise (README, Backups and restores).`,
+    )
     return 2
   }
   if (env.FILE_STORE.kind !== 'local') {
-    console.error(`${command} holds the files of DATA_DIR/files; with FILE_STORE_URL they live in object storage: copy them with the bucket's tools (README, Backups and restores).`)
+    console.error(
+      `${command} holds the files of DATA_DIR/files; with FILE_STORE_URL they live in object storage: copy them with the bucket's tools (README, Backups and restores).`,
+    )
     return 2
   }
   try {
@@ -92,7 +97,9 @@ async function backupOrRestore(command: 'backup' | 'restore', file: string): Pro
       const { version } = JSON.parse(readFileSync(path.resolve('package.json'), 'utf8')) as { version: string }
       const { file: written, bytes, manifest } = await createBackup({ dataDir: env.DATA_DIR, file, appVersion: version })
       const files = manifest.entries.filter((e) => e.type === 'file')
-      console.info(`Wrote ${written} (${(bytes / 1024 / 1024).toFixed(1)} MB): ${files.filter((e) => e.path.startsWith('db/')).length} database files, ${files.filter((e) => e.path.startsWith('files/')).length} stored files, ${manifest.migrations} migrations applied.`)
+      console.info(
+        `Wrote ${written} (${(bytes / 1024 / 1024).toFixed(1)} MB): ${files.filter((e) => e.path.startsWith('db/')).length} database files, ${files.filter((e) => e.path.startsWith('files/')).length} stored files, ${manifest.migrations} migrations applied.`,
+      )
       return 0
     }
     const { manifest, previous } = await restoreBackup({ dataDir: env.DATA_DIR, file })
@@ -134,7 +141,11 @@ async function main(argv: string[]): Promise<number> {
     if (area === 'users:two-factor-off') {
       // The email is the command's argument (the second word).
       const done = await removeSecondFactor({ db: database.db, logger: createLogger(env.LOG_LEVEL) }, { email: command ?? '' })
-      console.info(done ? 'Two-step verification is off for that account; the teacher was notified.' : 'No account with that email has two-step verification.')
+      console.info(
+        done
+          ? 'Two-step verification is off for that account; the teacher was notified.'
+          : 'No account with that email has two-step verification.',
+      )
       return done ? 0 : 1
     }
     if (area === 'subscriptions:notify') {
@@ -146,7 +157,9 @@ async function main(argv: string[]): Promise<number> {
       const o = options(argv.slice(2))
       if (command === 'list') {
         for (const p of await listAllPackages(database.db))
-          console.info(`${p.slug.padEnd(12)} ${(p.priceHalalas / 100).toFixed(2).padStart(9)} SAR  ${String(p.months).padStart(2)} months  ${p.isActive ? 'active  ' : 'inactive'} ${p.isBestSeller ? '★ ' : '  '}${p.nameEn} / ${p.nameAr}`)
+          console.info(
+            `${p.slug.padEnd(12)} ${(p.priceHalalas / 100).toFixed(2).padStart(9)} SAR  ${String(p.months).padStart(2)} months  ${p.isActive ? 'active  ' : 'inactive'} ${p.isBestSeller ? '★ ' : '  '}${p.nameEn} / ${p.nameAr}`,
+          )
         return 0
       }
       if (command === 'add' && arg) {
@@ -155,7 +168,14 @@ async function main(argv: string[]): Promise<number> {
           console.error('packages add needs --ar, --en, --price and --months')
           return 2
         }
-        const row = await addPackage(database.db, { slug: arg, nameAr: fields.nameAr, nameEn: fields.nameEn, priceHalalas: fields.priceHalalas, months: fields.months, ...fields })
+        const row = await addPackage(database.db, {
+          slug: arg,
+          nameAr: fields.nameAr,
+          nameEn: fields.nameEn,
+          priceHalalas: fields.priceHalalas,
+          months: fields.months,
+          ...fields,
+        })
         console.info(`Added package ${row?.slug}.`)
         return 0
       }
@@ -176,7 +196,10 @@ async function main(argv: string[]): Promise<number> {
       }
       const rows = await listReviewsByStatus(database.db, status)
       if (rows.length === 0) console.info(`No ${status} reviews.`)
-      for (const r of rows) console.info(`${r.id}  ${'★'.repeat(r.rating)}${'☆'.repeat(5 - r.rating)}  ${r.username}  ${r.createdAt.toISOString().slice(0, 10)}\n    ${r.comment}`)
+      for (const r of rows)
+        console.info(
+          `${r.id}  ${'★'.repeat(r.rating)}${'☆'.repeat(5 - r.rating)}  ${r.username}  ${r.createdAt.toISOString().slice(0, 10)}\n    ${r.comment}`,
+        )
       return 0
     }
     if ((command === 'approve' || command === 'reject') && arg) {

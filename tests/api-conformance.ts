@@ -15,7 +15,11 @@ import { buildOpenApiDocument } from '#server/http/api/openapi.ts'
 
 type JsonObject = { [key: string]: unknown }
 type ResponseObject = { description?: string; headers?: Record<string, JsonObject>; content?: Record<string, { schema?: JsonObject }> }
-type OpenApi = { servers?: { url: string }[]; paths: Record<string, Record<string, { responses: Record<string, JsonObject> }>>; components?: JsonObject }
+type OpenApi = {
+  servers?: { url: string }[]
+  paths: Record<string, Record<string, { responses: Record<string, JsonObject> }>>
+  components?: JsonObject
+}
 
 export type Answer = { method: string; url: string; status: number; headers: Headers; body: string }
 /** What one check found: the operation (`GET /exams/{id}`) and status, or what is wrong. */
@@ -36,7 +40,12 @@ function resolvePointer(root: unknown, pointer: string): unknown {
 
 function describeError(e: ErrorObject): string {
   const where = e.instancePath || '(the body)'
-  const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : e.keyword === 'enum' ? ` ${JSON.stringify(e.params.allowedValues)}` : ''
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` (${String(e.params.additionalProperty)})`
+      : e.keyword === 'enum'
+        ? ` ${JSON.stringify(e.params.allowedValues)}`
+        : ''
   return `${where} ${e.message ?? e.keyword}${extra}`
 }
 
@@ -61,7 +70,9 @@ export function createConformanceChecker(document: unknown) {
   const templates = Object.keys(doc.paths)
     .map((path) => {
       const segments = path.split('/')
-      const regex = new RegExp(`^${segments.map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}$`)
+      const regex = new RegExp(
+        `^${segments.map((s) => (/^\{[^}]+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/')}$`,
+      )
       return { path, regex, fixed: segments.filter((s) => !s.startsWith('{')).length }
     })
     .sort((a, b) => b.fixed - a.fixed)
@@ -99,7 +110,8 @@ export function createConformanceChecker(document: unknown) {
         continue
       }
       const schema = header.schema as JsonObject | undefined
-      if (schema?.type === 'integer' && (!/^\d+$/.test(value) || Number(value) < Number(schema.minimum ?? -Infinity))) problems.push(`the header ${name} is ${JSON.stringify(value)}, not an integer as documented`)
+      if (schema?.type === 'integer' && (!/^\d+$/.test(value) || Number(value) < Number(schema.minimum ?? -Infinity)))
+        problems.push(`the header ${name} is ${JSON.stringify(value)}, not an integer as documented`)
     }
     const content = response.content ?? {}
     const type = answer.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? ''
@@ -119,7 +131,9 @@ export function createConformanceChecker(document: unknown) {
     const validate = validatorAt(`${pointer}/content/${escapePointer(type)}/schema`)
     if (!validate(body)) {
       const errors = (validate.errors ?? []).slice(0, 8).map(describeError)
-      problems.push(`the body does not match the documented schema:\n  - ${errors.join('\n  - ')}\n  body: ${JSON.stringify(body).slice(0, 600)}`)
+      problems.push(
+        `the body does not match the documented schema:\n  - ${errors.join('\n  - ')}\n  body: ${JSON.stringify(body).slice(0, 600)}`,
+      )
     }
     return problems
   }
@@ -133,16 +147,28 @@ export function createConformanceChecker(document: unknown) {
       const op = findOperation(method, path.slice(base.length))
       if (!op) {
         // The API's catch-all: an undocumented path or method is answered NotFound.
-        const notFound = { response: resolvePointer(doc, '/components/responses/NotFound') as ResponseObject, pointer: '/components/responses/NotFound' }
+        const notFound = {
+          response: resolvePointer(doc, '/components/responses/NotFound') as ResponseObject,
+          pointer: '/components/responses/NotFound',
+        }
         const operation = `${method.toUpperCase()} ${path} (undocumented)`
-        if (answer.status !== 404) return { operation, status: answer.status, problems: [`${answer.method} ${path} is not in the document, yet answered ${answer.status}`] }
+        if (answer.status !== 404)
+          return {
+            operation,
+            status: answer.status,
+            problems: [`${answer.method} ${path} is not in the document, yet answered ${answer.status}`],
+          }
         return { operation, status: answer.status, problems: checkBody(answer, notFound) }
       }
       const operation = `${method.toUpperCase()} ${op.path}`
       const found = findResponse(op.pointer, answer.status)
       if (!found) {
         const listed = Object.keys((resolvePointer(doc, `${op.pointer}/responses`) ?? {}) as JsonObject).join(', ')
-        return { operation, status: answer.status, problems: [`${answer.status} is not a documented answer of ${operation} (documented: ${listed})`] }
+        return {
+          operation,
+          status: answer.status,
+          problems: [`${answer.status} is not a documented answer of ${operation} (documented: ${listed})`],
+        }
       }
       return { operation, status: answer.status, problems: answer.method.toLowerCase() === 'head' ? [] : checkBody(answer, found) }
     },
@@ -164,7 +190,10 @@ export function assertConforms(answer: Answer, checker = apiConformance()): void
   const verdict = checker.check(answer)
   if (!verdict) return
   // A failure fails its test; the log counts what passed (the check's own tests fail answers on purpose).
-  if (verdict.problems.length) throw new ConformanceError(`${answer.method} ${answer.url} → ${answer.status}: the answer is not what the OpenAPI document says:\n${verdict.problems.join('\n')}`)
+  if (verdict.problems.length)
+    throw new ConformanceError(
+      `${answer.method} ${answer.url} → ${answer.status}: the answer is not what the OpenAPI document says:\n${verdict.problems.join('\n')}`,
+    )
   const log = process.env.API_CONFORMANCE_LOG
   if (log) {
     mkdirSync(dirname(log), { recursive: true })

@@ -22,7 +22,13 @@ export async function teacher(ctx: RequestContext) {
   const id = `${++n}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`
   const [user] = await ctx.db
     .insert(users)
-    .values({ username: `exams ${id}`, email: `exams-${id}@school.sa`, phone: '+966551234567', passwordHash: await hashPassword('x'), emailVerifiedAt: new Date() })
+    .values({
+      username: `exams ${id}`,
+      email: `exams-${id}@school.sa`,
+      phone: '+966551234567',
+      passwordHash: await hashPassword('x'),
+      emailVerifiedAt: new Date(),
+    })
     .returning()
   if (!user) throw new Error('no user')
   const web = await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, kind: 'web' })
@@ -83,7 +89,10 @@ export function hugeExamBody() {
       type: 'matching',
       text: filler(latinWords, 1500, q),
       marks: 1,
-      pairs: Array.from({ length: 10 }, (_pair, p) => ({ left: filler(latinWords, 300, p + q), right: filler(latinWords, 300, p + q + 3) })),
+      pairs: Array.from({ length: 10 }, (_pair, p) => ({
+        left: filler(latinWords, 300, p + q),
+        right: filler(latinWords, 300, p + q + 3),
+      })),
     })),
   }
 }
@@ -96,23 +105,48 @@ export function hugeExamBody() {
 export function largestExamBody(limits: { totalCharacters: number; totalPairs: number }, essayLines = 10) {
   const matching = Math.ceil(limits.totalPairs / 10)
   const pairSide = 20
-  const header = { title: 'اختبار نهاية الفصل الدراسي', school_name: 'مدرسة الأندلس الابتدائية', subject: 'العلوم', grade: 'الصف الخامس', info: filler(arabicWords, 400, 1) }
+  const header = {
+    title: 'اختبار نهاية الفصل الدراسي',
+    school_name: 'مدرسة الأندلس الابتدائية',
+    subject: 'العلوم',
+    grade: 'الصف الخامس',
+    info: filler(arabicWords, 400, 1),
+  }
   const headerChars = Object.values(header).reduce((sum, text) => sum + [...text].length, 0)
   // What is left for the question texts, shared evenly (options and answers counted in).
   const perQuestion = Math.floor((limits.totalCharacters - headerChars - matching * 10 * 2 * pairSide) / 100) - 1
   const questions = Array.from({ length: 100 }, (_, q) => {
     if (q < matching) {
-      return { type: 'matching', text: filler(arabicWords, perQuestion, q), marks: 1, pairs: Array.from({ length: 10 }, (_pair, p) => ({ left: filler(arabicWords, pairSide, p), right: filler(arabicWords, pairSide, p + 3) })) }
+      return {
+        type: 'matching',
+        text: filler(arabicWords, perQuestion, q),
+        marks: 1,
+        pairs: Array.from({ length: 10 }, (_pair, p) => ({
+          left: filler(arabicWords, pairSide, p),
+          right: filler(arabicWords, pairSide, p + 3),
+        })),
+      }
     }
     switch (q % 4) {
       case 0:
-        return { type: 'multiple_choice', text: filler(arabicWords, perQuestion - 4 * 30, q), marks: 1, options: [0, 1, 2, 3].map((o) => filler(arabicWords, 30, o + q)), correct: 1 }
+        return {
+          type: 'multiple_choice',
+          text: filler(arabicWords, perQuestion - 4 * 30, q),
+          marks: 1,
+          options: [0, 1, 2, 3].map((o) => filler(arabicWords, 30, o + q)),
+          correct: 1,
+        }
       case 1:
         return { type: 'true_false', text: filler(arabicWords, perQuestion, q), marks: 1, correct: true }
       case 2:
         return { type: 'essay', text: filler(arabicWords, perQuestion, q), marks: 2, lines: essayLines }
       default:
-        return { type: 'fill_blank', text: `${filler(arabicWords, perQuestion - 30 - 5, q)} ___`, marks: 1, answers: [filler(arabicWords, 30, q)] }
+        return {
+          type: 'fill_blank',
+          text: `${filler(arabicWords, perQuestion - 30 - 5, q)} ___`,
+          marks: 1,
+          answers: [filler(arabicWords, 30, q)],
+        }
     }
   })
   return { ...header, questions }

@@ -23,7 +23,8 @@ function merge(a: Json, b: Json): Json {
 
 /** The actual value cut down to the fields of the shape, so deep equality covers exactly what the fixture states. */
 export function project(actual: unknown, shape: Json): unknown {
-  if (Array.isArray(shape)) return Array.isArray(actual) ? actual.map((item) => (shape[0] == null ? item : project(item, shape[0]))) : actual
+  if (Array.isArray(shape))
+    return Array.isArray(actual) ? actual.map((item) => (shape[0] == null ? item : project(item, shape[0]))) : actual
   if (shape && typeof shape === 'object' && actual && typeof actual === 'object')
     return Object.fromEntries(Object.keys(shape).map((k) => [k, project((actual as Record<string, unknown>)[k], shape[k] as Json)]))
   return actual

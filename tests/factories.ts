@@ -84,7 +84,9 @@ export async function readOutbox(ctx: Pick<RequestContext, 'env'>): Promise<Outb
   const dir = ctx.env.MAIL_OUTBOX_DIR
   let files: string[]
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort()
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .sort()
   } catch {
     return []
   }

@@ -22,9 +22,17 @@ export function noorFixtures(tool: 'absence' | 'grades', dir = noorFixtureDir): 
   return readdirSync(dir)
     .filter((file) => file.startsWith(`${tool}-`) && /\.(xlsx|xls|csv)$/.test(file))
     .map((file) => {
-      const expected = JSON.parse(readFileSync(path.join(dir, file.replace(/\.(xlsx|xls|csv)$/, '.expected.json')), 'utf8')) as Record<string, Json>
+      const expected = JSON.parse(readFileSync(path.join(dir, file.replace(/\.(xlsx|xls|csv)$/, '.expected.json')), 'utf8')) as Record<
+        string,
+        Json
+      >
       const uploadWith = expected.uploadWith as { school_days?: number } | undefined
-      return { file, path: path.join(dir, file), expected, ...(uploadWith?.school_days !== undefined && { schoolDays: uploadWith.school_days }) }
+      return {
+        file,
+        path: path.join(dir, file),
+        expected,
+        ...(uploadWith?.school_days !== undefined && { schoolDays: uploadWith.school_days }),
+      }
     })
 }
 
@@ -35,8 +43,14 @@ export function fixtureGrid(file: string): WorkbookGrid {
 
 /** The fields the fixture states (not its notes), lists whose order it does not state compared as sets. */
 export function comparable(actual: unknown, expected: Record<string, Json>, unordered: readonly string[]) {
-  const stated = Object.fromEntries(Object.entries(expected).filter(([key]) => key !== 'note' && key !== 'uploadWith')) as Record<string, Json>
+  const stated = Object.fromEntries(Object.entries(expected).filter(([key]) => key !== 'note' && key !== 'uploadWith')) as Record<
+    string,
+    Json
+  >
   const projected = project(actual, shapeOf(stated)) as Record<string, unknown>
-  const sets = (value: Record<string, unknown>) => ({ ...value, ...Object.fromEntries(unordered.filter((key) => key in value).map((key) => [key, byJson(value[key])])) })
+  const sets = (value: Record<string, unknown>) => ({
+    ...value,
+    ...Object.fromEntries(unordered.filter((key) => key in value).map((key) => [key, byJson(value[key])])),
+  })
   return { actual: sets(projected), expected: sets(stated) }
 }

@@ -29,7 +29,17 @@ export type PrintUnderLoad = {
 }
 
 export async function measurePrintUnderLoad(services: AppServices): Promise<PrintUnderLoad> {
-  const ctx = { env: services.env, db: services.database.db, logger: services.logger, mailer: services.mailer, files: services.files, requestId: 'load', cspNonce: 'n', clientIp: '203.0.113.9', buildVersion: 'test' }
+  const ctx = {
+    env: services.env,
+    db: services.database.db,
+    logger: services.logger,
+    mailer: services.mailer,
+    files: services.files,
+    requestId: 'load',
+    cspNonce: 'n',
+    clientIp: '203.0.113.9',
+    buildVersion: 'test',
+  }
   const printer = await subscribedTeacher(ctx)
   const other = await teacher(ctx)
   const app = createHttpApp({ services, getBuild: () => noPages, mode: 'production' })
@@ -38,11 +48,19 @@ export async function measurePrintUnderLoad(services: AppServices): Promise<Prin
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   try {
     const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'en' })
-    const saved = await fetch(`${base}/api/v1/exams`, { method: 'POST', headers: { ...auth(printer.token), 'content-type': 'application/json' }, body: JSON.stringify(largestExamBody(EXAM_LIMITS, 30)) })
+    const saved = await fetch(`${base}/api/v1/exams`, {
+      method: 'POST',
+      headers: { ...auth(printer.token), 'content-type': 'application/json' },
+      body: JSON.stringify(largestExamBody(EXAM_LIMITS, 30)),
+    })
     if (saved.status !== 201) throw new Error(`the largest test was refused: ${saved.status} ${await saved.text()}`)
     const { data } = (await saved.json()) as { data: { id: string } }
     // A running server has its render process started: a small print first, as a teacher's would be.
-    const warm = await fetch(`${base}/api/v1/exams`, { method: 'POST', headers: { ...auth(printer.token), 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Warm-up', questions: [] }) })
+    const warm = await fetch(`${base}/api/v1/exams`, {
+      method: 'POST',
+      headers: { ...auth(printer.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Warm-up', questions: [] }),
+    })
     const warmId = ((await warm.json()) as { data: { id: string } }).data.id
     await (await fetch(`${base}/api/v1/exams/${warmId}/pdf`, { headers: auth(printer.token) })).arrayBuffer()
 
@@ -69,8 +87,24 @@ export async function measurePrintUnderLoad(services: AppServices): Promise<Prin
     const renderMs = performance.now() - t0
     printing.isDone = true
     await probes
-    const pages = res.status === 200 ? Number(/Pages:\s+(\d+)/.exec(execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf, stdio: ['pipe', 'pipe', 'ignore'] }).toString('utf8'))?.[1]) : 0
-    return { status: res.status, renderMs, pages, bytes: pdf.byteLength, healthzMs, profileMs, renderPeakRssMb: pdfPoolStats()?.peakRssMb ?? 0, renderCpuMs: (pdfPoolStats()?.cpuMs ?? 0) - cpuBefore }
+    const pages =
+      res.status === 200
+        ? Number(
+            /Pages:\s+(\d+)/.exec(
+              execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf, stdio: ['pipe', 'pipe', 'ignore'] }).toString('utf8'),
+            )?.[1],
+          )
+        : 0
+    return {
+      status: res.status,
+      renderMs,
+      pages,
+      bytes: pdf.byteLength,
+      healthzMs,
+      profileMs,
+      renderPeakRssMb: pdfPoolStats()?.peakRssMb ?? 0,
+      renderCpuMs: (pdfPoolStats()?.cpuMs ?? 0) - cpuBefore,
+    }
   } finally {
     await new Promise((resolve) => server.close(resolve))
   }

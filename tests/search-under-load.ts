@@ -32,9 +32,22 @@ export type SearchUnderLoad = {
   searchesFound: boolean[]
 }
 
-export async function measureSearchUnderLoad(services: AppServices, options: { rows?: number; searches?: number } = {}): Promise<SearchUnderLoad> {
+export async function measureSearchUnderLoad(
+  services: AppServices,
+  options: { rows?: number; searches?: number } = {},
+): Promise<SearchUnderLoad> {
   const rows = options.rows ?? 100_000
-  const ctx = { env: services.env, db: services.database.db, logger: services.logger, mailer: services.mailer, files: services.files, requestId: 'load', cspNonce: 'n', clientIp: '203.0.113.9', buildVersion: 'test' }
+  const ctx = {
+    env: services.env,
+    db: services.database.db,
+    logger: services.logger,
+    mailer: services.mailer,
+    files: services.files,
+    requestId: 'load',
+    cspNonce: 'n',
+    clientIp: '203.0.113.9',
+    buildVersion: 'test',
+  }
   const uploader = await subscribedTeacher(ctx)
   const other = await teacher(ctx)
   const app = createHttpApp({ services, getBuild: () => noPages, mode: 'production' })
@@ -118,7 +131,18 @@ export async function measureSearchUnderLoad(services: AppServices, options: { r
     const concurrentSearchMs: number[] = []
     const concurrentHealthzMs: number[] = []
     await probed(() => Promise.all(terms.slice(count, count + 8).map((term) => search(term, concurrentSearchMs))), concurrentHealthzMs, [])
-    return { rows, fileBytes: workbook.data.length, uploadStatus, uploadMs, uploadHealthzMs, uploadProfileMs, searchMs, concurrentSearchMs, concurrentHealthzMs, searchesFound }
+    return {
+      rows,
+      fileBytes: workbook.data.length,
+      uploadStatus,
+      uploadMs,
+      uploadHealthzMs,
+      uploadProfileMs,
+      searchMs,
+      concurrentSearchMs,
+      concurrentHealthzMs,
+      searchesFound,
+    }
   } finally {
     await new Promise((resolve) => server.close(resolve))
   }

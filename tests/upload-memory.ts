@@ -22,7 +22,15 @@ import { subscribedTeacher } from './exams.ts'
 export interface UploadMemory {
   /** Resident size once the server had started and answered one small upload. */
   readonly startMb: number
-  readonly uploads: ReadonlyArray<{ name: string; bytes: number; status: number; expected: number; beforeMb: number; peakMb: number; ms: number }>
+  readonly uploads: ReadonlyArray<{
+    name: string
+    bytes: number
+    status: number
+    expected: number
+    beforeMb: number
+    peakMb: number
+    ms: number
+  }>
 }
 
 /** Starts the process's peak resident size afresh from its current size (Linux: clear_refs 5). */
@@ -73,16 +81,30 @@ export async function measureUploadMemory(options: { largeRows?: readonly number
   // seconds, past the server's keep-alive, and the next request would go out on a closed socket.
   const files = [
     ...(options.corpus === false ? [] : badWorkbooks).map((item) => ({ name: item.name, data: item.file(), expected: item.status })),
-    ...(options.largeRows ?? [100_000, 320_000]).map((rows) => ({ name: `${rows.toLocaleString('en')} rows of daily records`, data: absenceWorkbook({ rows }).data, expected: 201 })),
+    ...(options.largeRows ?? [100_000, 320_000]).map((rows) => ({
+      name: `${rows.toLocaleString('en')} rows of daily records`,
+      data: absenceWorkbook({ rows }).data,
+      expected: 201,
+    })),
   ]
   const secret = 'upload-memory-session-secret-0123456789abcdef'
   const { dataDir, token } = await preparedDataDir(secret)
-  const server = await startServer({ name: 'upload-memory', database: 'pglite', hostname: '127.0.0.1', dataDir, env: { SESSION_SECRET: secret, ANALYSIS_UPLOADS_PER_HOUR: '1000', DATABASE_URL: undefined } })
+  const server = await startServer({
+    name: 'upload-memory',
+    database: 'pglite',
+    hostname: '127.0.0.1',
+    dataDir,
+    env: { SESSION_SECRET: secret, ANALYSIS_UPLOADS_PER_HOUR: '1000', DATABASE_URL: undefined },
+  })
   try {
     const upload = async (data: Uint8Array) => {
       const form = new FormData()
       form.set('file', new Blob([new Uint8Array(data)]), 'report.xlsx')
-      const res = await fetch(`${server.url}/api/v1/analyses/absence`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' }, body: form })
+      const res = await fetch(`${server.url}/api/v1/analyses/absence`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+        body: form,
+      })
       await res.arrayBuffer()
       return res.status
     }
@@ -96,7 +118,15 @@ export async function measureUploadMemory(options: { largeRows?: readonly number
       const beforeMb = memoryOf(server.pid).rssMb
       const t0 = performance.now()
       const status = await upload(file.data)
-      uploads.push({ name: file.name, bytes: file.data.length, status, expected: file.expected, beforeMb, peakMb: memoryOf(server.pid).peakMb, ms: performance.now() - t0 })
+      uploads.push({
+        name: file.name,
+        bytes: file.data.length,
+        status,
+        expected: file.expected,
+        beforeMb,
+        peakMb: memoryOf(server.pid).peakMb,
+        ms: performance.now() - t0,
+      })
     }
     return { startMb, uploads }
   } finally {
@@ -109,5 +139,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = process.argv.slice(2).map(Number).filter(Boolean)
   const result = await measureUploadMemory(rows.length ? { largeRows: rows, corpus: false } : {})
   console.info(`started at ${result.startMb} MB`)
-  for (const u of result.uploads) console.info(`${u.name}: ${(u.bytes / 1e6).toFixed(2)} MB, ${u.status} (expected ${u.expected}), ${u.beforeMb} MB before, peak ${u.peakMb} MB, ${Math.round(u.ms)} ms`)
+  for (const u of result.uploads)
+    console.info(
+      `${u.name}: ${(u.bytes / 1e6).toFixed(2)} MB, ${u.status} (expected ${u.expected}), ${u.beforeMb} MB before, peak ${u.peakMb} MB, ${Math.round(u.ms)} ms`,
+    )
 }

@@ -4,7 +4,8 @@
 // what HTML alone cannot do, with the same rules as the React shell: the colour-mode button,
 // toasts that leave by themselves or when dismissed or dragged away, sections fading in on
 // scroll, the focus on a form's first field in error, one submission per click, the chosen
-// file's name beside a file chooser (app/ui/file-chooser.tsx), and the service worker. Plain DOM, no React: the whole file is a few kilobytes.
+// file's name beside a file chooser (app/ui/file-chooser.tsx), and the service worker. Plain DOM,
+// no React: the whole file is a few kilobytes.
 import { registerServiceWorker } from '#app/lib/pwa/register-sw.ts'
 import { ENHANCED } from './markers.ts'
 import { revealOnScroll } from '#app/ui/reveal.ts'
@@ -89,7 +90,8 @@ function forms() {
   }
   // Back to this page from the browser's history: its forms may be sent again.
   window.addEventListener('pageshow', (event) => {
-    if (event.persisted) for (const form of document.querySelectorAll<HTMLFormElement>('form[data-submitting]')) delete form.dataset.submitting
+    if (event.persisted)
+      for (const form of document.querySelectorAll<HTMLFormElement>('form[data-submitting]')) delete form.dataset.submitting
   })
 }
 

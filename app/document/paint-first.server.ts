@@ -28,7 +28,8 @@ import { DEFERRED_MODULES_ID } from './markers.ts'
 export { DEFERRED_MODULES_ID }
 
 // A build that lost the browser scripts (a plugin emptying the import) must not start serving pages.
-if (!guardEarlySubmitsSource || !loadModulesAfterPaintSource) throw new Error('the inline browser scripts are missing from the build (scripts/inline-scripts.ts)')
+if (!guardEarlySubmitsSource || !loadModulesAfterPaintSource)
+  throw new Error('the inline browser scripts are missing from the build (scripts/inline-scripts.ts)')
 
 const MODULEPRELOAD = /<link rel="modulepreload" href="(\/[^"\s]+)"[^>]*\/>/g
 const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">/g

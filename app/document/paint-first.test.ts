@@ -24,7 +24,8 @@ function renderedDocument({ scriptNonce = nonce, moduleScripts = 1 } = {}) {
 }
 
 const headOf = (html: string) => html.slice(0, html.indexOf('<body'))
-const inlineScripts = (html: string) => [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attrs, body]) => ({ attrs: attrs!, body: body! }))
+const inlineScripts = (html: string) =>
+  [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map(([, attrs, body]) => ({ attrs: attrs!, body: body! }))
 
 const paintBeforeModules = (html: string, n: string) => prepareDocument(html, n, { paintFirst: true })
 

@@ -24,8 +24,14 @@ describe('formatting', () => {
   })
 
   it('leaves the Hijri era out when asked, for a line that writes it its own way', () => {
-    expect(formatDate('ar', '2025-10-12T12:00:00Z', { hijriEra: false })).toEqual({ gregorian: '12 أكتوبر 2025', hijri: '20 ربيع الآخر 1447' })
-    expect(formatDate('en', '2025-10-12T12:00:00Z', { hijriEra: false })).toEqual({ gregorian: '12 October 2025', hijri: '20 Rabiʻ II 1447' })
+    expect(formatDate('ar', '2025-10-12T12:00:00Z', { hijriEra: false })).toEqual({
+      gregorian: '12 أكتوبر 2025',
+      hijri: '20 ربيع الآخر 1447',
+    })
+    expect(formatDate('en', '2025-10-12T12:00:00Z', { hijriEra: false })).toEqual({
+      gregorian: '12 October 2025',
+      hijri: '20 Rabiʻ II 1447',
+    })
     expect(formatDate('en', '2025-10-12T12:00:00Z').hijri).toBe('20 Rabiʻ II 1447 AH')
   })
 })

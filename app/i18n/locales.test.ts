@@ -24,8 +24,7 @@ function shapeOf(value: unknown, prefix = ''): Shape {
 function emptyLeaves(value: unknown, prefix = ''): string[] {
   if (typeof value === 'string') return value.trim() === '' ? [prefix] : []
   if (Array.isArray(value)) return value.flatMap((v, i) => emptyLeaves(v, `${prefix}[${i}]`))
-  if (value && typeof value === 'object')
-    return Object.entries(value).flatMap(([k, v]) => emptyLeaves(v, prefix ? `${prefix}.${k}` : k))
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => emptyLeaves(v, prefix ? `${prefix}.${k}` : k))
   return [`${prefix} (not a string)`]
 }
 

@@ -28,7 +28,12 @@ describe('createTranslator', () => {
   })
 
   it('uses a written zero form in English too, whose plural rules call 0 "other"', () => {
-    const english = createTranslator('en', { demo: { unread: { zero: 'No unread notifications', one: 'One unread notification', other: '{count} unread notifications' }, pages: { one: '1 page', other: '{count} pages' } } })
+    const english = createTranslator('en', {
+      demo: {
+        unread: { zero: 'No unread notifications', one: 'One unread notification', other: '{count} unread notifications' },
+        pages: { one: '1 page', other: '{count} pages' },
+      },
+    })
     expect(english.t('demo.unread', { count: 0 })).toBe('No unread notifications')
     expect(english.t('demo.unread', { count: 1 })).toBe('One unread notification')
     expect(english.t('demo.unread', { count: 2 })).toBe('2 unread notifications')

@@ -55,6 +55,6 @@ export function createTranslator(lang: Lang, messages: Messages): Translator {
       return typeof v === 'number' ? numbers().format(v) : v
     })
   }
-  const tm = <T,>(key: string): T => lookup(messages, key) as T
+  const tm = <T>(key: string): T => lookup(messages, key) as T
   return { lang, t, tm }
 }

@@ -13,9 +13,11 @@ export function formFailure(status: number, errors: FieldErrors, values: Record<
 }
 
 /** Parses a form with its schema, or answers 422 with the errors. */
-export function parseForm<S extends core.$ZodType>(schema: S, form: FormData, fields: readonly string[]):
-  | { ok: true; data: Infer<S>; values: Record<string, string> }
-  | { ok: false; response: ReturnType<typeof formFailure> } {
+export function parseForm<S extends core.$ZodType>(
+  schema: S,
+  form: FormData,
+  fields: readonly string[],
+): { ok: true; data: Infer<S>; values: Record<string, string> } | { ok: false; response: ReturnType<typeof formFailure> } {
   const values = formValues(form, fields)
   const parsed = z.safeParse(schema, values)
   if (!parsed.success) return { ok: false, response: formFailure(422, fieldErrorsOf(parsed.error), values) }

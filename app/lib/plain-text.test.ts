@@ -36,13 +36,20 @@ describe('bidirectional controls', () => {
   })
 
   it('never reach a contact message', () => {
-    const message = contactSchema.parse({ type: 'other', name: wrap('Huda'), email: wrap('huda@family.sa'), message: wrap('A question about 1000 SAR') })
+    const message = contactSchema.parse({
+      type: 'other',
+      name: wrap('Huda'),
+      email: wrap('huda@family.sa'),
+      message: wrap('A question about 1000 SAR'),
+    })
     expect([message.name, message.email, message.message]).toEqual(['Huda', 'huda@family.sa', 'A question about 1000 SAR'])
   })
 
   it('never reach a test: its header and every question, option and pair', () => {
     const body = sampleExamBody()
-    const poisoned = JSON.parse(JSON.stringify(body, (key, value: unknown) => (typeof value === 'string' && !['type', 'date'].includes(key) ? wrap(value) : value))) as typeof body
+    const poisoned = JSON.parse(
+      JSON.stringify(body, (key, value: unknown) => (typeof value === 'string' && !['type', 'date'].includes(key) ? wrap(value) : value)),
+    ) as typeof body
     const exam = examSchema.parse(poisoned)
     expect(exam).toEqual(examSchema.parse(body))
     expect(hasControl(JSON.stringify(exam))).toBe(false)
@@ -50,8 +57,19 @@ describe('bidirectional controls', () => {
 
   it('never reach an analysis title, saved or renamed', async () => {
     const db = testDb().db
-    const [user] = await db.insert(users).values({ username: 'bidi', email: 'bidi@example.sa', phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() }).returning()
-    const saved = await saveAnalysis(db, { userId: user!.id, kind: 'absence', title: wrap('الأسبوع الأول'), meta: {}, headline: {}, report: {}, records: [] })
+    const [user] = await db
+      .insert(users)
+      .values({ username: 'bidi', email: 'bidi@example.sa', phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() })
+      .returning()
+    const saved = await saveAnalysis(db, {
+      userId: user!.id,
+      kind: 'absence',
+      title: wrap('الأسبوع الأول'),
+      meta: {},
+      headline: {},
+      report: {},
+      records: [],
+    })
     expect((await listAnalyses(db, user!.id)).map((a) => a.title)).toEqual(['الأسبوع الأول'])
     await renameAnalysis(db, user!.id, saved.id, wrap('الأسبوع الثاني'))
     expect((await listAnalyses(db, user!.id)).map((a) => a.title)).toEqual(['الأسبوع الثاني'])

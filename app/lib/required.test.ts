@@ -8,13 +8,29 @@ import { z } from './zod-mini.ts'
 // Every form of the site, sent with each field empty (as a browser sends it): the field says
 // only that it is required, never also the rules an empty value breaks besides.
 const forms: Record<string, { schema: core.$ZodType; fields: Record<string, string> }> = {
-  register: { schema: accounts.registerSchema, fields: { username: 'نورة_المطيري', email: 'noura@school.sa', phone: '0501234567', password: 'Sunrise-Falcon-42', password_confirmation: 'Sunrise-Falcon-42', terms: 'on' } },
+  register: {
+    schema: accounts.registerSchema,
+    fields: {
+      username: 'نورة_المطيري',
+      email: 'noura@school.sa',
+      phone: '0501234567',
+      password: 'Sunrise-Falcon-42',
+      password_confirmation: 'Sunrise-Falcon-42',
+      terms: 'on',
+    },
+  },
   login: { schema: accounts.loginSchema, fields: { email: 'noura@school.sa', password: 'x' } },
   activate: { schema: accounts.activateSchema, fields: { email: 'noura@school.sa', code: '123456' } },
   forgotPassword: { schema: accounts.forgotPasswordSchema, fields: { email: 'noura@school.sa' } },
   verifyResetCode: { schema: accounts.verifyResetCodeSchema, fields: { temporary_token: 'x'.repeat(20), code: '123456' } },
-  resetPassword: { schema: accounts.resetPasswordSchema, fields: { temporary_token: 'x'.repeat(20), password: 'Sunrise-Falcon-42', password_confirmation: 'Sunrise-Falcon-42' } },
-  changePassword: { schema: accounts.changePasswordSchema, fields: { current_password: 'x', password: 'Sunrise-Falcon-42', password_confirmation: 'Sunrise-Falcon-42' } },
+  resetPassword: {
+    schema: accounts.resetPasswordSchema,
+    fields: { temporary_token: 'x'.repeat(20), password: 'Sunrise-Falcon-42', password_confirmation: 'Sunrise-Falcon-42' },
+  },
+  changePassword: {
+    schema: accounts.changePasswordSchema,
+    fields: { current_password: 'x', password: 'Sunrise-Falcon-42', password_confirmation: 'Sunrise-Falcon-42' },
+  },
   changeEmail: { schema: accounts.changeEmailSchema, fields: { email: 'noura@school.sa', password: 'x' } },
   confirmCode: { schema: accounts.confirmCodeSchema, fields: { code: '123456' } },
   deleteAccount: { schema: accounts.deleteAccountSchema, fields: { password: 'x' } },
@@ -22,7 +38,10 @@ const forms: Record<string, { schema: core.$ZodType; fields: Record<string, stri
   disableTwoFactor: { schema: accounts.disableTwoFactorSchema, fields: { password: 'x', code: '123456' } },
   fullName: { schema: accounts.fullNameSchema, fields: { full_name_ar: 'نورة بنت سعد العتيبي', full_name_en: '' } },
   review: { schema: accounts.reviewSchema, fields: { rating: '5', comment: 'مفيد جدًا' } },
-  contact: { schema: contactSchema, fields: { type: 'inquiry', name: 'نورة', email: 'noura@school.sa', message: 'سؤال عن الباقات السنوية' } },
+  contact: {
+    schema: contactSchema,
+    fields: { type: 'inquiry', name: 'نورة', email: 'noura@school.sa', message: 'سؤال عن الباقات السنوية' },
+  },
 }
 
 // Fields whose empty value is a different question than "required" (a token the page carries).

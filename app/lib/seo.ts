@@ -5,10 +5,7 @@ import { lookup, type Messages } from '#app/i18n/translate.ts'
 export type RootMeta = { appUrl: string; lang: Lang; siteName: string }
 
 /** Title, description, canonical and hreflang links of a page under `/:lang`. */
-export function pageMeta(
-  root: RootMeta | undefined,
-  page: { title: string; description: string; path: string },
-): MetaDescriptor[] {
+export function pageMeta(root: RootMeta | undefined, page: { title: string; description: string; path: string }): MetaDescriptor[] {
   if (!root) return [{ title: page.title }]
   const suffix = page.path ? `/${page.path}` : ''
   const url = (lang: Lang) => `${root.appUrl}/${lang}${suffix}`

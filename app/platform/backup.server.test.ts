@@ -37,8 +37,18 @@ async function openData() {
   await database.migrate()
   await seedPackages(database.db)
   const logger = createLogger('silent')
-  const services = { env, database, logger, mailer: createMailer({ from: env.MAIL_FROM, outboxDir: env.MAIL_OUTBOX_DIR, logger }), files: createLocalFileStore(path.join(dataDir, 'files')) }
-  return { services, app: apiTestApp(services), ctx: { ...services, db: database.db, requestId: 'backup-test', cspNonce: 'n', clientIp: '203.0.113.9', buildVersion: 'test' } }
+  const services = {
+    env,
+    database,
+    logger,
+    mailer: createMailer({ from: env.MAIL_FROM, outboxDir: env.MAIL_OUTBOX_DIR, logger }),
+    files: createLocalFileStore(path.join(dataDir, 'files')),
+  }
+  return {
+    services,
+    app: apiTestApp(services),
+    ctx: { ...services, db: database.db, requestId: 'backup-test', cspNonce: 'n', clientIp: '203.0.113.9', buildVersion: 'test' },
+  }
 }
 
 function admin(...args: string[]) {
@@ -67,7 +77,16 @@ function snapshot(dir: string): Record<string, string> {
 
 describe('backup and restore of the embedded mode', () => {
   const archive = path.join(work, 'hallil-backup.tar.gz')
-  let saved: { token: string; examId: string; exam: unknown; imageId: string; image: string; analysisId: string; analysis: unknown; secret: string }
+  let saved: {
+    token: string
+    examId: string
+    exam: unknown
+    imageId: string
+    image: string
+    analysisId: string
+    analysis: unknown
+    secret: string
+  }
 
   it('backs up a teacher, a test with an image and an analysis; refuses while the database is open elsewhere', async () => {
     const { app, ctx, services } = await openData()
@@ -76,14 +95,23 @@ describe('backup and restore of the embedded mode', () => {
       const { token } = await subscribedTeacher(ctx)
       const headers = { authorization: `Bearer ${token}`, 'accept-language': 'en' }
       const form = new FormData()
-      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer()
+      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+        .png()
+        .toBuffer()
       form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'q.png')
       const uploaded = await app.request('/api/v1/uploads/images', { method: 'POST', headers, body: form })
       expect(uploaded.status).toBe(201)
       const imageId = ((await uploaded.json()) as { data: { id: string } }).data.id
       const sample = sampleExamBody()
-      const body = sampleExamBody({ title: 'Backed-up test', questions: sample.questions.map((q, i) => (i === 0 ? { ...q, image: imageId } : q)) })
-      const created = await app.request('/api/v1/exams', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      const body = sampleExamBody({
+        title: 'Backed-up test',
+        questions: sample.questions.map((q, i) => (i === 0 ? { ...q, image: imageId } : q)),
+      })
+      const created = await app.request('/api/v1/exams', {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
       expect(created.status).toBe(201)
       const examId = ((await created.json()) as { data: { id: string } }).data.id
       const workbook = new FormData()
@@ -92,8 +120,19 @@ describe('backup and restore of the embedded mode', () => {
       expect(analysed.status).toBe(201)
       const analysisId = ((await analysed.json()) as { data: { id: string } }).data.id
       const read = async (p: string) => (await app.request(`/api/v1${p}`, { headers })).json()
-      const image = createHash('sha256').update(new Uint8Array(await (await app.request(`/api/v1/uploads/images/${imageId}`, { headers })).arrayBuffer())).digest('hex')
-      saved = { token, examId, exam: await read(`/exams/${examId}`), imageId, image, analysisId, analysis: await read(`/analyses/${analysisId}`), secret: readFileSync(path.join(dataDir, 'session-secret'), 'utf8') }
+      const image = createHash('sha256')
+        .update(new Uint8Array(await (await app.request(`/api/v1/uploads/images/${imageId}`, { headers })).arrayBuffer()))
+        .digest('hex')
+      saved = {
+        token,
+        examId,
+        exam: await read(`/exams/${examId}`),
+        imageId,
+        image,
+        analysisId,
+        analysis: await read(`/analyses/${analysisId}`),
+        secret: readFileSync(path.join(dataDir, 'session-secret'), 'utf8'),
+      }
 
       // This process has the database open: the CLI (another process) must not copy it.
       const refused = admin('backup', archive)
@@ -155,7 +194,10 @@ describe('backup and restore of the embedded mode', () => {
     const bytes = readFileSync(archive)
     // One byte in the middle of the compressed data, then one in the gzip header's time field
     // (which gzip itself does not check: the header CRC this archive carries does).
-    for (const [name, at] of [['middle', Math.floor(bytes.length / 2)], ['header', 5]] as const) {
+    for (const [name, at] of [
+      ['middle', Math.floor(bytes.length / 2)],
+      ['header', 5],
+    ] as const) {
       const damaged = Buffer.from(bytes)
       damaged[at] = damaged[at]! ^ 0x01
       const file = path.join(work, `damaged-${name}.tar.gz`)

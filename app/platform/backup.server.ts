@@ -1,5 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync, type Stats } from 'node:fs'
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  type Stats,
+} from 'node:fs'
 import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -104,7 +118,8 @@ function tarHeader(name: string, entry: { type: 'file' | 'dir'; size: number; mt
     const cut = base.lastIndexOf('/', base.length - 2)
     prefix = base.slice(0, cut)
     base = base.slice(cut + 1)
-    if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155) throw new BackupError(`A path is too long for the archive: ${name}`)
+    if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
+      throw new BackupError(`A path is too long for the archive: ${name}`)
   }
   header.write(base, 0, 100, 'utf8')
   header.write(octal(entry.type === 'dir' ? 0o700 : 0o600, 8), 100, 'ascii')
@@ -239,7 +254,11 @@ export async function createBackup(options: { dataDir: string; file: string; app
   }
   const entries: Entry[] = []
   for (const source of sources)
-    entries.push(source.stats.isDirectory() ? { path: source.path, type: 'dir' } : { path: source.path, type: 'file', size: source.stats.size, sha256: await sha256Of(source.full) })
+    entries.push(
+      source.stats.isDirectory()
+        ? { path: source.path, type: 'dir' }
+        : { path: source.path, type: 'file', size: source.stats.size, sha256: await sha256Of(source.full) },
+    )
   const manifest: BackupManifest = {
     format: BACKUP_FORMAT,
     formatVersion: BACKUP_FORMAT_VERSION,
@@ -277,7 +296,8 @@ export async function createBackup(options: { dataDir: string; file: string; app
         await archive.write(data)
       }
       // The server was started meanwhile, or something else wrote to the folder.
-      if (written !== entry.size || hash.digest('hex') !== entry.sha256) throw new BackupError(`${entry.path} changed while it was being saved: stop the server and try again.`)
+      if (written !== entry.size || hash.digest('hex') !== entry.sha256)
+        throw new BackupError(`${entry.path} changed while it was being saved: stop the server and try again.`)
       await archive.write(Buffer.alloc((BLOCK - (entry.size % BLOCK)) % BLOCK))
     }
     await archive.end()
@@ -293,7 +313,10 @@ export async function createBackup(options: { dataDir: string; file: string; app
 // ---------------------------------------------------------------- restore
 
 const isSafePath = (p: string) =>
-  (PARTS as readonly string[]).includes(p.split('/')[0] ?? '') && !p.split('/').some((part) => part === '' || part === '.' || part === '..') && !p.includes('\\') && !p.includes('\0')
+  (PARTS as readonly string[]).includes(p.split('/')[0] ?? '') &&
+  !p.split('/').some((part) => part === '' || part === '.' || part === '..') &&
+  !p.includes('\\') &&
+  !p.includes('\0')
 
 /**
  * Unpacks the archive into `into`, checking the manifest and every entry's size and hash as it
@@ -320,19 +343,22 @@ async function unpack(file: string, into: string): Promise<BackupManifest> {
 
   const startEntry = (entry: TarEntry) => {
     if (!manifest) {
-      if (entry.name !== MANIFEST || entry.type !== 'file' || entry.size > 16 * 1024 * 1024) throw new BackupError(`${file} is not a Hallil backup (it has no ${MANIFEST} first).`)
+      if (entry.name !== MANIFEST || entry.type !== 'file' || entry.size > 16 * 1024 * 1024)
+        throw new BackupError(`${file} is not a Hallil backup (it has no ${MANIFEST} first).`)
       current = { entry, left: entry.size, isManifest: true }
       return
     }
     const listed = expected.get(entry.name)
-    if (!listed || !isSafePath(entry.name) || seen.has(entry.name) || listed.type !== entry.type) throw new BackupError(`The archive holds ${entry.name}, which its manifest does not list: it is damaged or not a Hallil backup.`)
+    if (!listed || !isSafePath(entry.name) || seen.has(entry.name) || listed.type !== entry.type)
+      throw new BackupError(`The archive holds ${entry.name}, which its manifest does not list: it is damaged or not a Hallil backup.`)
     seen.add(entry.name)
     const target = path.join(into, ...entry.name.split('/'))
     if (entry.type === 'dir') {
       mkdirSync(target, { recursive: true, mode: 0o700 })
       return
     }
-    if (listed.type === 'file' && listed.size !== entry.size) throw new BackupError(`${entry.name} is not the size the manifest gives: the archive is damaged.`)
+    if (listed.type === 'file' && listed.size !== entry.size)
+      throw new BackupError(`${entry.name} is not the size the manifest gives: the archive is damaged.`)
     mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 })
     current = { entry, left: entry.size, fd: openSync(target, 'wx', 0o600), hash: createHash('sha256'), isManifest: false }
   }
@@ -350,7 +376,10 @@ async function unpack(file: string, into: string): Promise<BackupManifest> {
       }
       const format = (parsed as { format?: unknown; formatVersion?: unknown } | null) ?? {}
       if (format.format !== BACKUP_FORMAT) throw new BackupError(`${file} is not a Hallil backup (its manifest is another program's).`)
-      if (format.formatVersion !== BACKUP_FORMAT_VERSION) throw new BackupError(`${file} was written in backup format ${String(format.formatVersion)}; this Hallil reads format ${BACKUP_FORMAT_VERSION}.`)
+      if (format.formatVersion !== BACKUP_FORMAT_VERSION)
+        throw new BackupError(
+          `${file} was written in backup format ${String(format.formatVersion)}; this Hallil reads format ${BACKUP_FORMAT_VERSION}.`,
+        )
       const checked = manifestSchema.safeParse(parsed)
       if (!checked.success) throw new BackupError('The backup’s manifest is incomplete: the archive is damaged.')
       manifest = checked.data
@@ -359,7 +388,8 @@ async function unpack(file: string, into: string): Promise<BackupManifest> {
     }
     closeSync(done.fd!)
     const listed = expected.get(done.entry.name)
-    if (listed?.type !== 'file' || done.hash!.digest('hex') !== listed.sha256) throw new BackupError(`${done.entry.name} does not match its SHA-256 in the manifest: the archive is damaged.`)
+    if (listed?.type !== 'file' || done.hash!.digest('hex') !== listed.sha256)
+      throw new BackupError(`${done.entry.name} does not match its SHA-256 in the manifest: the archive is damaged.`)
   }
 
   const consume = (chunk: Buffer) => {
@@ -413,7 +443,8 @@ async function unpack(file: string, into: string): Promise<BackupManifest> {
   if (!manifest) throw new BackupError(`${file} is not a Hallil backup (it has no ${MANIFEST}).`)
   if (!isEnded || current) throw new BackupError('The archive ends early: it is damaged.')
   const missing = (manifest as BackupManifest).entries.filter((e) => !seen.has(e.path))
-  if (missing.length) throw new BackupError(`The archive lacks ${missing.length} of the entries its manifest lists (${missing[0]!.path}…): it is damaged.`)
+  if (missing.length)
+    throw new BackupError(`The archive lacks ${missing.length} of the entries its manifest lists (${missing[0]!.path}…): it is damaged.`)
   return manifest
 }
 
@@ -433,9 +464,13 @@ export async function restoreBackup(options: { dataDir: string; file: string; no
   try {
     const manifest = await unpack(path.resolve(options.file), staging)
     const known = knownMigrations()
-    if (manifest.migrations > known) throw new BackupError(`The backup was made by a newer Hallil (${manifest.appVersion}, ${manifest.migrations} migrations; this one knows ${known}): update Hallil first.`)
+    if (manifest.migrations > known)
+      throw new BackupError(
+        `The backup was made by a newer Hallil (${manifest.appVersion}, ${manifest.migrations} migrations; this one knows ${known}): update Hallil first.`,
+      )
     const migrations = await checkDatabase(path.join(staging, 'db'))
-    if (migrations !== manifest.migrations) throw new BackupError('The restored database is not the one the manifest describes: the archive is damaged.')
+    if (migrations !== manifest.migrations)
+      throw new BackupError('The restored database is not the one the manifest describes: the archive is damaged.')
 
     // Moved aside, then moved in; a failure half-way moves back what was moved.
     refuseIfInUse(path.join(dataDir, 'db'))
@@ -458,7 +493,9 @@ export async function restoreBackup(options: { dataDir: string; file: string; no
     } catch (error) {
       for (const [from, to] of moves.toReversed()) renameSync(to, from)
       rmSync(previous, { recursive: true, force: true })
-      throw new BackupError(`The restore could not move the folders into place (${(error as Error).message}); nothing was changed.`, { cause: error })
+      throw new BackupError(`The restore could not move the folders into place (${(error as Error).message}); nothing was changed.`, {
+        cause: error,
+      })
     }
     return { manifest, previous: moves.length > 0 && existsSync(previous) ? previous : null }
   } finally {

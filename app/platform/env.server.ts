@@ -6,8 +6,7 @@ import { parseS3Url, type S3Credentials, type S3Location } from './file-store-ur
 
 // The one place that reads process.env. Everything else receives an `Env`.
 
-const emptyToUndefined = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value
+const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value)
 
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional())
 const booleanFlag = z.preprocess(
@@ -20,10 +19,7 @@ const booleanFlag = z.preprocess(
 
 const schema = z
   .object({
-    NODE_ENV: z.preprocess(
-      emptyToUndefined,
-      z.enum(['development', 'production', 'test']).default('development'),
-    ),
+    NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
     HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
     PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
     APP_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
@@ -42,7 +38,10 @@ const schema = z
       z
         .string()
         .trim()
-        .refine((v) => v === 'local' || v === 'postgres' || v.startsWith('s3://'), 'must be s3://bucket?endpoint=…&region=…, postgres or local')
+        .refine(
+          (v) => v === 'local' || v === 'postgres' || v.startsWith('s3://'),
+          'must be s3://bucket?endpoint=…&region=…, postgres or local',
+        )
         .superRefine((v, ctx) => {
           if (!v.startsWith('s3://')) return
           try {
@@ -58,14 +57,14 @@ const schema = z
     DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(200).default(10)),
     SMTP_URL: z.preprocess(
       emptyToUndefined,
-      z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+        .optional(),
     ),
     MAIL_FROM: z.preprocess(emptyToUndefined, z.string().default('Hallil <no-reply@hallil.local>')),
     MAIL_OUTBOX_DIR: optionalString,
-    SESSION_SECRET: z.preprocess(
-      emptyToUndefined,
-      z.string().min(32, 'must be at least 32 characters').optional(),
-    ),
+    SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
     /** Days a web session or API token may go unused before it is refused and revoked (ASVS 7.3.1); at most the 30-day lifetime. */
     SESSION_IDLE_DAYS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(30).default(7)),
     PAYMENT_GATEWAY: z.preprocess(emptyToUndefined, z.enum(['sandbox', 'moyasar']).optional()),
@@ -74,8 +73,21 @@ const schema = z
       z
         .string()
         .default('mada,creditcard,applepay,stcpay')
-        .transform((v) => [...new Set(v.split(',').map((m) => m.trim()).filter(Boolean))])
-        .pipe(z.array(z.enum(['mada', 'creditcard', 'applepay', 'stcpay']), { error: 'must list mada, creditcard, applepay or stcpay, separated by commas' }).min(1, 'must name at least one method')),
+        .transform((v) => [
+          ...new Set(
+            v
+              .split(',')
+              .map((m) => m.trim())
+              .filter(Boolean),
+          ),
+        ])
+        .pipe(
+          z
+            .array(z.enum(['mada', 'creditcard', 'applepay', 'stcpay']), {
+              error: 'must list mada, creditcard, applepay or stcpay, separated by commas',
+            })
+            .min(1, 'must name at least one method'),
+        ),
     ),
     MOYASAR_SECRET_KEY: z.preprocess(
       emptyToUndefined,
@@ -87,10 +99,7 @@ const schema = z
       z.string().trim().regex(/^pk_/, 'must be the publishable key (pk_test_… or pk_live_…)').optional(),
     ),
     MOYASAR_WEBHOOK_SECRET: optionalString,
-    MOYASAR_API_URL: z.preprocess(
-      emptyToUndefined,
-      z.url({ protocol: /^https?$/ }).default('https://api.moyasar.com'),
-    ),
+    MOYASAR_API_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).default('https://api.moyasar.com')),
     VAT_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(100).default(15)),
     SELLER_NAME_AR: z.preprocess(emptyToUndefined, z.string().default('مؤسسة حلّل للخدمات التعليمية')),
     SELLER_NAME_EN: z.preprocess(emptyToUndefined, z.string().default('Hallil Educational Services')),
@@ -106,11 +115,17 @@ const schema = z
     SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email().default('support@hallil.sa')),
     SUPPORT_PHONE: z.preprocess(
       emptyToUndefined,
-      z.string().regex(/^\+?[0-9 ]{7,20}$/, 'must be a phone number').default('+966 11 000 0000'),
+      z
+        .string()
+        .regex(/^\+?[0-9 ]{7,20}$/, 'must be a phone number')
+        .default('+966 11 000 0000'),
     ),
     SUPPORT_WHATSAPP: z.preprocess(
       emptyToUndefined,
-      z.string().regex(/^\+?[0-9]{7,15}$/, 'must be digits, e.g. +966500000000').default('+966500000000'),
+      z
+        .string()
+        .regex(/^\+?[0-9]{7,15}$/, 'must be digits, e.g. +966500000000')
+        .default('+966500000000'),
     ),
     // Workbook uploads (absence and grades): docs/absence.md's limits, configurable.
     ANALYSIS_MAX_UPLOAD_MB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(100).default(10)),
@@ -128,10 +143,7 @@ const schema = z
      * figures (routes, pools, failures) are for the operator only.
      */
     METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().trim().min(24, 'must be at least 24 characters').optional()),
-    LOG_LEVEL: z.preprocess(
-      emptyToUndefined,
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    ),
+    LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     /**
      * Whether React pages paint before their modules load (decisions 013 and 016): `pages` as each
      * page chooses, `always` or `never` for every page (to measure one against the other).
@@ -146,17 +158,22 @@ const schema = z
     if (env.FILE_STORE_URL === 'postgres' && !env.DATABASE_URL)
       ctx.addIssue({ code: 'custom', path: ['FILE_STORE_URL'], message: 'postgres needs DATABASE_URL' })
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
-      ctx.addIssue({ code: 'custom', path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'is required with the other S3 key' })
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+        message: 'is required with the other S3 key',
+      })
     if (env.NODE_ENV !== 'production') return
     // The sandbox accepts test cards: production runs it only when the operator says so.
     if (!env.PAYMENT_GATEWAY)
-      ctx.addIssue({ code: 'custom', path: ['PAYMENT_GATEWAY'], message: 'is required in production: moyasar, or sandbox to take no real payments' })
-    if (!env.SESSION_SECRET)
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
-    if (!env.APP_URL)
-      ctx.addIssue({ code: 'custom', path: ['APP_URL'], message: 'is required in production' })
-    if (!env.SELLER_VAT_NUMBER)
-      ctx.addIssue({ code: 'custom', path: ['SELLER_VAT_NUMBER'], message: 'is required in production' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_GATEWAY'],
+        message: 'is required in production: moyasar, or sandbox to take no real payments',
+      })
+    if (!env.SESSION_SECRET) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' })
+    if (!env.APP_URL) ctx.addIssue({ code: 'custom', path: ['APP_URL'], message: 'is required in production' })
+    if (!env.SELLER_VAT_NUMBER) ctx.addIssue({ code: 'custom', path: ['SELLER_VAT_NUMBER'], message: 'is required in production' })
   })
 
 export type Env = Omit<z.infer<typeof schema>, 'APP_URL' | 'SESSION_SECRET' | 'SELLER_VAT_NUMBER' | 'PAYMENT_GATEWAY'> & {
@@ -177,15 +194,19 @@ export type Env = Omit<z.infer<typeof schema>, 'APP_URL' | 'SESSION_SECRET' | 'S
  * deployment with a database needs nothing else); else the folder DATA_DIR/files (embedded).
  */
 export type FileStoreChoice =
-  | { kind: 'local'; dir: string }
-  | { kind: 'postgres' }
-  | { kind: 's3'; location: S3Location; credentials?: S3Credentials }
+  { kind: 'local'; dir: string } | { kind: 'postgres' } | { kind: 's3'; location: S3Location; credentials?: S3Credentials }
 
-function fileStoreOf(raw: { FILE_STORE_URL?: string; DATABASE_URL?: string; S3_ACCESS_KEY_ID?: string; S3_SECRET_ACCESS_KEY?: string }, dataDir: string): FileStoreChoice {
+function fileStoreOf(
+  raw: { FILE_STORE_URL?: string; DATABASE_URL?: string; S3_ACCESS_KEY_ID?: string; S3_SECRET_ACCESS_KEY?: string },
+  dataDir: string,
+): FileStoreChoice {
   const url = raw.FILE_STORE_URL ?? (raw.DATABASE_URL ? 'postgres' : 'local')
   if (url === 'local') return { kind: 'local', dir: path.join(dataDir, 'files') }
   if (url === 'postgres') return { kind: 'postgres' }
-  const credentials = raw.S3_ACCESS_KEY_ID && raw.S3_SECRET_ACCESS_KEY ? { accessKeyId: raw.S3_ACCESS_KEY_ID, secretAccessKey: raw.S3_SECRET_ACCESS_KEY } : undefined
+  const credentials =
+    raw.S3_ACCESS_KEY_ID && raw.S3_SECRET_ACCESS_KEY
+      ? { accessKeyId: raw.S3_ACCESS_KEY_ID, secretAccessKey: raw.S3_SECRET_ACCESS_KEY }
+      : undefined
   return { kind: 's3', location: parseS3Url(url), ...(credentials ? { credentials } : {}) }
 }
 
@@ -200,9 +221,7 @@ export class EnvError extends Error {
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = schema.safeParse(source)
   if (!parsed.success) {
-    throw new EnvError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`),
-    )
+    throw new EnvError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'} ${issue.message}`))
   }
   const raw = parsed.data
   const dataDir = path.resolve(raw.DATA_DIR)

@@ -50,16 +50,21 @@ describe('loadEnv', () => {
 
   it('limits idle sessions to 7 days and exports to 120 an hour unless told otherwise, within bounds', () => {
     expect(loadEnv({ DATA_DIR: tmp() })).toMatchObject({ SESSION_IDLE_DAYS: 7, EXPORTS_PER_HOUR: 120 })
-    expect(loadEnv({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: '2', EXPORTS_PER_HOUR: '30' })).toMatchObject({ SESSION_IDLE_DAYS: 2, EXPORTS_PER_HOUR: 30 })
+    expect(loadEnv({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: '2', EXPORTS_PER_HOUR: '30' })).toMatchObject({
+      SESSION_IDLE_DAYS: 2,
+      EXPORTS_PER_HOUR: 30,
+    })
     // An idle limit longer than the 30-day lifetime would mean nothing; none at all is not offered.
-    for (const days of ['0', '31', '1.5', 'never']) expect(() => loadEnv({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: days })).toThrow(/SESSION_IDLE_DAYS/)
+    for (const days of ['0', '31', '1.5', 'never'])
+      expect(() => loadEnv({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: days })).toThrow(/SESSION_IDLE_DAYS/)
     for (const count of ['0', '-1', 'lots']) expect(() => loadEnv({ DATA_DIR: tmp(), EXPORTS_PER_HOUR: count })).toThrow(/EXPORTS_PER_HOUR/)
   })
 
   it('allows 1,000 sheets in an uploaded workbook unless told otherwise, within bounds', () => {
     expect(loadEnv({ DATA_DIR: tmp() }).ANALYSIS_MAX_SHEETS).toBe(1000)
     expect(loadEnv({ DATA_DIR: tmp(), ANALYSIS_MAX_SHEETS: '50' }).ANALYSIS_MAX_SHEETS).toBe(50)
-    for (const count of ['0', '-1', '1.5', '10001', 'all']) expect(() => loadEnv({ DATA_DIR: tmp(), ANALYSIS_MAX_SHEETS: count })).toThrow(/ANALYSIS_MAX_SHEETS/)
+    for (const count of ['0', '-1', '1.5', '10001', 'all'])
+      expect(() => loadEnv({ DATA_DIR: tmp(), ANALYSIS_MAX_SHEETS: count })).toThrow(/ANALYSIS_MAX_SHEETS/)
   })
 
   it('refuses a VAT number that is not 15 digits starting and ending with 3', () => {
@@ -109,7 +114,8 @@ describe('loadEnv: payment gateway', () => {
   })
 
   it('refuses PAYMENT_GATEWAY=moyasar without its keys, naming each missing one', () => {
-    const attempt = (extra: Record<string, string>) => () => loadEnv({ DATA_DIR: tmp(), ...production, PAYMENT_GATEWAY: 'moyasar', ...extra })
+    const attempt = (extra: Record<string, string>) => () =>
+      loadEnv({ DATA_DIR: tmp(), ...production, PAYMENT_GATEWAY: 'moyasar', ...extra })
     for (const key of ['MOYASAR_SECRET_KEY', 'MOYASAR_PUBLISHABLE_KEY', 'MOYASAR_WEBHOOK_SECRET'])
       expect(attempt({})).toThrow(`${key} is required when PAYMENT_GATEWAY=moyasar`)
     const oneMissing = attempt({ MOYASAR_SECRET_KEY: 'sk_live_abc', MOYASAR_PUBLISHABLE_KEY: 'pk_live_abc' })
@@ -117,12 +123,20 @@ describe('loadEnv: payment gateway', () => {
     expect(oneMissing).toThrow('MOYASAR_WEBHOOK_SECRET')
     expect(oneMissing).not.toThrow('MOYASAR_SECRET_KEY')
     // Outside production too: the gateway could not take a single payment.
-    expect(() => loadEnv({ DATA_DIR: tmp(), PAYMENT_GATEWAY: 'moyasar' })).toThrow(/MOYASAR_SECRET_KEY[\s\S]*MOYASAR_PUBLISHABLE_KEY[\s\S]*MOYASAR_WEBHOOK_SECRET/)
+    expect(() => loadEnv({ DATA_DIR: tmp(), PAYMENT_GATEWAY: 'moyasar' })).toThrow(
+      /MOYASAR_SECRET_KEY[\s\S]*MOYASAR_PUBLISHABLE_KEY[\s\S]*MOYASAR_WEBHOOK_SECRET/,
+    )
   })
 
   it('refuses swapped Moyasar keys, so the secret key never reaches a browser', () => {
     const attempt = () =>
-      loadEnv({ DATA_DIR: tmp(), PAYMENT_GATEWAY: 'moyasar', ...moyasarKeys, MOYASAR_SECRET_KEY: 'pk_live_abc', MOYASAR_PUBLISHABLE_KEY: 'sk_live_abc' })
+      loadEnv({
+        DATA_DIR: tmp(),
+        PAYMENT_GATEWAY: 'moyasar',
+        ...moyasarKeys,
+        MOYASAR_SECRET_KEY: 'pk_live_abc',
+        MOYASAR_PUBLISHABLE_KEY: 'sk_live_abc',
+      })
     expect(attempt).toThrow(/MOYASAR_SECRET_KEY must be the secret key/)
     expect(attempt).toThrow(/MOYASAR_PUBLISHABLE_KEY must be the publishable key/)
   })

@@ -8,8 +8,14 @@ import { sha256Hex, type FileStore } from './files.server.ts'
  * (DATABASE_URL), `s3` (FILE_STORE_URL's bucket) or an `s3://bucket?…` address. Anything else is
  * refused with a sentence saying what is accepted.
  */
-export function fileStoreNamed(name: string, env: Pick<Env, 'DATA_DIR' | 'DATABASE_URL' | 'FILE_STORE_URL' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>): FileStoreChoice {
-  const credentials = env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } } : {}
+export function fileStoreNamed(
+  name: string,
+  env: Pick<Env, 'DATA_DIR' | 'DATABASE_URL' | 'FILE_STORE_URL' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>,
+): FileStoreChoice {
+  const credentials =
+    env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } }
+      : {}
   if (name === 'local') return { kind: 'local', dir: path.join(env.DATA_DIR, 'files') }
   if (name.startsWith('local:') && name.length > 'local:'.length) return { kind: 'local', dir: path.resolve(name.slice('local:'.length)) }
   if (name === 'postgres') {

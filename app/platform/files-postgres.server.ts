@@ -55,7 +55,12 @@ export function createPostgresFileStore(db: Db): FileStore {
     async *list() {
       let after = ''
       for (;;) {
-        const rows = await db.select({ key: storedFiles.key }).from(storedFiles).where(gt(storedFiles.key, after)).orderBy(asc(storedFiles.key)).limit(LIST_PAGE)
+        const rows = await db
+          .select({ key: storedFiles.key })
+          .from(storedFiles)
+          .where(gt(storedFiles.key, after))
+          .orderBy(asc(storedFiles.key))
+          .limit(LIST_PAGE)
         for (const row of rows) yield row.key
         if (rows.length < LIST_PAGE) return
         after = rows.at(-1)!.key

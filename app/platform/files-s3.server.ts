@@ -1,4 +1,11 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, type S3ServiceException } from '@aws-sdk/client-s3'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ServiceException,
+} from '@aws-sdk/client-s3'
 import type { S3Credentials, S3Location } from './file-store-url.server.ts'
 import { assertFileKey, isFileKey, sha256Hex, type FileStore } from './files.server.ts'
 
@@ -59,7 +66,9 @@ export function createS3FileStore(location: S3Location, credentials?: S3Credenti
     async *list() {
       let token: string | undefined
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: location.bucket, Prefix: location.prefix || undefined, ContinuationToken: token }))
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: location.bucket, Prefix: location.prefix || undefined, ContinuationToken: token }),
+        )
         for (const object of page.Contents ?? []) {
           const key = object.Key?.slice(location.prefix.length)
           if (key && isFileKey(key)) yield key

@@ -47,7 +47,14 @@ const stores: Array<[string, () => FileStore]> = [
   ['the local folder', () => createLocalFileStore(mkdtempSync(path.join(tmpdir(), 'hallil-files-')))],
   ['PostgreSQL', () => createPostgresFileStore(testDb().db)],
   // A prefix of its own per store made, so each starts empty in the shared bucket.
-  ['object storage (S3 API)', () => createS3FileStore(parseS3Url(s3.url(`t${randomBytes(4).toString('hex')}`)), { accessKeyId: S3RVER_KEYS.S3_ACCESS_KEY_ID, secretAccessKey: S3RVER_KEYS.S3_SECRET_ACCESS_KEY })],
+  [
+    'object storage (S3 API)',
+    () =>
+      createS3FileStore(parseS3Url(s3.url(`t${randomBytes(4).toString('hex')}`)), {
+        accessKeyId: S3RVER_KEYS.S3_ACCESS_KEY_ID,
+        secretAccessKey: S3RVER_KEYS.S3_SECRET_ACCESS_KEY,
+      }),
+  ],
 ]
 
 describe.each(stores)('the file store in %s', (_name, make) => {
@@ -96,9 +103,16 @@ describe('a store that does not answer', () => {
   it('object storage out of reach: a 503 error in the teacher’s words, logged once, in seconds', async () => {
     const port = await freePort(4500, 4900)
     const { logger, logged } = keepingLogger()
-    const files = guardFileStore(createS3FileStore(parseS3Url(`s3://hallil?endpoint=http://127.0.0.1:${port}`), { accessKeyId: 'a', secretAccessKey: 'b' }), logger)
+    const files = guardFileStore(
+      createS3FileStore(parseS3Url(`s3://hallil?endpoint=http://127.0.0.1:${port}`), { accessKeyId: 'a', secretAccessKey: 'b' }),
+      logger,
+    )
     const started = Date.now()
-    for (const attempt of [() => files.put(key(), Buffer.from('x')), () => files.get(key()), () => files.list()[Symbol.asyncIterator]().next()]) {
+    for (const attempt of [
+      () => files.put(key(), Buffer.from('x')),
+      () => files.get(key()),
+      () => files.list()[Symbol.asyncIterator]().next(),
+    ]) {
       const error = await attempt().then(
         () => null,
         (e: unknown) => e,
@@ -138,7 +152,9 @@ describe('a store that does not answer', () => {
     // And no row is written when the file could not be stored.
     let wrote = false
     const down = guardFileStore({ ...files, put: () => Promise.reject(new Error('ECONNREFUSED')) }, keepingLogger().logger)
-    await expect(storeThenRecord(down, key(), Buffer.from('x'), async () => (wrote = true))).rejects.toBeInstanceOf(FileStoreUnavailableError)
+    await expect(storeThenRecord(down, key(), Buffer.from('x'), async () => (wrote = true))).rejects.toBeInstanceOf(
+      FileStoreUnavailableError,
+    )
     expect(wrote).toBe(false)
   })
 })
@@ -150,8 +166,18 @@ describe('which store the environment chooses', () => {
   it('the local folder without a database, PostgreSQL with one, FILE_STORE_URL above both', () => {
     expect(choose({})).toEqual({ kind: 'local', dir: path.join(dataDir, 'files') })
     expect(choose({ DATABASE_URL: 'postgres://db/hallil' })).toEqual({ kind: 'postgres' })
-    expect(choose({ DATABASE_URL: 'postgres://db/hallil', FILE_STORE_URL: 'local' })).toEqual({ kind: 'local', dir: path.join(dataDir, 'files') })
-    expect(choose({ DATABASE_URL: 'postgres://db/hallil', FILE_STORE_URL: 's3://school-files/hallil?endpoint=http://minio:9000&region=me-south-1', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' })).toEqual({
+    expect(choose({ DATABASE_URL: 'postgres://db/hallil', FILE_STORE_URL: 'local' })).toEqual({
+      kind: 'local',
+      dir: path.join(dataDir, 'files'),
+    })
+    expect(
+      choose({
+        DATABASE_URL: 'postgres://db/hallil',
+        FILE_STORE_URL: 's3://school-files/hallil?endpoint=http://minio:9000&region=me-south-1',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }),
+    ).toEqual({
       kind: 's3',
       location: { bucket: 'school-files', prefix: 'hallil/', endpoint: 'http://minio:9000', region: 'me-south-1', forcePathStyle: true },
       credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
@@ -168,7 +194,9 @@ describe('which store the environment chooses', () => {
     expect(() => choose({ FILE_STORE_URL: 's3://B?endpoint=x' })).toThrow(/FILE_STORE_URL must name a bucket/)
     expect(() => choose({ FILE_STORE_URL: 's3://files?endpoint=minio:9000' })).toThrow(/FILE_STORE_URL endpoint must be an http/)
     expect(() => choose({ FILE_STORE_URL: 'postgres' })).toThrow(/FILE_STORE_URL postgres needs DATABASE_URL/)
-    expect(() => choose({ FILE_STORE_URL: 's3://files', S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_SECRET_ACCESS_KEY is required with the other S3 key/)
+    expect(() => choose({ FILE_STORE_URL: 's3://files', S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      /S3_SECRET_ACCESS_KEY is required with the other S3 key/,
+    )
   })
 
   it('opens the chosen store', async () => {

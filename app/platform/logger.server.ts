@@ -11,7 +11,14 @@ export type Logger = pino.Logger
  */
 export function errorForLog(error: unknown, depth = 0): Record<string, unknown> {
   if (!(error instanceof Error)) return { type: typeof error }
-  const e = error as Error & { code?: unknown; constraint?: unknown; table?: unknown; severity?: unknown; query?: unknown; params?: unknown }
+  const e = error as Error & {
+    code?: unknown
+    constraint?: unknown
+    table?: unknown
+    severity?: unknown
+    query?: unknown
+    params?: unknown
+  }
   const fromDatabase = 'params' in e || typeof e.severity === 'string'
   const out: Record<string, unknown> = { type: e.name }
   if (typeof e.query === 'string') out.query = e.query.slice(0, 500)
@@ -19,7 +26,12 @@ export function errorForLog(error: unknown, depth = 0): Record<string, unknown> 
   if (typeof e.code === 'string' || typeof e.code === 'number') out.errorCode = e.code // not `code`: the redact list hides that name
   for (const key of ['constraint', 'table'] as const) if (typeof e[key] === 'string') out[key] = e[key]
   // The frames only: the stack's first line repeats the message.
-  if (e.stack) out.stack = e.stack.split('\n').filter((line) => /^\s+at /.test(line)).slice(0, 15).join('\n')
+  if (e.stack)
+    out.stack = e.stack
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .slice(0, 15)
+      .join('\n')
   if (e.cause !== undefined && depth < 3) out.cause = errorForLog(e.cause, depth + 1)
   return out
 }

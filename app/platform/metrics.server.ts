@@ -71,7 +71,11 @@ function createMetrics() {
         if (stats) this.set(pick(stats))
       },
     })
-  databaseGauge('hallil_db_pool_connections_in_use', 'PostgreSQL connections running a query (absent on the embedded database).', (s) => s.total - s.idle)
+  databaseGauge(
+    'hallil_db_pool_connections_in_use',
+    'PostgreSQL connections running a query (absent on the embedded database).',
+    (s) => s.total - s.idle,
+  )
   databaseGauge('hallil_db_pool_connections_idle', 'PostgreSQL connections open and idle.', (s) => s.idle)
   databaseGauge('hallil_db_pool_waiting', 'Queries waiting for a PostgreSQL connection.', (s) => s.waiting)
   const mail = new client.Counter({

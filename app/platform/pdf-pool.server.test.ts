@@ -31,9 +31,17 @@ describe('the PDF render processes', () => {
     const renders = pool({ size: 1 })
     let ticks = 0
     const ticker = setInterval(() => ticks++, 10)
-    const result = await renders.render({ source: '#set page(height: 5cm)\nHello #sys.inputs.name\n#pagebreak()\nTwo', inputs: { name: 'world' }, outputs: { pdf: true, svg: true } })
+    const result = await renders.render({
+      source: '#set page(height: 5cm)\nHello #sys.inputs.name\n#pagebreak()\nTwo',
+      inputs: { name: 'world' },
+      outputs: { pdf: true, svg: true },
+    })
     clearInterval(ticker)
-    expect(Buffer.from(result.pdf ?? []).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(result.pdf ?? [])
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
     expect(result.svg?.startsWith('<svg')).toBe(true)
     expect(result.pages).toBe(2)
     // Starting the process and rendering took many ticks: the loop was free throughout.
@@ -137,7 +145,8 @@ describe('the render cache', () => {
   })
 
   it('keys a document by its source, inputs, images and outputs', () => {
-    const key = (images: Record<string, Uint8Array>, inputs = { a: '1' }, svg = false) => renderKey('src', { inputs, images }, { pdf: true, svg })
+    const key = (images: Record<string, Uint8Array>, inputs = { a: '1' }, svg = false) =>
+      renderKey('src', { inputs, images }, { pdf: true, svg })
     expect(key({ 'x.png': new Uint8Array([1]) })).toBe(key({ 'x.png': new Uint8Array([1]) }))
     expect(key({ 'x.png': new Uint8Array([1]) })).not.toBe(key({ 'x.png': new Uint8Array([2]) }))
     expect(key({})).not.toBe(key({}, { a: '2' }))

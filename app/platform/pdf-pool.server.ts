@@ -72,7 +72,14 @@ export interface PdfPool {
    * `peakRssMb`: the most memory any of its processes has held; `cpuMs`: the CPU time its
    * renders have used, in all (as the processes reported them).
    */
-  readonly stats: { readonly processes: number; readonly busy: number; readonly queued: number; readonly pids: number[]; readonly peakRssMb: number; readonly cpuMs: number }
+  readonly stats: {
+    readonly processes: number
+    readonly busy: number
+    readonly queued: number
+    readonly pids: number[]
+    readonly peakRssMb: number
+    readonly cpuMs: number
+  }
 }
 
 type Job = {
@@ -204,10 +211,11 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
         peakRssMb = Math.max(peakRssMb, message.peakRssMb ?? 0)
         cpuTotalMs += message.cpuMs ?? 0
         job.resolve(message.result)
-      }
-      else {
+      } else {
         const { error } = message
-        job.reject(error.diagnostics ? new PdfRenderError(error.diagnostics) : Object.assign(new Error(error.message), { name: error.name }))
+        job.reject(
+          error.diagnostics ? new PdfRenderError(error.diagnostics) : Object.assign(new Error(error.message), { name: error.name }),
+        )
       }
       if (isClosed) return end(slot)
       child.unref()
@@ -235,7 +243,8 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       const mb = residentMb(slot.child.pid)
       if (mb !== undefined && mb > maxRssMb) return fail(slot, new PdfRenderLimitError('memory', `the render passed ${maxRssMb} MB`))
       const cpu = cpuMs(slot.child.pid)
-      if (cpu !== undefined && cpuAtStart !== undefined && cpu - cpuAtStart > timeBudgetMs) fail(slot, new PdfRenderLimitError('timeout', `the render used more than ${timeBudgetMs} ms of CPU`))
+      if (cpu !== undefined && cpuAtStart !== undefined && cpu - cpuAtStart > timeBudgetMs)
+        fail(slot, new PdfRenderLimitError('timeout', `the render used more than ${timeBudgetMs} ms of CPU`))
     }, 100)
     slot.child.send(job.request)
   }
@@ -275,14 +284,24 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
         job?.reject(new Error('the PDF pool is closed'))
         // An idle process is unref'd: without this the loop could end before its exit is seen.
         slot.child.ref()
-        const exited = slot.child.exitCode !== null || slot.child.signalCode !== null ? Promise.resolve() : new Promise<void>((done) => slot.child.once('exit', () => done()))
+        const exited =
+          slot.child.exitCode !== null || slot.child.signalCode !== null
+            ? Promise.resolve()
+            : new Promise<void>((done) => slot.child.once('exit', () => done()))
         end(slot)
         return exited
       })
       await Promise.all(exits)
     },
     get stats() {
-      return { processes: slots.size, busy: [...slots].filter((s) => s.job).length, queued: queue.length, pids: [...slots].flatMap((s) => (s.child.pid ? [s.child.pid] : [])), peakRssMb, cpuMs: cpuTotalMs }
+      return {
+        processes: slots.size,
+        busy: [...slots].filter((s) => s.job).length,
+        queued: queue.length,
+        pids: [...slots].flatMap((s) => (s.child.pid ? [s.child.pid] : [])),
+        peakRssMb,
+        cpuMs: cpuTotalMs,
+      }
     },
   }
 }
@@ -336,7 +355,8 @@ export function createRenderCache(options: RenderCacheOptions = {}) {
           return value
         },
         (error: Error) => {
-          if (error instanceof PdfRenderLimitError && (error.code === 'timeout' || error.code === 'memory')) remember(key, { bytes: 1024, outcome: { ok: false, error } })
+          if (error instanceof PdfRenderLimitError && (error.code === 'timeout' || error.code === 'memory'))
+            remember(key, { bytes: 1024, outcome: { ok: false, error } })
           throw error
         },
       )

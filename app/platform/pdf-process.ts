@@ -10,7 +10,13 @@ process.on('message', (request: PdfRenderRequest) => {
   const cpuAtStart = process.cpuUsage()
   try {
     const result = renderer.renderDocument(request.source, { inputs: request.inputs, images: request.images }, request.outputs)
-    reply = { id: request.id, ok: true, result, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), cpuMs: cpuMsSince(cpuAtStart) }
+    reply = {
+      id: request.id,
+      ok: true,
+      result,
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      cpuMs: cpuMsSince(cpuAtStart),
+    }
   } catch (error) {
     reply = {
       id: request.id,

@@ -100,11 +100,14 @@ function loadFonts(): Buffer[] {
  */
 export function createPdfRenderer(): PdfRenderer {
   let compiler: NodeCompiler | undefined
-  const getCompiler = () =>
-    (compiler ??= NodeCompiler.create({ workspace: root, fontArgs: [{ fontBlobs: loadFonts() }] }))
+  const getCompiler = () => (compiler ??= NodeCompiler.create({ workspace: root, fontArgs: [{ fontBlobs: loadFonts() }] }))
 
   /** Runs one output of the document with its images mapped, and only for that call. */
-  function withDocument<T>(source: string, options: RenderPdfOptions, output: (typst: NodeCompiler, args: { mainFileContent: string; inputs: Record<string, string> }) => T): T {
+  function withDocument<T>(
+    source: string,
+    options: RenderPdfOptions,
+    output: (typst: NodeCompiler, args: { mainFileContent: string; inputs: Record<string, string> }) => T,
+  ): T {
     const typst = getCompiler()
     const images = Object.entries(options.images ?? {})
     for (const [name] of images) {
@@ -171,7 +174,10 @@ export function createPdfRenderer(): PdfRenderer {
  * page's group, where the page's offset applies to it.
  */
 function pagesInPlace(svg: string): string {
-  return svg.replace(/(<path class="typst-shape"[^>]*\/>)(\s*)(<g(?: transform="[^"]*")?>)/g, (_all, background: string, space: string, group: string) => `${group}${space}${background}`)
+  return svg.replace(
+    /(<path class="typst-shape"[^>]*\/>)(\s*)(<g(?: transform="[^"]*")?>)/g,
+    (_all, background: string, space: string, group: string) => `${group}${space}${background}`,
+  )
 }
 
 /** napi errors carry typst's message in `code` (`0: expected expression`). */

@@ -29,7 +29,9 @@ const evil = String.raw`#"evil" [x] *b* _i_ $m$ \\ @ref <l> // /* ~ --- = - + 1.
 
 describe('renderPdf', () => {
   it('typesets Arabic and English with the shipped fonts only, embedded', () => {
-    const pdf = renderPdf('#set text(lang: "ar", dir: rtl)\nفاتورة ضريبية مبسطة لعام 2026 عبر Apple Pay\n\n#text(dir: ltr, lang: "en")[Simplified Tax Invoice]')
+    const pdf = renderPdf(
+      '#set text(lang: "ar", dir: rtl)\nفاتورة ضريبية مبسطة لعام 2026 عبر Apple Pay\n\n#text(dir: ltr, lang: "en")[Simplified Tax Invoice]',
+    )
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-')
     const text = pdftotext(pdf)
     expect(text).toContain('فاتورة ضريبية مبسطة')
@@ -74,7 +76,9 @@ describe('renderPdf', () => {
   })
 
   it('reads images from memory, only during their own render', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0f5d52' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0f5d52' } })
+      .png()
+      .toBuffer()
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><rect width="1" height="1"/></svg>')
     const renderer = createPdfRenderer()
     const pdf = renderer.renderPdf('#image("/charts/bar.png", width: 2cm) #image("logo.svg", width: 1cm)', {
@@ -112,9 +116,12 @@ describe('renderPdf', () => {
   })
 
   it('draws the same document as SVG: pages stacked without gaps, glyphs as outlines, images inline', async () => {
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0f5d52' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0f5d52' } })
+      .png()
+      .toBuffer()
     const renderer = createPdfRenderer()
-    const source = '#set page(paper: "a4")\n#set text(lang: "ar", dir: rtl)\nاختبار #image("/fig.png", width: 1cm)\n#pagebreak()\nالصفحة الثانية'
+    const source =
+      '#set page(paper: "a4")\n#set text(lang: "ar", dir: rtl)\nاختبار #image("/fig.png", width: 1cm)\n#pagebreak()\nالصفحة الثانية'
     const svg = renderer.renderSvg(source, { images: { 'fig.png': png } })
     // Two A4 pages (595.28 × 841.89 pt) one under the other.
     const [width, height] = (/viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg) ?? []).slice(1).map(Number)
@@ -131,7 +138,8 @@ describe('renderPdf', () => {
 
   it('renders with a warm compiler in milliseconds', () => {
     const renderer = createPdfRenderer()
-    const source = '#set page(paper: "a4")\n#set text(lang: "ar", dir: rtl)\n= تقرير الغياب\n#table(columns: 3, ..range(60).map(i => [صف #i]))'
+    const source =
+      '#set page(paper: "a4")\n#set text(lang: "ar", dir: rtl)\n= تقرير الغياب\n#table(columns: 3, ..range(60).map(i => [صف #i]))'
     renderer.renderPdf(source.replace('الغياب', 'الحضور'))
     const times: number[] = []
     for (let i = 0; i < 20; i++) {

@@ -15,12 +15,16 @@ const testDb = setupTestDatabase(async (db) => {
 const url = 'http://localhost/en/absence-settings'
 const args = (ctx: ReturnType<typeof testContext>, request: Request) => ({ request, params: { lang: 'en' }, context: ctx }) as never
 const get = (cookie: string) => new Request(url, { headers: { cookie } })
-const post = (cookie: string, fields: Record<string, string>) => new Request(url, { method: 'POST', body: new URLSearchParams(fields), headers: { cookie, origin: 'http://localhost' } })
+const post = (cookie: string, fields: Record<string, string>) =>
+  new Request(url, { method: 'POST', body: new URLSearchParams(fields), headers: { cookie, origin: 'http://localhost' } })
 
 /** What the action throws (its redirect) or answers (a failed form). */
 async function submit(ctx: ReturnType<typeof testContext>, cookie: string, fields: Record<string, string>) {
   try {
-    const answer = (await action(args(ctx, post(cookie, fields)))) as { init: { status: number }; data: { errors: Record<string, string[]>; values: Record<string, string> } }
+    const answer = (await action(args(ctx, post(cookie, fields)))) as {
+      init: { status: number }
+      data: { errors: Record<string, string[]>; values: Record<string, string> }
+    }
     return { status: answer.init.status, errors: answer.data.errors, values: answer.data.values }
   } catch (error) {
     if (!(error instanceof Response)) throw error
@@ -28,7 +32,8 @@ async function submit(ctx: ReturnType<typeof testContext>, cookie: string, field
   }
 }
 
-const thresholdsOf = async (ctx: ReturnType<typeof testContext>, cookie: string) => ((await loader(args(ctx, get(cookie)))) as { thresholds: unknown }).thresholds
+const thresholdsOf = async (ctx: ReturnType<typeof testContext>, cookie: string) =>
+  ((await loader(args(ctx, get(cookie)))) as { thresholds: unknown }).thresholds
 
 describe('the absence settings page', () => {
   it('is for subscribers', async () => {
@@ -58,7 +63,10 @@ describe('the absence settings page', () => {
       errors: { chronic: ['absence.tiers.errors.ascending'] },
       values: { at_risk: '12', chronic: '11', severe: '25' },
     })
-    expect(await submit(ctx, cookie, { at_risk: '5', chronic: '10', severe: '' })).toMatchObject({ status: 422, errors: { severe: ['absence.tiers.errors.required'] } })
+    expect(await submit(ctx, cookie, { at_risk: '5', chronic: '10', severe: '' })).toMatchObject({
+      status: 422,
+      errors: { severe: ['absence.tiers.errors.required'] },
+    })
     expect(await thresholdsOf(ctx, cookie)).toEqual({ at_risk: 7.5, chronic: 15, severe: 25 })
 
     expect(await submit(ctx, cookie, { intent: 'defaults' })).toMatchObject({ status: 302 })

@@ -22,7 +22,10 @@ import type { Route } from './+types/absence-settings'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  return { messages: getMessages(lang, ['absence-settings', 'absence.tiers']), thresholds: tierThresholdsWire(await tierThresholdsOf(context.db, user.id)) }
+  return {
+    messages: getMessages(lang, ['absence-settings', 'absence.tiers']),
+    thresholds: tierThresholdsWire(await tierThresholdsOf(context.db, user.id)),
+  }
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -70,7 +73,13 @@ export default function AbsenceSettings({ loaderData, actionData }: Route.Compon
           <article className="card" aria-labelledby="tiers-form-title">
             <h2 id="tiers-form-title">{t('absence.tiers.title')}</h2>
             <p className="muted">{t('absence-settings.tiersLead')}</p>
-            <p className="muted">{t('absence-settings.source', { atRisk: percentOf(defaults.at_risk), chronic: percentOf(defaults.chronic), severe: percentOf(defaults.severe) })}</p>
+            <p className="muted">
+              {t('absence-settings.source', {
+                atRisk: percentOf(defaults.at_risk),
+                chronic: percentOf(defaults.chronic),
+                severe: percentOf(defaults.severe),
+              })}
+            </p>
             <FormErrorNotice errors={errors} />
             <Form method="post" noValidate className="form" onSubmit={onSubmit}>
               {tierThresholdFields.map((field) => (
@@ -82,7 +91,18 @@ export default function AbsenceSettings({ loaderData, actionData }: Route.Compon
                   errors={errors[field]}
                   required
                 >
-                  {(p) => <input {...p} name={field} type="text" inputMode="decimal" autoComplete="off" defaultValue={value(field)} required maxLength={6} />}
+                  {(p) => (
+                    <input
+                      {...p}
+                      name={field}
+                      type="text"
+                      inputMode="decimal"
+                      autoComplete="off"
+                      defaultValue={value(field)}
+                      required
+                      maxLength={6}
+                    />
+                  )}
                 </FormField>
               ))}
               <button type="submit" className="button button-primary" disabled={isBusy}>

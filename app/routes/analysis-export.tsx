@@ -21,10 +21,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
   const preparedBy = documentName(user, lang)
   if (stored.kind === 'absence')
-    return absenceExport(context.db, stored, format, lang, schoolDaysFromQuery(url.searchParams, maxSchoolDays), await tierThresholdsOf(context.db, user.id), preparedBy)
+    return absenceExport(
+      context.db,
+      stored,
+      format,
+      lang,
+      schoolDaysFromQuery(url.searchParams, maxSchoolDays),
+      await tierThresholdsOf(context.db, user.id),
+      preparedBy,
+    )
   if (stored.kind === 'grades') {
     const choice = bandsFromQuery(url.searchParams)
-    return gradesExport(context.db, stored, format, lang, choice.custom || choice.preset !== 'default' ? choice.bands : undefined, preparedBy)
+    return gradesExport(
+      context.db,
+      stored,
+      format,
+      lang,
+      choice.custom || choice.preset !== 'default' ? choice.bands : undefined,
+      preparedBy,
+    )
   }
   throw data(null, { status: 404 })
 }

@@ -8,5 +8,7 @@ import type { Route } from './+types/analysis-grade-upload'
 export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  return uploadAnswer(lang, async () => uploadGrades(context, { userId: user.id, file: await uploadedFile(await request.formData()), lang }))
+  return uploadAnswer(lang, async () =>
+    uploadGrades(context, { userId: user.id, file: await uploadedFile(await request.formData()), lang }),
+  )
 }

@@ -22,7 +22,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   try {
     const form = await request.formData()
-    const { id } = await uploadAbsence(context, { userId: user.id, file: await uploadedFile(form), lang, schoolDays: schoolDaysField(form.get('school_days')) })
+    const { id } = await uploadAbsence(context, {
+      userId: user.id,
+      file: await uploadedFile(form),
+      lang,
+      schoolDays: schoolDaysField(form.get('school_days')),
+    })
     return redirect(`/${lang}/single-analysis?id=${id}`)
   } catch (error) {
     const failure = uploadFailure(error)
@@ -60,7 +65,16 @@ export default function AbsenceTool({ loaderData, actionData }: Route.ComponentP
           <p className="field-hint" id="school-days-upload-hint">
             {t('analyses.upload.schoolDaysHint')}
           </p>
-          <input id="school-days-upload" name="school_days" type="number" inputMode="numeric" min={1} max={maxSchoolDays} step={1} aria-describedby="school-days-upload-hint" />
+          <input
+            id="school-days-upload"
+            name="school_days"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={maxSchoolDays}
+            step={1}
+            aria-describedby="school-days-upload-hint"
+          />
         </div>
       }
     />

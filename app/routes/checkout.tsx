@@ -38,7 +38,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(checkoutSchema, await request.formData(), ['method'])
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    const result = await startCheckout(context, gatewayFor(context, lang), { userId: user.id, packageId: Number(params.packageId), method: parsed.data.method, lang })
+    const result = await startCheckout(context, gatewayFor(context, lang), {
+      userId: user.id,
+      packageId: Number(params.packageId),
+      method: parsed.data.method,
+      lang,
+    })
     throw redirect(result.redirectUrl ?? `/${lang}/payments/result/${result.paymentId}`)
   })
 }
@@ -59,9 +64,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <div className="card">
             {refused ? (
               <div className="notice notice-error" role="alert">
-                <p><strong>{t('billing.errors.alreadySubscribedTitle')}</strong></p>
+                <p>
+                  <strong>{t('billing.errors.alreadySubscribedTitle')}</strong>
+                </p>
                 <p>{t('billing.errors.alreadySubscribed')}</p>
-                {loaderData.currentEndsAt ? <p>{t('billing.activeUntil', { date: `${loaderData.currentEndsAt.gregorian} (${loaderData.currentEndsAt.hijri})` })}</p> : null}
+                {loaderData.currentEndsAt ? (
+                  <p>{t('billing.activeUntil', { date: `${loaderData.currentEndsAt.gregorian} (${loaderData.currentEndsAt.hijri})` })}</p>
+                ) : null}
                 <AppLink to="subscriptions">{t('billing.result.subscriptions')}</AppLink>
               </div>
             ) : (
@@ -76,9 +85,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                         <span>{t(`billing.checkout.methods.${m}`)}</span>
                       </label>
                     ))}
-                    {errors.method ? <p className="field-error" role="alert">{t(errors.method[0] ?? '')}</p> : null}
+                    {errors.method ? (
+                      <p className="field-error" role="alert">
+                        {t(errors.method[0] ?? '')}
+                      </p>
+                    ) : null}
                   </fieldset>
-                  <button type="submit" className="button button-primary button-large" disabled={navigation.state !== 'idle'}>{t('billing.checkout.pay')}</button>
+                  <button type="submit" className="button button-primary button-large" disabled={navigation.state !== 'idle'}>
+                    {t('billing.checkout.pay')}
+                  </button>
                   <p className="muted">{t('billing.checkout.secure')}</p>
                 </Form>
               </>

@@ -29,7 +29,10 @@ describe('contact-us route', () => {
   })
 
   it('stores a valid message, then sends the browser back to an empty form with the message as a toast', async () => {
-    const answer = await callAction({ type: 'suggestion', name: 'Ahmed', email: 'ahmed@example.sa', message: 'Please add a weekly absence summary.' }, 'en').catch((thrown: unknown) => thrown)
+    const answer = await callAction(
+      { type: 'suggestion', name: 'Ahmed', email: 'ahmed@example.sa', message: 'Please add a weekly absence summary.' },
+      'en',
+    ).catch((thrown: unknown) => thrown)
     expect(answer).toBeInstanceOf(Response)
     const redirect = answer as Response
     expect(redirect.status).toBe(302)

@@ -49,7 +49,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   // Post, redirect, get: the message shows as a toast on the next page (also without React in
   // the browser), the form comes back empty and a reload does not send it twice.
-  throw redirect(`${localPath(langParam(params), 'contact-us')}?sent=1`, { headers: { 'Set-Cookie': flashCookie('success', 'contact.sent') } })
+  throw redirect(`${localPath(langParam(params), 'contact-us')}?sent=1`, {
+    headers: { 'Set-Cookie': flashCookie('success', 'contact.sent') },
+  })
 }
 
 // Sent to guests without React in the browser (app/document/static-pages.ts): the form is checked on
@@ -85,7 +87,9 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
             <h2>{t('contact.form.title')}</h2>
             {sent ? (
               <div className="notice notice-success" role="status">
-                <p><strong>{t('contact.sent')}</strong></p>
+                <p>
+                  <strong>{t('contact.sent')}</strong>
+                </p>
                 <p>{t('contact.sentHint')}</p>
               </div>
             ) : null}
@@ -95,32 +99,47 @@ export default function ContactUs({ actionData }: Route.ComponentProps) {
               </div>
             ) : null}
             {/* A new key after each navigation: the fields come back empty after a message was sent. */}
-            <Form
-              key={location.key}
-              method="post"
-              noValidate
-              className="form"
-              onSubmit={onSubmit}
-            >
+            <Form key={location.key} method="post" noValidate className="form" onSubmit={onSubmit}>
               <FormField id="contact-name" label={t('contact.form.name')} errors={errors.name} required>
-                {(props) => <input {...props} name="name" type="text" autoComplete="name" maxLength={100} defaultValue={values.name} required />}
+                {(props) => (
+                  <input {...props} name="name" type="text" autoComplete="name" maxLength={100} defaultValue={values.name} required />
+                )}
               </FormField>
               <FormField id="contact-email" label={t('contact.form.email')} errors={errors.email} required>
                 {(props) => (
-                  <input {...props} name="email" type="email" autoComplete="email" dir="ltr" maxLength={254} defaultValue={values.email} required />
+                  <input
+                    {...props}
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    dir="ltr"
+                    maxLength={254}
+                    defaultValue={values.email}
+                    required
+                  />
                 )}
               </FormField>
               <FormField id="contact-type" label={t('contact.form.type')} errors={errors.type} required>
                 {(props) => (
                   <select {...props} name="type" defaultValue={values.type ?? ''} required>
-                    <option value="" disabled>{t('contact.form.typePlaceholder')}</option>
+                    <option value="" disabled>
+                      {t('contact.form.typePlaceholder')}
+                    </option>
                     {contactMessageTypes.map((type) => (
-                      <option key={type} value={type}>{t(`contact.types.${type}`)}</option>
+                      <option key={type} value={type}>
+                        {t(`contact.types.${type}`)}
+                      </option>
                     ))}
                   </select>
                 )}
               </FormField>
-              <FormField id="contact-message" label={t('contact.form.message')} hint={t('contact.form.messageHint')} errors={errors.message} required>
+              <FormField
+                id="contact-message"
+                label={t('contact.form.message')}
+                hint={t('contact.form.messageHint')}
+                errors={errors.message}
+                required
+              >
                 {(props) => <textarea {...props} name="message" rows={6} maxLength={5000} defaultValue={values.message} required />}
               </FormField>
               <button type="submit" className="button button-primary" disabled={sending}>

@@ -13,7 +13,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     image = await readExamImage(context.db, context.files, user.id, params.imageId)
   } catch (error) {
     // The file store is down: 503 with its message key, asked again in a while, never a 500.
-    if (isFileStoreUnavailable(error)) throw data(error.messageKey, { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds ?? 30) } })
+    if (isFileStoreUnavailable(error))
+      throw data(error.messageKey, { status: 503, headers: { 'Retry-After': String(error.retryAfterSeconds ?? 30) } })
     throw error
   }
   if (!image) throw data(null, { status: 404 })

@@ -16,7 +16,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     .catch(() => null)
   if (!(file instanceof File)) return data({ error: 'exams.errors.imageMissing' }, { status: 422 })
   try {
-    const image = await storeExamImage({ db: context.db, files: context.files, userId: user.id, data: new Uint8Array(await file.arrayBuffer()) })
+    const image = await storeExamImage({
+      db: context.db,
+      files: context.files,
+      userId: user.id,
+      data: new Uint8Array(await file.arrayBuffer()),
+    })
     return data({ id: image.id, url: localPath(lang, `exams-images/${image.id}`) }, { status: 201 })
   } catch (error) {
     if (!isDomainError(error)) throw error

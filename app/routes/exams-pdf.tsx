@@ -1,6 +1,13 @@
 import { data } from 'react-router'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
-import { examPdfFileName, examPdfResponse, examPrintErrorPage, examPrintOptions, findExam, renderExamPrint } from '#app/features/exams/index.server.ts'
+import {
+  examPdfFileName,
+  examPdfResponse,
+  examPrintErrorPage,
+  examPrintOptions,
+  findExam,
+  renderExamPrint,
+} from '#app/features/exams/index.server.ts'
 import { asksTooManyVersions, pdfOptionsSchema } from '#app/features/exams/schemas.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { DomainError, isDomainError } from '#app/lib/errors.ts'

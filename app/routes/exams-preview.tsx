@@ -21,7 +21,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   let svg: string
   try {
     // Inside: a file store that does not answer (the images) is a 503 page like a busy renderer.
-    const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, answers: query.answers, versions: query.versions ?? null, seed: query.seed })
+    const options = await examPrintOptions(exam, {
+      db: context.db,
+      files: context.files,
+      userId: user.id,
+      lang,
+      answers: query.answers,
+      versions: query.versions ?? null,
+      seed: query.seed,
+    })
     svg = (await renderExamPrint(exam, options, 'svg')).svg ?? ''
   } catch (error) {
     if (isDomainError(error)) throw examPrintErrorPage(lang, error)

@@ -51,16 +51,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     status = error.status
   }
   const base = localPath(lang, `exams/${exam.id}`)
-  return data({
-    failure,
-    messages: getMessages(lang, ['exams']),
-    exam: { id: exam.id, title: exam.title },
-    show: choice.show,
-    count: choice.count,
-    pages,
-    previewUrl: `${base}/preview.svg${choice.query}`,
-    pdfUrl: `${base}/pdf${choice.query}`,
-  }, { status, headers: status === 503 ? { 'Retry-After': '30' } : undefined })
+  return data(
+    {
+      failure,
+      messages: getMessages(lang, ['exams']),
+      exam: { id: exam.id, title: exam.title },
+      show: choice.show,
+      count: choice.count,
+      pages,
+      previewUrl: `${base}/preview.svg${choice.query}`,
+      pdfUrl: `${base}/pdf${choice.query}`,
+    },
+    { status, headers: status === 503 ? { 'Retry-After': '30' } : undefined },
+  )
 }
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'exams.meta.print', `exams/${args.params.examId}/print`)
@@ -76,7 +79,9 @@ export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     const form = choices.current
     if (!form) return
-    const changed = [...form.querySelectorAll<HTMLInputElement>('input[type="radio"]')].some((r) => r.checked !== r.defaultChecked) || [...form.querySelectorAll('option')].some((o) => o.selected !== o.defaultSelected)
+    const changed =
+      [...form.querySelectorAll<HTMLInputElement>('input[type="radio"]')].some((r) => r.checked !== r.defaultChecked) ||
+      [...form.querySelectorAll('option')].some((o) => o.selected !== o.defaultSelected)
     if (changed) form.requestSubmit()
   }, [])
   return (
@@ -106,11 +111,19 @@ export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
                 </select>
               </div>
               <noscript>
-                <button type="submit" className="button button-ghost">{t('exams.print.show')}</button>
+                <button type="submit" className="button button-ghost">
+                  {t('exams.print.show')}
+                </button>
               </noscript>
             </Form>
             <div className="exam-print-actions">
-              <button type="button" className="button button-primary" data-needs-script disabled={!isHydrated} onClick={() => window.print()}>
+              <button
+                type="button"
+                className="button button-primary"
+                data-needs-script
+                disabled={!isHydrated}
+                onClick={() => window.print()}
+              >
                 {t('exams.print.print')}
               </button>
               {failure ? null : (
@@ -134,7 +147,13 @@ export default function ExamsPrint({ loaderData }: Route.ComponentProps) {
           </div>
           <div className="exam-sheets" lang={lang}>
             {Array.from({ length: pages }, (_, i) => (
-              <div key={`${previewUrl}-${i}`} className="exam-sheet" role="img" aria-label={`${exam.title}, ${t('exams.print.pageLabel', { page: i + 1, total: pages })}`} style={{ '--sheet': i } as CSSProperties}>
+              <div
+                key={`${previewUrl}-${i}`}
+                className="exam-sheet"
+                role="img"
+                aria-label={`${exam.title}, ${t('exams.print.pageLabel', { page: i + 1, total: pages })}`}
+                style={{ '--sheet': i } as CSSProperties}
+              >
                 <img src={previewUrl} alt="" decoding="async" />
               </div>
             ))}

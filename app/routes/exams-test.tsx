@@ -40,7 +40,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const body: unknown = await request.json().catch(() => null)
   try {
     const exam = parseExam(body)
-    const saved = id ? await updateExam({ db: context.db, files: context.files, userId: user.id, id, exam }) : await createExam({ db: context.db, userId: user.id, exam })
+    const saved = id
+      ? await updateExam({ db: context.db, files: context.files, userId: user.id, id, exam })
+      : await createExam({ db: context.db, userId: user.id, exam })
     if (!saved) throw data(null, { status: 404 })
     return { ok: true, exam: examToJson(saved, imageUrl(lang)) } satisfies SaveExamResult
   } catch (error) {
@@ -71,9 +73,7 @@ export default function ExamsTest({ loaderData }: Route.ComponentProps) {
       <PageHero title={exam ? t('exams.editor.editTitle') : t('exams.editor.newTitle')} lead={exam?.title ?? t('exams.editor.help')}>
         <p className="tool-hero-actions">
           <AppLink to="exams">{t('exams.editor.back')}</AppLink>
-          <a href={`/product/sample-test-${lang}.pdf`}>
-            {t('exams.editor.sample')}
-          </a>
+          <a href={`/product/sample-test-${lang}.pdf`}>{t('exams.editor.sample')}</a>
         </p>
       </PageHero>
       <section className="section">

@@ -59,9 +59,7 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
             {t('exams.list.new')}
           </AppLink>
           {/* What a printed test looks like, made by scripts/product-shots.ts. */}
-          <a href={`/product/sample-test-${lang}.pdf`}>
-            {t('exams.list.sample')}
-          </a>
+          <a href={`/product/sample-test-${lang}.pdf`}>{t('exams.list.sample')}</a>
         </p>
       </PageHero>
       <section className="section">
@@ -99,7 +97,9 @@ export default function Exams({ loaderData }: Route.ComponentProps) {
                     return (
                       <tr key={exam.id}>
                         <th scope="row" className="exam-list-title">
-                          <AppLink to={`exams-test?id=${exam.id}`} dir="auto">{exam.title}</AppLink>
+                          <AppLink to={`exams-test?id=${exam.id}`} dir="auto">
+                            {exam.title}
+                          </AppLink>
                         </th>
                         {/* The teacher's words in their own direction, the cell aligned with the page's (a "—" alone would turn it). */}
                         <td data-label={t('exams.list.columns.subject')}>

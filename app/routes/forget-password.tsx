@@ -58,7 +58,9 @@ export default function ForgetPassword({ actionData }: Route.ComponentProps) {
       <FormErrorNotice errors={errors} />
       <Form method="post" noValidate className="form" onSubmit={onSubmit}>
         <FormField id="forgot-email" label={t('accounts.fields.email')} errors={errors.email} required>
-          {(p) => <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />}
+          {(p) => (
+            <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />
+          )}
         </FormField>
         <button type="submit" className="button button-primary" disabled={navigation.state === 'submitting'}>
           {t('accounts.forgot.submit')}

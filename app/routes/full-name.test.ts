@@ -23,9 +23,11 @@ function post(path: string, fields: Record<string, string>, cookie = '', lang = 
 
 async function answer(run: () => Promise<unknown>): Promise<{ status: number; location: string | null; cookies: string[]; body: unknown }> {
   const result = await run().catch((thrown: unknown) => thrown)
-  if (result instanceof Response) return { status: result.status, location: result.headers.get('location'), cookies: result.headers.getSetCookie(), body: null }
+  if (result instanceof Response)
+    return { status: result.status, location: result.headers.get('location'), cookies: result.headers.getSetCookie(), body: null }
   const wrapped = result as { type?: string; data?: unknown; init?: { status?: number } }
-  if (wrapped?.type === 'DataWithResponseInit') return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
+  if (wrapped?.type === 'DataWithResponseInit')
+    return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
   return { status: 200, location: null, cookies: [], body: result }
 }
 
@@ -41,21 +43,44 @@ describe('the full-name step', () => {
     const { user, password } = await createUser(ctx)
     const first = await signIn(ctx, user.email, password)
     expect(first).toMatchObject({ status: 302, location: '/ar/full-name?redirectTo=%2Far%2Fexams' })
-    expect(await answer(() => fullNameLoader(args(ctx, new Request('http://localhost/ar/full-name', { headers: { cookie: first.cookie } }))))).toMatchObject({ status: 200 })
+    expect(
+      await answer(() => fullNameLoader(args(ctx, new Request('http://localhost/ar/full-name', { headers: { cookie: first.cookie } })))),
+    ).toMatchObject({ status: 200 })
 
     // Empty: only "required"; in the wrong letters: said so; nothing is saved.
-    const empty = await answer(() => fullNameAction(args(ctx, post('full-name?redirectTo=%2Far%2Fexams', { full_name_ar: ' ', full_name_en: '' }, first.cookie))))
+    const empty = await answer(() =>
+      fullNameAction(args(ctx, post('full-name?redirectTo=%2Far%2Fexams', { full_name_ar: ' ', full_name_en: '' }, first.cookie))),
+    )
     expect(empty).toMatchObject({ status: 422, body: { ok: false, errors: { full_name_ar: ['accounts.errors.fullNameRequired'] } } })
-    const latin = await answer(() => fullNameAction(args(ctx, post('full-name', { full_name_ar: 'Noura', full_name_en: '' }, first.cookie))))
+    const latin = await answer(() =>
+      fullNameAction(args(ctx, post('full-name', { full_name_ar: 'Noura', full_name_en: '' }, first.cookie))),
+    )
     expect(latin).toMatchObject({ status: 422, body: { errors: { full_name_ar: ['accounts.errors.fullNameArabic'] } } })
 
-    const saved = await answer(() => fullNameAction(args(ctx, post('full-name?redirectTo=%2Far%2Fexams', { full_name_ar: 'نورة بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' }, first.cookie))))
+    const saved = await answer(() =>
+      fullNameAction(
+        args(
+          ctx,
+          post(
+            'full-name?redirectTo=%2Far%2Fexams',
+            { full_name_ar: 'نورة بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' },
+            first.cookie,
+          ),
+        ),
+      ),
+    )
     expect(saved).toMatchObject({ status: 302, location: '/ar/exams' })
     const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id))
     expect(row).toMatchObject({ fullNameAr: 'نورة بنت سعد العتيبي', fullNameEn: 'Noura Saad Alotaibi', username: user.username })
 
     // Asked once: the page goes on, and the next sign-in goes where she was going.
-    expect(await answer(() => fullNameLoader(args(ctx, new Request('http://localhost/ar/full-name?redirectTo=%2Far%2Fprofile', { headers: { cookie: first.cookie } }))))).toMatchObject({ status: 302, location: '/ar/profile' })
+    expect(
+      await answer(() =>
+        fullNameLoader(
+          args(ctx, new Request('http://localhost/ar/full-name?redirectTo=%2Far%2Fprofile', { headers: { cookie: first.cookie } })),
+        ),
+      ),
+    ).toMatchObject({ status: 302, location: '/ar/profile' })
     expect(await signIn(ctx, user.email, password)).toMatchObject({ status: 302, location: '/ar/exams' })
   })
 
@@ -63,7 +88,9 @@ describe('the full-name step', () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx)
     const { cookie } = await signIn(ctx, user.email, password)
-    const skipped = await answer(() => fullNameAction(args(ctx, post('full-name?redirectTo=https%3A%2F%2Fevil.example%2F', { intent: 'skip' }, cookie))))
+    const skipped = await answer(() =>
+      fullNameAction(args(ctx, post('full-name?redirectTo=https%3A%2F%2Fevil.example%2F', { intent: 'skip' }, cookie))),
+    )
     expect(skipped).toMatchObject({ status: 302, location: '/ar' })
     const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id))
     expect(row).toMatchObject({ fullNameAr: null, fullNameEn: null })

@@ -64,11 +64,35 @@ export default function FullName({ actionData }: Route.ComponentProps) {
       <p className="muted">{t('accounts.fullName.lead')}</p>
       <FormErrorNotice errors={errors} />
       <Form method="post" action={target} noValidate className="form" onSubmit={onSubmit}>
-        <FormField id="fn-ar" label={t('accounts.fields.fullNameAr')} hint={t('accounts.fields.fullNameArHint')} errors={errors.full_name_ar} required>
-          {(p) => <input {...p} name="full_name_ar" dir="rtl" lang="ar" autoComplete="name" maxLength={100} defaultValue={values.full_name_ar} required />}
+        <FormField
+          id="fn-ar"
+          label={t('accounts.fields.fullNameAr')}
+          hint={t('accounts.fields.fullNameArHint')}
+          errors={errors.full_name_ar}
+          required
+        >
+          {(p) => (
+            <input
+              {...p}
+              name="full_name_ar"
+              dir="rtl"
+              lang="ar"
+              autoComplete="name"
+              maxLength={100}
+              defaultValue={values.full_name_ar}
+              required
+            />
+          )}
         </FormField>
-        <FormField id="fn-en" label={t('accounts.fields.fullNameEn')} hint={t('accounts.fields.fullNameEnHint')} errors={errors.full_name_en}>
-          {(p) => <input {...p} name="full_name_en" dir="ltr" lang="en" autoComplete="name" maxLength={100} defaultValue={values.full_name_en} />}
+        <FormField
+          id="fn-en"
+          label={t('accounts.fields.fullNameEn')}
+          hint={t('accounts.fields.fullNameEnHint')}
+          errors={errors.full_name_en}
+        >
+          {(p) => (
+            <input {...p} name="full_name_en" dir="ltr" lang="en" autoComplete="name" maxLength={100} defaultValue={values.full_name_en} />
+          )}
         </FormField>
         <button type="submit" className="button button-primary" disabled={navigation.state === 'submitting'}>
           {t('accounts.fullName.save')}

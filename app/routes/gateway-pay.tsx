@@ -27,7 +27,11 @@ import type { Route } from './+types/gateway-pay'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
-  const { payment, pkg, checkout } = await browserCheckoutFor(context, gatewayFor(context, lang), { userId: user.id, paymentId: params.paymentId, lang })
+  const { payment, pkg, checkout } = await browserCheckoutFor(context, gatewayFor(context, lang), {
+    userId: user.id,
+    paymentId: params.paymentId,
+    lang,
+  })
   if (!payment) throw data(null, { status: 404 })
   if (!checkout || !pkg) throw redirect(`/${lang}/payments/result/${payment.id}`)
   return {
@@ -215,10 +219,32 @@ export default function GatewayPay({ loaderData }: Route.ComponentProps) {
               </FormField>
               <div className="form-row">
                 <FormField id="pay-month" label={t('billing.pay.month')} errors={fieldErrors('month')} required>
-                  {(p) => <input {...p} data-field="month" dir="ltr" inputMode="numeric" autoComplete="cc-exp-month" placeholder="MM" maxLength={2} required />}
+                  {(p) => (
+                    <input
+                      {...p}
+                      data-field="month"
+                      dir="ltr"
+                      inputMode="numeric"
+                      autoComplete="cc-exp-month"
+                      placeholder="MM"
+                      maxLength={2}
+                      required
+                    />
+                  )}
                 </FormField>
                 <FormField id="pay-year" label={t('billing.pay.year')} errors={fieldErrors('year')} required>
-                  {(p) => <input {...p} data-field="year" dir="ltr" inputMode="numeric" autoComplete="cc-exp-year" placeholder="YY" maxLength={4} required />}
+                  {(p) => (
+                    <input
+                      {...p}
+                      data-field="year"
+                      dir="ltr"
+                      inputMode="numeric"
+                      autoComplete="cc-exp-year"
+                      placeholder="YY"
+                      maxLength={4}
+                      required
+                    />
+                  )}
                 </FormField>
                 <FormField id="pay-cvc" label={t('billing.pay.cvc')} errors={fieldErrors('cvc')} required>
                   {(p) => <input {...p} data-field="cvc" dir="ltr" inputMode="numeric" autoComplete="cc-csc" maxLength={4} required />}
@@ -226,8 +252,25 @@ export default function GatewayPay({ loaderData }: Route.ComponentProps) {
               </div>
             </>
           ) : (
-            <FormField id="pay-mobile" label={t('billing.pay.mobile')} hint={t('billing.pay.mobileHint')} errors={fieldErrors('mobile')} required>
-              {(p) => <input {...p} data-field="mobile" dir="ltr" inputMode="tel" autoComplete="tel" placeholder="05XXXXXXXX" maxLength={10} required />}
+            <FormField
+              id="pay-mobile"
+              label={t('billing.pay.mobile')}
+              hint={t('billing.pay.mobileHint')}
+              errors={fieldErrors('mobile')}
+              required
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  data-field="mobile"
+                  dir="ltr"
+                  inputMode="tel"
+                  autoComplete="tel"
+                  placeholder="05XXXXXXXX"
+                  maxLength={10}
+                  required
+                />
+              )}
             </FormField>
           )}
           <button type="submit" className="button button-primary button-large" data-needs-script disabled={!ready || busy}>

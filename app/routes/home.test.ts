@@ -13,7 +13,11 @@ const testDb = setupTestDatabase(async (db) => {
 })
 
 const load = (ctx: ReturnType<typeof testContext>, lang: 'ar' | 'en', cookie?: string) =>
-  loader({ request: new Request(`http://localhost/${lang}`, { headers: cookie ? { cookie } : {} }), params: { lang }, context: ctx } as never)
+  loader({
+    request: new Request(`http://localhost/${lang}`, { headers: cookie ? { cookie } : {} }),
+    params: { lang },
+    context: ctx,
+  } as never)
 
 describe('the home page’s loader', () => {
   it('gives a guest the public page: packages, reviews and the guest texts, nothing of a teacher', async () => {
@@ -30,7 +34,15 @@ describe('the home page’s loader', () => {
     const ctx = testContext(testDb())
     const noura = await subscribedTeacher(ctx)
     const sara = await teacher(ctx)
-    await saveAnalysis(ctx.db, { userId: noura.user.id, kind: 'absence', title: 'غياب الأسبوع الأول', meta: {}, headline: {}, report: {}, records: [] })
+    await saveAnalysis(ctx.db, {
+      userId: noura.user.id,
+      kind: 'absence',
+      title: 'غياب الأسبوع الأول',
+      meta: {},
+      headline: {},
+      report: {},
+      records: [],
+    })
 
     for (const lang of ['ar', 'en'] as const) {
       const hers = await load(ctx, lang, noura.cookie)

@@ -33,7 +33,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // Public listings, the same for every visitor: kept for a few seconds per process.
   const [packages, reviews] = await Promise.all([
-    memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () => listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })),
+    memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () =>
+      listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }),
+    ),
     memoize(context.db, 'reviews:6', PUBLIC_LIST_TTL_MS, () => listApprovedReviews(context.db, 6)),
   ])
   // Of the accounts texts, only the reviews' are shown here.
@@ -57,7 +59,8 @@ type GuestData = Extract<Route.ComponentProps['loaderData'], { kind: 'guest' }>
 export default function Home({ loaderData }: Route.ComponentProps) {
   const user = (useRouteLoaderData('root') as { user?: RootUser } | undefined)?.user
   // The header's count and the home's come from the same root data, so they always agree.
-  if (loaderData.kind === 'teacher') return <TeacherHome home={loaderData.home} name={user?.name ?? user?.username ?? ''} unread={user?.unread ?? 0} />
+  if (loaderData.kind === 'teacher')
+    return <TeacherHome home={loaderData.home} name={user?.name ?? user?.username ?? ''} unread={user?.unread ?? 0} />
   return <GuestHome loaderData={loaderData} />
 }
 
@@ -93,7 +96,9 @@ function GuestHome({ loaderData }: { loaderData: GuestData }) {
         <ol className="steps">
           {tm<TitledText[]>('home.steps.items').map((step, i) => (
             <li key={step.title} className="step" data-reveal>
-              <span className="step-number" aria-hidden="true">{i + 1}</span>
+              <span className="step-number" aria-hidden="true">
+                {i + 1}
+              </span>
               <h3>{step.title}</h3>
               <p>{step.text}</p>
             </li>
@@ -119,7 +124,9 @@ function GuestHome({ loaderData }: { loaderData: GuestData }) {
       <PageSection id="packages" title={t('home.packages.title')} lead={t('home.packages.lead')} alt>
         <PackageGrid packages={loaderData.packages} headingLevel={3} />
         <p className="section-more">
-          <AppLink to="packages">{t('home.packages.all')} <ArrowIcon className="icon icon-inline" /></AppLink>
+          <AppLink to="packages">
+            {t('home.packages.all')} <ArrowIcon className="icon icon-inline" />
+          </AppLink>
         </p>
       </PageSection>
 
@@ -127,7 +134,9 @@ function GuestHome({ loaderData }: { loaderData: GuestData }) {
         <PageSection id="reviews" title={t('home.reviews.title')} lead={t('home.reviews.lead')}>
           <ReviewList reviews={loaderData.reviews} />
           <p className="section-more">
-            <AppLink to="rates">{t('accounts.rates.title')} <ArrowIcon className="icon icon-inline" /></AppLink>
+            <AppLink to="rates">
+              {t('accounts.rates.title')} <ArrowIcon className="icon icon-inline" />
+            </AppLink>
           </p>
         </PageSection>
       ) : null}
@@ -135,7 +144,9 @@ function GuestHome({ loaderData }: { loaderData: GuestData }) {
       <PageSection id="faq" title={t('home.faq.title')} lead={t('home.faq.lead')} narrow>
         <FaqList items={tm<FaqItem[]>('faq.items')} />
         <p className="section-more">
-          <AppLink to="common-questions">{t('home.faq.more')} <ArrowIcon className="icon icon-inline" /></AppLink>
+          <AppLink to="common-questions">
+            {t('home.faq.more')} <ArrowIcon className="icon icon-inline" />
+          </AppLink>
         </p>
       </PageSection>
 

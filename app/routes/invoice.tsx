@@ -32,7 +32,9 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
   const lang = useLang()
   const { invoice } = loaderData
   const issued = formatDate(lang, invoice.issued_at)
-  const time = new Intl.DateTimeFormat(intlLocale[lang], { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(new Date(invoice.issued_at))
+  const time = new Intl.DateTimeFormat(intlLocale[lang], { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(
+    new Date(invoice.issued_at),
+  )
   const rows: Array<[string, React.ReactNode]> = [
     [t('billing.invoice.serial'), <Ltr key="serial">{invoice.serial}</Ltr>],
     [t('billing.invoice.issuedAt'), `${issued.gregorian} · ${issued.hijri} · ${time}`],
@@ -66,7 +68,9 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
               <img src={loaderData.qr} width={160} height={160} alt={t('billing.invoice.qr')} />
               <figcaption className="muted">{t('billing.invoice.qr')}</figcaption>
             </figure>
-            <a className="button button-primary" href={`${localPath(lang, `invoices/${invoice.id}/pdf`)}`} download>{t('billing.invoice.download')}</a>
+            <a className="button button-primary" href={`${localPath(lang, `invoices/${invoice.id}/pdf`)}`} download>
+              {t('billing.invoice.download')}
+            </a>
           </div>
         </div>
       </section>

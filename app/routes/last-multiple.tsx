@@ -62,8 +62,12 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
               <p>{t('analyses.list.empty')}</p>
               <p>{t('analyses.list.emptyLead')}</p>
               <p className="empty-actions">
-                <AppLink className="button button-primary" to="analysis">{t('analyses.list.newAbsence')}</AppLink>
-                <AppLink className="button button-ghost" to="analysis-grade">{t('analyses.list.newGrades')}</AppLink>
+                <AppLink className="button button-primary" to="analysis">
+                  {t('analyses.list.newAbsence')}
+                </AppLink>
+                <AppLink className="button button-ghost" to="analysis-grade">
+                  {t('analyses.list.newGrades')}
+                </AppLink>
               </p>
             </div>
           ) : (
@@ -103,13 +107,19 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
                           <br />
                           <span className="muted nowrap">{created.hijri}</span>
                         </td>
-                        <td data-label={t('analyses.list.columns.period')}>{from && to ? t('analyses.report.periodValue', { from, to }) : '—'}</td>
+                        <td data-label={t('analyses.list.columns.period')}>
+                          {from && to ? t('analyses.report.periodValue', { from, to }) : '—'}
+                        </td>
                         <td className="num" data-label={t('analyses.list.columns.figure')}>
                           {figure}
                         </td>
                         <td>
                           <div className="row-actions">
-                            <AppLink className="button button-small button-primary" to={`single-analysis?id=${a.id}`} aria-label={`${t('analyses.list.open')}: ${a.title}`}>
+                            <AppLink
+                              className="button button-small button-primary"
+                              to={`single-analysis?id=${a.id}`}
+                              aria-label={`${t('analyses.list.open')}: ${a.title}`}
+                            >
                               {t('analyses.list.open')}
                             </AppLink>
                             <details className="confirm-delete">
@@ -118,14 +128,27 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
                                 <Form method="post" className="form">
                                   <input type="hidden" name="id" value={a.id} />
                                   <label htmlFor={`rename-${a.id}`}>{t('analyses.list.renameLabel')}</label>
-                                  <input id={`rename-${a.id}`} name="title" defaultValue={a.title} maxLength={200} required aria-invalid={actionData?.renameError === a.id || undefined} />
+                                  <input
+                                    id={`rename-${a.id}`}
+                                    name="title"
+                                    defaultValue={a.title}
+                                    maxLength={200}
+                                    required
+                                    aria-invalid={actionData?.renameError === a.id || undefined}
+                                  />
                                   <button type="submit" name="intent" value="rename" className="button button-small button-primary">
                                     {t('analyses.list.save')}
                                   </button>
                                 </Form>
                               </div>
                             </details>
-                            <ConfirmDelete id={a.id} small label={t('analyses.list.delete')} confirmLabel={t('analyses.list.delete')} message={t('analyses.list.confirmDelete', { title: a.title })} />
+                            <ConfirmDelete
+                              id={a.id}
+                              small
+                              label={t('analyses.list.delete')}
+                              confirmLabel={t('analyses.list.delete')}
+                              message={t('analyses.list.confirmDelete', { title: a.title })}
+                            />
                           </div>
                         </td>
                       </tr>

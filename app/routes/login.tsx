@@ -1,6 +1,14 @@
 import { Form, redirect, useNavigation, useSearchParams } from 'react-router'
 import { loginSchema } from '#app/features/accounts/schemas.ts'
-import { flashCookie, isFullNameToAsk, requireGuest, resendCode, signIn, startWebSession, twoFactorCookie } from '#app/features/accounts/index.server.ts'
+import {
+  flashCookie,
+  isFullNameToAsk,
+  requireGuest,
+  resendCode,
+  signIn,
+  startWebSession,
+  twoFactorCookie,
+} from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
@@ -32,7 +40,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo') ?? form.get('redirectTo'), localPath(lang))
   if (form.get('intent') === 'resend-activation') {
-    const email = String(form.get('email') ?? '').trim().toLowerCase()
+    const email = String(form.get('email') ?? '')
+      .trim()
+      .toLowerCase()
     return runForm({ email }, async () => {
       await resendCode(context, { email, purpose: 'activation', lang })
       throw redirect(`${localPath(lang, 'verify-otp')}?purpose=activation&email=${encodeURIComponent(email)}`, {
@@ -46,13 +56,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const { user, challenge } = await signIn(context, parsed.data)
     if (challenge !== null) {
       // The second factor is on: the code from the app finishes signing in.
-      throw redirect(`${localPath(lang, 'two-factor')}?redirectTo=${encodeURIComponent(redirectTo)}`, { headers: { 'Set-Cookie': twoFactorCookie(context.env, challenge) } })
+      throw redirect(`${localPath(lang, 'two-factor')}?redirectTo=${encodeURIComponent(redirectTo)}`, {
+        headers: { 'Set-Cookie': twoFactorCookie(context.env, challenge) },
+      })
     }
     const headers = new Headers()
     headers.append('Set-Cookie', await startWebSession(context, request, user.id))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
     // An account never asked for its full name is asked now, once, then goes on.
-    throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, { headers })
+    throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, {
+      headers,
+    })
   })
 }
 
@@ -89,7 +103,9 @@ export default function Login({ actionData }: Route.ComponentProps) {
       <Form method="post" noValidate className="form" onSubmit={onSubmit}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormField id="login-email" label={t('accounts.fields.email')} errors={errors.email} required>
-          {(p) => <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />}
+          {(p) => (
+            <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />
+          )}
         </FormField>
         <FormField id="login-password" label={t('accounts.fields.password')} errors={errors.password} required>
           {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}

@@ -49,7 +49,9 @@ describe('logging out', () => {
 
   it('deleting the account from the profile signs out the same way', async () => {
     const { ctx, password, cookie } = await signedIn()
-    const answer = await answerOf(() => profileAction({ request: post('profile', cookie, { intent: 'delete', password }), params: { lang: 'en' }, context: ctx } as never))
+    const answer = await answerOf(() =>
+      profileAction({ request: post('profile', cookie, { intent: 'delete', password }), params: { lang: 'en' }, context: ctx } as never),
+    )
     expect(answer.status).toBe(302)
     expect(answer.headers.get('clear-site-data')).toBe('"cache", "storage"')
     expect(answer.headers.getSetCookie().find((c) => c.startsWith(`${sessionCookieName(ctx.env)}=`))).toContain('Max-Age=0')
@@ -57,7 +59,11 @@ describe('logging out', () => {
 
   it('a wrong password deletes nothing and clears nothing', async () => {
     const { ctx, user, cookie } = await signedIn()
-    const answer = await profileAction({ request: post('profile', cookie, { intent: 'delete', password: 'Wrong-Password-9' }), params: { lang: 'en' }, context: ctx } as never)
+    const answer = await profileAction({
+      request: post('profile', cookie, { intent: 'delete', password: 'Wrong-Password-9' }),
+      params: { lang: 'en' },
+      context: ctx,
+    } as never)
     expect(answer).not.toBeInstanceOf(Response)
     expect((answer as { init: { status: number } }).init.status).toBe(422)
     expect(await listSessions(ctx.db, user.id)).toHaveLength(2)

@@ -40,8 +40,12 @@ export default function Logout() {
           <h1>{t('session.logout.title')}</h1>
           <p>{t('session.logout.text')}</p>
           <Form method="post" className="dialog-actions">
-            <button type="submit" className="button button-primary">{t('session.logout.confirm')}</button>
-            <AppLink to="" className="button button-ghost">{t('session.logout.cancel')}</AppLink>
+            <button type="submit" className="button button-primary">
+              {t('session.logout.confirm')}
+            </button>
+            <AppLink to="" className="button button-ghost">
+              {t('session.logout.cancel')}
+            </AppLink>
           </Form>
         </div>
       </div>

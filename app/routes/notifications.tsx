@@ -51,14 +51,18 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
         <div className="container narrow">
           {unread > 0 ? (
             <Form method="post" className="toolbar">
-              <button type="submit" name="intent" value="read-all" className="button button-ghost button-small">{t('accounts.notifications.markAllRead')}</button>
+              <button type="submit" name="intent" value="read-all" className="button button-ghost button-small">
+                {t('accounts.notifications.markAllRead')}
+              </button>
             </Form>
           ) : null}
           {items.length === 0 ? (
             <div className="empty-state">
               <p>{t('accounts.notifications.empty')}</p>
               <p>{t('accounts.notifications.emptyLead')}</p>
-              <AppLink className="button button-primary" to="">{t('accounts.notifications.backToTools')}</AppLink>
+              <AppLink className="button button-primary" to="">
+                {t('accounts.notifications.backToTools')}
+              </AppLink>
             </div>
           ) : null}
           <ol className="notification-list">
@@ -77,12 +81,18 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                     <p>
                       <Sentence text={t(`notifications.kinds.${n.kind}.body`, counts)} values={values} />
                     </p>
-                    <p className="muted"><time dateTime={n.createdAt}>{date.gregorian} · {date.hijri}</time></p>
+                    <p className="muted">
+                      <time dateTime={n.createdAt}>
+                        {date.gregorian} · {date.hijri}
+                      </time>
+                    </p>
                   </div>
                   {n.isRead ? null : (
                     <Form method="post">
                       <input type="hidden" name="id" value={n.id} />
-                      <button type="submit" name="intent" value="read" className="button button-ghost button-small">{t('accounts.notifications.markRead')}</button>
+                      <button type="submit" name="intent" value="read" className="button button-ghost button-small">
+                        {t('accounts.notifications.markRead')}
+                      </button>
                     </Form>
                   )}
                 </li>

@@ -15,7 +15,9 @@ import { staticForGuests } from '#app/document/static-pages.ts'
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
-  const packages = await memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () => listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }))
+  const packages = await memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () =>
+    listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }),
+  )
   const session = await getCurrentSession(request, context)
   const current = session ? await currentSubscription(context.db, session.user.id) : null
   const hadOne = session && !current ? (await listSubscriptions(context.db, session.user.id, lang)).length > 0 : false
@@ -69,10 +71,16 @@ export default function Packages({ loaderData }: Route.ComponentProps) {
       <section className="section">
         <div className="container">
           {loaderData.current ? (
-            <p className="notice notice-info package-rule">{t('billing.nextPackageAfter', { date: unbroken(loaderData.current.endsAt.gregorian) })}</p>
+            <p className="notice notice-info package-rule">
+              {t('billing.nextPackageAfter', { date: unbroken(loaderData.current.endsAt.gregorian) })}
+            </p>
           ) : null}
-          {/* oxlint-disable-next-line react/no-unstable-nested-components -- a render function, not a component type */}
-          <PackageGrid packages={loaderData.packages} headingLevel={2} action={(pkg) => <SubscribeAction packageId={pkg.id} data={loaderData} />} />
+          <PackageGrid
+            packages={loaderData.packages}
+            headingLevel={2}
+            // oxlint-disable-next-line react/no-unstable-nested-components -- a render function, not a component type
+            action={(pkg) => <SubscribeAction packageId={pkg.id} data={loaderData} />}
+          />
           <aside className="callout">
             <h2>{t('packages.notes.title')}</h2>
             <ul className="check-list">

@@ -18,7 +18,11 @@ const testDb = setupTestDatabase(async (db) => {
 
 let fake: MoyasarFake
 beforeEach(async () => {
-  fake = await startMoyasarFake({ secretKey: 'sk_test_cb', publishableKey: 'pk_test_cb', webhookSecret: 'callback-webhook-secret-0123456789' })
+  fake = await startMoyasarFake({
+    secretKey: 'sk_test_cb',
+    publishableKey: 'pk_test_cb',
+    webhookSecret: 'callback-webhook-secret-0123456789',
+  })
 })
 afterEach(async () => {
   await fake.close()
@@ -26,7 +30,16 @@ afterEach(async () => {
 
 function moyasarContext() {
   const base = testContext(testDb())
-  const env = loadEnv({ DATA_DIR: base.env.DATA_DIR, SESSION_SECRET: base.env.SESSION_SECRET, LOG_LEVEL: 'silent', PAYMENT_GATEWAY: 'moyasar', MOYASAR_API_URL: fake.url, MOYASAR_SECRET_KEY: 'sk_test_cb', MOYASAR_PUBLISHABLE_KEY: 'pk_test_cb', MOYASAR_WEBHOOK_SECRET: 'callback-webhook-secret-0123456789' })
+  const env = loadEnv({
+    DATA_DIR: base.env.DATA_DIR,
+    SESSION_SECRET: base.env.SESSION_SECRET,
+    LOG_LEVEL: 'silent',
+    PAYMENT_GATEWAY: 'moyasar',
+    MOYASAR_API_URL: fake.url,
+    MOYASAR_SECRET_KEY: 'sk_test_cb',
+    MOYASAR_PUBLISHABLE_KEY: 'pk_test_cb',
+    MOYASAR_WEBHOOK_SECRET: 'callback-webhook-secret-0123456789',
+  })
   return testContext(testDb(), { env })
 }
 

@@ -20,7 +20,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     status: payment.status,
     packageId: payment.packageId,
     subscription: subscription
-      ? { name: subscription.packageName, starts: formatDate(lang, subscription.startsAt), ends: formatDate(lang, subscription.endsAt), invoiceId: subscription.invoiceId }
+      ? {
+          name: subscription.packageName,
+          starts: formatDate(lang, subscription.startsAt),
+          ends: formatDate(lang, subscription.endsAt),
+          invoiceId: subscription.invoiceId,
+        }
       : null,
   }
 }
@@ -40,18 +45,37 @@ export default function PaymentResult({ loaderData }: Route.ComponentProps) {
               <p>{t('billing.result.successLead')}</p>
               {subscription ? (
                 <dl className="price-lines">
-                  <div><dt>{t('billing.checkout.package')}</dt><dd>{subscription.name}</dd></div>
-                  <div><dt>{t('billing.subscriptions.starts')}</dt><dd>{subscription.starts.gregorian} · {subscription.starts.hijri}</dd></div>
-                  <div><dt>{t('billing.subscriptions.ends')}</dt><dd>{subscription.ends.gregorian} · {subscription.ends.hijri}</dd></div>
+                  <div>
+                    <dt>{t('billing.checkout.package')}</dt>
+                    <dd>{subscription.name}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('billing.subscriptions.starts')}</dt>
+                    <dd>
+                      {subscription.starts.gregorian} · {subscription.starts.hijri}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('billing.subscriptions.ends')}</dt>
+                    <dd>
+                      {subscription.ends.gregorian} · {subscription.ends.hijri}
+                    </dd>
+                  </div>
                 </dl>
               ) : null}
               {/* She paid to work: the first tool comes first, the invoice stays one click away. */}
               <div className="dialog-actions">
-                <AppLink className="button button-primary" to="analysis">{t('billing.result.startAbsence')}</AppLink>
+                <AppLink className="button button-primary" to="analysis">
+                  {t('billing.result.startAbsence')}
+                </AppLink>
                 {subscription?.invoiceId ? (
-                  <AppLink className="button button-ghost" to={`invoices/${subscription.invoiceId}`}>{t('billing.result.viewInvoice')}</AppLink>
+                  <AppLink className="button button-ghost" to={`invoices/${subscription.invoiceId}`}>
+                    {t('billing.result.viewInvoice')}
+                  </AppLink>
                 ) : (
-                  <AppLink className="button button-ghost" to="subscriptions">{t('billing.result.subscriptions')}</AppLink>
+                  <AppLink className="button button-ghost" to="subscriptions">
+                    {t('billing.result.subscriptions')}
+                  </AppLink>
                 )}
               </div>
             </>
@@ -59,7 +83,9 @@ export default function PaymentResult({ loaderData }: Route.ComponentProps) {
             <>
               <h1>{t('billing.result.failed')}</h1>
               <p role="alert">{t('billing.result.failedLead')}</p>
-              <AppLink className="button button-primary" to={`checkout/${loaderData.packageId}`}>{t('billing.result.tryAgain')}</AppLink>
+              <AppLink className="button button-primary" to={`checkout/${loaderData.packageId}`}>
+                {t('billing.result.tryAgain')}
+              </AppLink>
             </>
           ) : (
             <>

@@ -1,5 +1,12 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { changeEmailSchema, changePasswordSchema, confirmCodeSchema, deleteAccountSchema, disableTwoFactorSchema, profileSchema } from '#app/features/accounts/schemas.ts'
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  confirmCodeSchema,
+  deleteAccountSchema,
+  disableTwoFactorSchema,
+  profileSchema,
+} from '#app/features/accounts/schemas.ts'
 import { avatarUrl } from '#app/features/accounts/index.ts'
 import {
   cancelTotpEnrolment,
@@ -48,7 +55,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     twoFactor,
     messages: getMessages(lang, ['accounts']),
-    user: { username: user.username, fullNameAr: user.fullNameAr, fullNameEn: user.fullNameEn, email: user.email, phone: user.phone, avatarUrl: avatarUrl(user.avatarFile) },
+    user: {
+      username: user.username,
+      fullNameAr: user.fullNameAr,
+      fullNameEn: user.fullNameEn,
+      email: user.email,
+      phone: user.phone,
+      avatarUrl: avatarUrl(user.avatarFile),
+    },
     sessions: sessions.map((s) => ({ ...s, isCurrent: s.id === sessionId })),
   }
 }
@@ -164,25 +178,103 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <h2 id="profile-details">{t('accounts.profile.details')}</h2>
             <Form method="post" encType="multipart/form-data" className="form">
               <div className="profile-identity">
-                {user.avatarUrl ? <img src={user.avatarUrl} alt="" className="avatar avatar-large" width={72} height={72} /> : <span className="avatar avatar-large avatar-initial" aria-hidden="true">{user.username.slice(0, 1)}</span>}
-                <p dir="ltr" className="muted">{user.email}</p>
+                {user.avatarUrl ? (
+                  <img src={user.avatarUrl} alt="" className="avatar avatar-large" width={72} height={72} />
+                ) : (
+                  <span className="avatar avatar-large avatar-initial" aria-hidden="true">
+                    {user.username.slice(0, 1)}
+                  </span>
+                )}
+                <p dir="ltr" className="muted">
+                  {user.email}
+                </p>
               </div>
               <FormField id="pf-username" label={t('accounts.fields.username')} errors={errorsOf('profile').username} required>
-                {(p) => <input {...p} name="username" autoComplete="username" maxLength={40} defaultValue={values.username ?? user.username} required />}
+                {(p) => (
+                  <input
+                    {...p}
+                    name="username"
+                    autoComplete="username"
+                    maxLength={40}
+                    defaultValue={values.username ?? user.username}
+                    required
+                  />
+                )}
               </FormField>
-              <FormField id="pf-full-name-ar" label={t('accounts.fields.fullNameAr')} hint={t('accounts.fields.fullNameArHint')} errors={errorsOf('profile').full_name_ar}>
-                {(p) => <input {...p} name="full_name_ar" dir="rtl" lang="ar" autoComplete="name" maxLength={100} defaultValue={values.full_name_ar ?? user.fullNameAr ?? ''} />}
+              <FormField
+                id="pf-full-name-ar"
+                label={t('accounts.fields.fullNameAr')}
+                hint={t('accounts.fields.fullNameArHint')}
+                errors={errorsOf('profile').full_name_ar}
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="full_name_ar"
+                    dir="rtl"
+                    lang="ar"
+                    autoComplete="name"
+                    maxLength={100}
+                    defaultValue={values.full_name_ar ?? user.fullNameAr ?? ''}
+                  />
+                )}
               </FormField>
-              <FormField id="pf-full-name-en" label={t('accounts.fields.fullNameEn')} hint={t('accounts.fields.fullNameEnHint')} errors={errorsOf('profile').full_name_en}>
-                {(p) => <input {...p} name="full_name_en" dir="ltr" lang="en" autoComplete="name" maxLength={100} defaultValue={values.full_name_en ?? user.fullNameEn ?? ''} />}
+              <FormField
+                id="pf-full-name-en"
+                label={t('accounts.fields.fullNameEn')}
+                hint={t('accounts.fields.fullNameEnHint')}
+                errors={errorsOf('profile').full_name_en}
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="full_name_en"
+                    dir="ltr"
+                    lang="en"
+                    autoComplete="name"
+                    maxLength={100}
+                    defaultValue={values.full_name_en ?? user.fullNameEn ?? ''}
+                  />
+                )}
               </FormField>
-              <FormField id="pf-phone" label={t('accounts.fields.phone')} hint={t('accounts.fields.phoneHint')} errors={errorsOf('profile').phone} required>
-                {(p) => <input {...p} name="phone" type="tel" dir="ltr" autoComplete="tel" maxLength={20} defaultValue={values.phone ?? user.phone} required />}
+              <FormField
+                id="pf-phone"
+                label={t('accounts.fields.phone')}
+                hint={t('accounts.fields.phoneHint')}
+                errors={errorsOf('profile').phone}
+                required
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="phone"
+                    type="tel"
+                    dir="ltr"
+                    autoComplete="tel"
+                    maxLength={20}
+                    defaultValue={values.phone ?? user.phone}
+                    required
+                  />
+                )}
               </FormField>
-              <FormField id="pf-avatar" label={t('accounts.fields.avatar')} hint={t('accounts.fields.avatarHint')} errors={errorsOf('profile').avatar}>
-                {(p) => <FileChooser {...p} name="avatar" accept="image/png,image/jpeg,image/webp" buttonLabel={t('common.fileChooser.chooseImage')} />}
+              <FormField
+                id="pf-avatar"
+                label={t('accounts.fields.avatar')}
+                hint={t('accounts.fields.avatarHint')}
+                errors={errorsOf('profile').avatar}
+              >
+                {(p) => (
+                  <FileChooser
+                    {...p}
+                    name="avatar"
+                    accept="image/png,image/jpeg,image/webp"
+                    buttonLabel={t('common.fileChooser.chooseImage')}
+                  />
+                )}
               </FormField>
-              <button type="submit" name="intent" value="profile" className="button button-primary" disabled={submitting === 'profile'}>{t('accounts.profile.save')}</button>
+              <button type="submit" name="intent" value="profile" className="button button-primary" disabled={submitting === 'profile'}>
+                {t('accounts.profile.save')}
+              </button>
             </Form>
           </article>
 
@@ -190,16 +282,54 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <h2 id="profile-password">{t('accounts.profile.changePassword')}</h2>
             <p className="muted">{t('accounts.profile.changePasswordLead')}</p>
             <Form method="post" className="form">
-              <FormField id="pw-current" label={t('accounts.fields.currentPassword')} errors={errorsOf('password').current_password} required>
-                {(p) => <input {...p} name="current_password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
+              <FormField
+                id="pw-current"
+                label={t('accounts.fields.currentPassword')}
+                errors={errorsOf('password').current_password}
+                required
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="current_password"
+                    type="password"
+                    dir="ltr"
+                    autoComplete="current-password"
+                    maxLength={128}
+                    required
+                  />
+                )}
               </FormField>
-              <FormField id="pw-new" label={t('accounts.fields.newPassword')} hint={t('accounts.fields.passwordHint')} errors={errorsOf('password').password} required>
+              <FormField
+                id="pw-new"
+                label={t('accounts.fields.newPassword')}
+                hint={t('accounts.fields.passwordHint')}
+                errors={errorsOf('password').password}
+                required
+              >
                 {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
               </FormField>
-              <FormField id="pw-confirm" label={t('accounts.fields.confirmPassword')} errors={errorsOf('password').password_confirmation} required>
-                {(p) => <input {...p} name="password_confirmation" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
+              <FormField
+                id="pw-confirm"
+                label={t('accounts.fields.confirmPassword')}
+                errors={errorsOf('password').password_confirmation}
+                required
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="password_confirmation"
+                    type="password"
+                    dir="ltr"
+                    autoComplete="new-password"
+                    maxLength={128}
+                    required
+                  />
+                )}
               </FormField>
-              <button type="submit" name="intent" value="password" className="button button-primary" disabled={submitting === 'password'}>{t('accounts.profile.sendCode')}</button>
+              <button type="submit" name="intent" value="password" className="button button-primary" disabled={submitting === 'password'}>
+                {t('accounts.profile.sendCode')}
+              </button>
             </Form>
           </article>
 
@@ -208,12 +338,25 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <p className="muted">{t('accounts.profile.changeEmailLead')}</p>
             <Form method="post" className="form">
               <FormField id="em-email" label={t('accounts.fields.newEmail')} errors={errorsOf('email').email} required>
-                {(p) => <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />}
+                {(p) => (
+                  <input
+                    {...p}
+                    name="email"
+                    type="email"
+                    dir="ltr"
+                    autoComplete="email"
+                    maxLength={254}
+                    defaultValue={values.email}
+                    required
+                  />
+                )}
               </FormField>
               <FormField id="em-password" label={t('accounts.fields.password')} errors={errorsOf('email').password} required>
                 {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
               </FormField>
-              <button type="submit" name="intent" value="email" className="button button-primary" disabled={submitting === 'email'}>{t('accounts.profile.sendCode')}</button>
+              <button type="submit" name="intent" value="email" className="button button-primary" disabled={submitting === 'email'}>
+                {t('accounts.profile.sendCode')}
+              </button>
             </Form>
           </article>
 
@@ -232,7 +375,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                   {s.isCurrent ? null : (
                     <Form method="post">
                       <input type="hidden" name="session" value={s.id} />
-                      <button type="submit" name="intent" value="revoke" className="button button-ghost button-small">{t('accounts.profile.signOut')}</button>
+                      <button type="submit" name="intent" value="revoke" className="button button-ghost button-small">
+                        {t('accounts.profile.signOut')}
+                      </button>
                     </Form>
                   )}
                 </li>
@@ -240,7 +385,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             </ul>
             {sessions.length > 1 ? (
               <Form method="post">
-                <button type="submit" name="intent" value="revoke-others" className="button button-ghost">{t('accounts.profile.signOutOthers')}</button>
+                <button type="submit" name="intent" value="revoke-others" className="button button-ghost">
+                  {t('accounts.profile.signOutOthers')}
+                </button>
               </Form>
             ) : null}
           </article>
@@ -266,7 +413,15 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               <>
                 <p className="muted">{t('accounts.twoFactor.offLead')}</p>
                 <Form method="post">
-                  <button type="submit" name="intent" value="totp-start" className="button button-primary" disabled={submitting === 'totp-start'}>{t('accounts.twoFactor.start')}</button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="totp-start"
+                    className="button button-primary"
+                    disabled={submitting === 'totp-start'}
+                  >
+                    {t('accounts.twoFactor.start')}
+                  </button>
                 </Form>
               </>
             ) : null}
@@ -275,16 +430,29 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 <p>{t('accounts.twoFactor.scan')}</p>
                 <img src={twoFactor.qr} alt={t('accounts.twoFactor.qrAlt')} width={200} height={200} className="totp-qr" />
                 <p>
-                  {t('accounts.twoFactor.manual')} <code dir="ltr" className="totp-key">{twoFactor.key}</code>
+                  {t('accounts.twoFactor.manual')}{' '}
+                  <code dir="ltr" className="totp-key">
+                    {twoFactor.key}
+                  </code>
                 </p>
                 <Form method="post" className="form">
                   <FormField id="tf-confirm" label={t('accounts.twoFactor.confirmCode')} errors={errorsOf('totp-confirm').code} required>
                     {(p) => <input {...p} name="code" dir="ltr" inputMode="numeric" autoComplete="one-time-code" maxLength={12} required />}
                   </FormField>
-                  <button type="submit" name="intent" value="totp-confirm" className="button button-primary" disabled={submitting === 'totp-confirm'}>{t('accounts.twoFactor.turnOn')}</button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="totp-confirm"
+                    className="button button-primary"
+                    disabled={submitting === 'totp-confirm'}
+                  >
+                    {t('accounts.twoFactor.turnOn')}
+                  </button>
                 </Form>
                 <Form method="post">
-                  <button type="submit" name="intent" value="totp-cancel" className="button button-ghost">{t('accounts.twoFactor.cancel')}</button>
+                  <button type="submit" name="intent" value="totp-cancel" className="button button-ghost">
+                    {t('accounts.twoFactor.cancel')}
+                  </button>
                 </Form>
               </>
             ) : null}
@@ -295,12 +463,33 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 <p className="muted">{t('accounts.twoFactor.disableLead')}</p>
                 <Form method="post" className="form">
                   <FormField id="tf-password" label={t('accounts.fields.password')} errors={errorsOf('totp-disable').password} required>
-                    {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
+                    {(p) => (
+                      <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />
+                    )}
                   </FormField>
                   <FormField id="tf-code" label={t('accounts.twoFactor.login.code')} errors={errorsOf('totp-disable').code} required>
-                    {(p) => <input {...p} name="code" dir="ltr" autoComplete="one-time-code" autoCapitalize="none" spellCheck={false} maxLength={16} required />}
+                    {(p) => (
+                      <input
+                        {...p}
+                        name="code"
+                        dir="ltr"
+                        autoComplete="one-time-code"
+                        autoCapitalize="none"
+                        spellCheck={false}
+                        maxLength={16}
+                        required
+                      />
+                    )}
                   </FormField>
-                  <button type="submit" name="intent" value="totp-disable" className="button button-ghost" disabled={submitting === 'totp-disable'}>{t('accounts.twoFactor.turnOff')}</button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="totp-disable"
+                    className="button button-ghost"
+                    disabled={submitting === 'totp-disable'}
+                  >
+                    {t('accounts.twoFactor.turnOff')}
+                  </button>
                 </Form>
               </>
             ) : null}
@@ -313,7 +502,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               <FormField id="del-password" label={t('accounts.fields.password')} errors={errorsOf('delete').password} required>
                 {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
               </FormField>
-              <button type="submit" name="intent" value="delete" className="button button-danger">{t('accounts.profile.deleteConfirm')}</button>
+              <button type="submit" name="intent" value="delete" className="button button-danger">
+                {t('accounts.profile.deleteConfirm')}
+              </button>
             </Form>
           </article>
         </div>

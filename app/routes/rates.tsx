@@ -68,7 +68,10 @@ export default function Rates({ loaderData, actionData }: Route.ComponentProps) 
                 <p className="muted">{t('accounts.rates.leaveLead')}</p>
                 <FormErrorNotice errors={errors} />
                 <Form method="post" noValidate className="form" onSubmit={onSubmit}>
-                  <fieldset className={`rating-field${errors.rating ? ' has-error' : ''}`} aria-describedby={errors.rating ? 'rating-error' : undefined}>
+                  <fieldset
+                    className={`rating-field${errors.rating ? ' has-error' : ''}`}
+                    aria-describedby={errors.rating ? 'rating-error' : undefined}
+                  >
                     <legend>{t('accounts.fields.rating')}</legend>
                     <div className="rating-options">
                       {[1, 2, 3, 4, 5].map((n) => (
@@ -79,16 +82,27 @@ export default function Rates({ loaderData, actionData }: Route.ComponentProps) 
                         </label>
                       ))}
                     </div>
-                    <div aria-live="polite">{errors.rating ? <p id="rating-error" className="field-error">{t(errors.rating[0] ?? '')}</p> : null}</div>
+                    <div aria-live="polite">
+                      {errors.rating ? (
+                        <p id="rating-error" className="field-error">
+                          {t(errors.rating[0] ?? '')}
+                        </p>
+                      ) : null}
+                    </div>
                   </fieldset>
                   <FormField id="review-comment" label={t('accounts.fields.comment')} errors={errors.comment} required>
                     {(p) => <textarea {...p} name="comment" rows={4} maxLength={1000} defaultValue={values.comment} required />}
                   </FormField>
-                  <button type="submit" className="button button-primary" disabled={navigation.state === 'submitting'}>{t('accounts.rates.submit')}</button>
+                  <button type="submit" className="button button-primary" disabled={navigation.state === 'submitting'}>
+                    {t('accounts.rates.submit')}
+                  </button>
                 </Form>
               </>
             ) : (
-              <a className="button button-primary" href={`${localPath(lang, 'login')}?redirectTo=${encodeURIComponent(localPath(lang, 'rates'))}`}>
+              <a
+                className="button button-primary"
+                href={`${localPath(lang, 'login')}?redirectTo=${encodeURIComponent(localPath(lang, 'rates'))}`}
+              >
                 {t('accounts.rates.loginToReview')}
               </a>
             )}

@@ -65,30 +65,69 @@ export default function SignIn({ actionData }: Route.ComponentProps) {
           {(p) => <input {...p} name="username" autoComplete="username" maxLength={40} defaultValue={values.username} required />}
         </FormField>
         <FormField id="su-email" label={t('accounts.fields.email')} errors={errors.email} required>
-          {(p) => <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />}
+          {(p) => (
+            <input {...p} name="email" type="email" dir="ltr" autoComplete="email" maxLength={254} defaultValue={values.email} required />
+          )}
         </FormField>
         <FormField id="su-phone" label={t('accounts.fields.phone')} hint={t('accounts.fields.phoneHint')} errors={errors.phone} required>
-          {(p) => <input {...p} name="phone" type="tel" dir="ltr" inputMode="tel" autoComplete="tel" maxLength={20} defaultValue={values.phone} required />}
+          {(p) => (
+            <input
+              {...p}
+              name="phone"
+              type="tel"
+              dir="ltr"
+              inputMode="tel"
+              autoComplete="tel"
+              maxLength={20}
+              defaultValue={values.phone}
+              required
+            />
+          )}
         </FormField>
-        <FormField id="su-password" label={t('accounts.fields.password')} hint={t('accounts.fields.passwordHint')} errors={errors.password} required>
+        <FormField
+          id="su-password"
+          label={t('accounts.fields.password')}
+          hint={t('accounts.fields.passwordHint')}
+          errors={errors.password}
+          required
+        >
           {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
         </FormField>
         <FormField id="su-confirm" label={t('accounts.fields.confirmPassword')} errors={errors.password_confirmation} required>
-          {(p) => <input {...p} name="password_confirmation" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
+          {(p) => (
+            <input {...p} name="password_confirmation" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />
+          )}
         </FormField>
         <FormField id="su-avatar" label={t('accounts.fields.avatar')} hint={t('accounts.fields.avatarHint')} errors={errors.avatar}>
-          {(p) => <FileChooser {...p} name="avatar" accept="image/png,image/jpeg,image/webp" buttonLabel={t('common.fileChooser.chooseImage')} />}
+          {(p) => (
+            <FileChooser {...p} name="avatar" accept="image/png,image/jpeg,image/webp" buttonLabel={t('common.fileChooser.chooseImage')} />
+          )}
         </FormField>
         <div className={`field field-check${errors.terms ? ' has-error' : ''}`}>
           <label>
-            <input type="checkbox" name="terms" value="on" aria-invalid={errors.terms ? true : undefined} aria-describedby={errors.terms ? 'su-terms-error' : undefined} required />{' '}
+            <input
+              type="checkbox"
+              name="terms"
+              value="on"
+              aria-invalid={errors.terms ? true : undefined}
+              aria-describedby={errors.terms ? 'su-terms-error' : undefined}
+              required
+            />{' '}
             <span>
               <WithSlot text={t('accounts.fields.terms', { link: SLOT })}>
-                <a href={localPath(lang, 'terms')} target="_blank" rel="noopener">{t('accounts.fields.termsLink')}</a>
+                <a href={localPath(lang, 'terms')} target="_blank" rel="noopener">
+                  {t('accounts.fields.termsLink')}
+                </a>
               </WithSlot>
             </span>
           </label>
-          <div aria-live="polite">{errors.terms ? <p id="su-terms-error" className="field-error">{errors.terms.map((k) => t(k)).join(' · ')}</p> : null}</div>
+          <div aria-live="polite">
+            {errors.terms ? (
+              <p id="su-terms-error" className="field-error">
+                {errors.terms.map((k) => t(k)).join(' · ')}
+              </p>
+            ) : null}
+          </div>
         </div>
         <button type="submit" className="button button-primary" disabled={navigation.state === 'submitting'}>
           {t('accounts.signIn.submit')}

@@ -62,11 +62,19 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
       <p className="muted">{t('accounts.reset.lead')}</p>
       <FormErrorNotice errors={errors} />
       <Form method="post" noValidate className="form" onSubmit={onSubmit}>
-        <FormField id="reset-password" label={t('accounts.fields.newPassword')} hint={t('accounts.fields.passwordHint')} errors={errors.password} required>
+        <FormField
+          id="reset-password"
+          label={t('accounts.fields.newPassword')}
+          hint={t('accounts.fields.passwordHint')}
+          errors={errors.password}
+          required
+        >
           {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
         </FormField>
         <FormField id="reset-confirm" label={t('accounts.fields.confirmPassword')} errors={errors.password_confirmation} required>
-          {(p) => <input {...p} name="password_confirmation" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />}
+          {(p) => (
+            <input {...p} name="password_confirmation" type="password" dir="ltr" autoComplete="new-password" maxLength={128} required />
+          )}
         </FormField>
         <button type="submit" className="button button-primary" disabled={navigation.state === 'submitting'}>
           {t('accounts.reset.submit')}

@@ -49,13 +49,18 @@ describe('the sandbox pay page', () => {
     expect((await sandbox.find(started.gatewayPaymentId))?.status).toBe('initiated')
 
     // The owner gets to the 3-D Secure step; the stranger still cannot confirm it.
-    expect(await loader(args(ctx, view(owner.cookie, started.gatewayPaymentId)))).toMatchObject({ id: started.gatewayPaymentId, step: 'card' })
+    expect(await loader(args(ctx, view(owner.cookie, started.gatewayPaymentId)))).toMatchObject({
+      id: started.gatewayPaymentId,
+      step: 'card',
+    })
     expect(await statusOf(() => action(args(ctx, post(owner.cookie, started.gatewayPaymentId, card))))).toBe(302)
     expect(await statusOf(() => action(args(ctx, post(stranger.cookie, started.gatewayPaymentId, { intent: 'confirm' }))))).toBe(404)
     expect((await sandbox.find(started.gatewayPaymentId))?.status).toBe('awaiting_3ds')
     expect((await findUserPayment(ctx, owner.user.id, started.paymentId))?.status).toBe('initiated')
 
-    const confirmed = await action(args(ctx, post(owner.cookie, started.gatewayPaymentId, { intent: 'confirm' }))).catch((thrown: unknown) => thrown)
+    const confirmed = await action(args(ctx, post(owner.cookie, started.gatewayPaymentId, { intent: 'confirm' }))).catch(
+      (thrown: unknown) => thrown,
+    )
     expect((confirmed as Response).status).toBe(302)
     expect((confirmed as Response).headers.get('location')).toContain('/en/payments/callback?id=')
     expect((await sandbox.find(started.gatewayPaymentId))?.status).toBe('paid')
@@ -68,7 +73,9 @@ describe('the sandbox pay page', () => {
     const ctx = testContext(testDb())
     const { owner, started } = await checkout(ctx)
     const guest = await loader(args(ctx, view('', started.gatewayPaymentId))).catch((thrown: unknown) => thrown)
-    expect((guest as Response).headers.get('location')).toBe(`/en/login?redirectTo=${encodeURIComponent(`/en/sandbox-pay?id=${started.gatewayPaymentId}`)}`)
+    expect((guest as Response).headers.get('location')).toBe(
+      `/en/login?redirectTo=${encodeURIComponent(`/en/sandbox-pay?id=${started.gatewayPaymentId}`)}`,
+    )
     expect(await statusOf(() => loader(args(ctx, view(owner.cookie, 'sbx_00000000-0000-4000-8000-000000000000'))))).toBe(404)
     expect(await statusOf(() => loader(args(ctx, view(owner.cookie, ''))))).toBe(404)
   })

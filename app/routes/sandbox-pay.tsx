@@ -1,6 +1,13 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { requireUser } from '#app/features/accounts/index.server.ts'
-import { findUserPaymentByGatewayId, GatewayError, SANDBOX_CARD_FAILS, SANDBOX_CARD_SUCCEEDS, sandboxFor, SandboxCardRejected } from '#app/features/billing/index.server.ts'
+import {
+  findUserPaymentByGatewayId,
+  GatewayError,
+  SANDBOX_CARD_FAILS,
+  SANDBOX_CARD_SUCCEEDS,
+  sandboxFor,
+  SandboxCardRejected,
+} from '#app/features/billing/index.server.ts'
 import { formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -83,7 +90,10 @@ export default function SandboxPay({ loaderData, actionData }: Route.ComponentPr
     <>
       <h1>{loaderData.step === 'card' ? t('billing.sandbox.title') : t('billing.sandbox.threeDs')}</h1>
       <p className="notice notice-info">
-        <Sentence text={t('billing.sandbox.notice')} values={{ succeeds: <Ltr>{loaderData.testCards.succeeds}</Ltr>, fails: <Ltr>{loaderData.testCards.fails}</Ltr> }} />
+        <Sentence
+          text={t('billing.sandbox.notice')}
+          values={{ succeeds: <Ltr>{loaderData.testCards.succeeds}</Ltr>, fails: <Ltr>{loaderData.testCards.fails}</Ltr> }}
+        />
       </p>
       <p className="sandbox-amount">
         {t('billing.sandbox.amount')}: <strong>{formatMoney(lang, loaderData.amount)}</strong>
@@ -98,18 +108,34 @@ export default function SandboxPay({ loaderData, actionData }: Route.ComponentPr
           </FormField>
           <div className="form-row">
             <FormField id="sb-expiry" label={t('billing.sandbox.expiry')} errors={errors.expiry} required>
-              {(p) => <input {...p} name="expiry" dir="ltr" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} defaultValue={values.expiry} required />}
+              {(p) => (
+                <input
+                  {...p}
+                  name="expiry"
+                  dir="ltr"
+                  inputMode="numeric"
+                  autoComplete="cc-exp"
+                  placeholder="MM/YY"
+                  maxLength={7}
+                  defaultValue={values.expiry}
+                  required
+                />
+              )}
             </FormField>
             <FormField id="sb-cvc" label={t('billing.sandbox.cvc')} errors={errors.cvc} required>
               {(p) => <input {...p} name="cvc" dir="ltr" inputMode="numeric" autoComplete="cc-csc" maxLength={4} required />}
             </FormField>
           </div>
-          <button type="submit" name="intent" value="card" className="button button-primary" disabled={navigation.state !== 'idle'}>{t('billing.sandbox.pay')}</button>
+          <button type="submit" name="intent" value="card" className="button button-primary" disabled={navigation.state !== 'idle'}>
+            {t('billing.sandbox.pay')}
+          </button>
         </Form>
       ) : (
         <Form method="post" className="form">
           <p>{t('billing.sandbox.threeDsLead')}</p>
-          <button type="submit" name="intent" value="confirm" className="button button-primary" disabled={navigation.state !== 'idle'}>{t('billing.sandbox.confirm')}</button>
+          <button type="submit" name="intent" value="confirm" className="button button-primary" disabled={navigation.state !== 'idle'}>
+            {t('billing.sandbox.confirm')}
+          </button>
         </Form>
       )}
     </>

@@ -25,13 +25,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (stored.kind === 'grades') {
     // Other thresholds (or the elementary preset) recompute the report from the stored scores.
     const choice = bandsFromQuery(url.searchParams)
-    const report = choice.custom || choice.preset !== 'default' ? recomputeGrades(await loadGradeRecords(context.db, stored), choice.bands) : stored.report
-    return { messages: getMessages(lang, ['grades-report', 'analyses', 'grades']), analysis, absence: null, grades: { report, choice, query: bandsQuery(choice) } }
+    const report =
+      choice.custom || choice.preset !== 'default'
+        ? recomputeGrades(await loadGradeRecords(context.db, stored), choice.bands)
+        : stored.report
+    return {
+      messages: getMessages(lang, ['grades-report', 'analyses', 'grades']),
+      analysis,
+      absence: null,
+      grades: { report, choice, query: bandsQuery(choice) },
+    }
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
   // The tiers with the teacher's thresholds as they are now (settings), not as they were at the upload.
-  const page = await absenceReportPage(context.db, stored, url.searchParams.get('q'), schoolDays, await tierThresholdsOf(context.db, user.id))
+  const page = await absenceReportPage(
+    context.db,
+    stored,
+    url.searchParams.get('q'),
+    schoolDays,
+    await tierThresholdsOf(context.db, user.id),
+  )
   return {
     messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
     analysis,
@@ -107,7 +121,11 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             </a>
           </div>
           <div className="report-toolbar-end">
-            <ConfirmDelete label={t('analyses.report.delete')} confirmLabel={t('analyses.list.delete')} message={t('analyses.report.confirmDelete')} />
+            <ConfirmDelete
+              label={t('analyses.report.delete')}
+              confirmLabel={t('analyses.list.delete')}
+              message={t('analyses.report.confirmDelete')}
+            />
           </div>
         </div>
         {absence ? (
@@ -124,7 +142,9 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             schoolDaysError={absence.schoolDaysError}
           />
         ) : null}
-        {grades ? <GradesReportView report={grades.report} choice={grades.choice} analysisId={analysis.id} action={`/${lang}/single-analysis`} /> : null}
+        {grades ? (
+          <GradesReportView report={grades.report} choice={grades.choice} analysisId={analysis.id} action={`/${lang}/single-analysis`} />
+        ) : null}
         <p className="no-print">
           <AppLink to="last-multiple">{t('analyses.report.backToList')}</AppLink>
         </p>

@@ -30,7 +30,9 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
             <div className="empty-state">
               <p>{t('billing.subscriptions.empty')}</p>
               <p>{t('billing.subscriptions.emptyLead')}</p>
-              <AppLink className="button button-primary" to="packages">{t('billing.subscriptions.choose')}</AppLink>
+              <AppLink className="button button-primary" to="packages">
+                {t('billing.subscriptions.choose')}
+              </AppLink>
             </div>
           ) : (
             <ul className="subscription-list">
@@ -44,9 +46,22 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
                       <span className={`status-badge status-${s.status}`}>{t(`billing.subscriptions.${s.status}`)}</span>
                     </div>
                     <dl className="price-lines">
-                      <div><dt>{t('billing.subscriptions.starts')}</dt><dd>{starts.gregorian} · {starts.hijri}</dd></div>
-                      <div><dt>{t('billing.subscriptions.ends')}</dt><dd>{ends.gregorian} · {ends.hijri}</dd></div>
-                      <div><dt>{t('billing.subscriptions.paid')}</dt><dd>{formatMoney(lang, s.payment.amount)}</dd></div>
+                      <div>
+                        <dt>{t('billing.subscriptions.starts')}</dt>
+                        <dd>
+                          {starts.gregorian} · {starts.hijri}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>{t('billing.subscriptions.ends')}</dt>
+                        <dd>
+                          {ends.gregorian} · {ends.hijri}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>{t('billing.subscriptions.paid')}</dt>
+                        <dd>{formatMoney(lang, s.payment.amount)}</dd>
+                      </div>
                     </dl>
                     {s.invoiceId ? <AppLink to={`invoices/${s.invoiceId}`}>{t('billing.subscriptions.invoice')}</AppLink> : null}
                   </li>

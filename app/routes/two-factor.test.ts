@@ -25,9 +25,11 @@ function post(path: string, fields: Record<string, string>, cookie = '') {
 /** A loader's or action's answer, thrown or returned: a Response, or the data with its status. */
 async function answer(run: () => Promise<unknown>): Promise<{ status: number; location: string | null; cookies: string[]; body: unknown }> {
   const result = await run().catch((thrown: unknown) => thrown)
-  if (result instanceof Response) return { status: result.status, location: result.headers.get('location'), cookies: result.headers.getSetCookie(), body: null }
+  if (result instanceof Response)
+    return { status: result.status, location: result.headers.get('location'), cookies: result.headers.getSetCookie(), body: null }
   const wrapped = result as { type?: string; data?: unknown; init?: { status?: number } }
-  if (wrapped?.type === 'DataWithResponseInit') return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
+  if (wrapped?.type === 'DataWithResponseInit')
+    return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
   return { status: 200, location: null, cookies: [], body: result }
 }
 
@@ -46,7 +48,9 @@ describe('two-step verification on the pages', () => {
     const signedIn = await logIn(ctx, user.email, password)
     const cookie = cookiePair(signedIn.cookies, sessionCookieName(ctx.env))
     expect(cookie).not.toBe('')
-    const profile = async () => (await answer(() => profileLoader(args(ctx, new Request('http://localhost/en/profile', { headers: { cookie } }))))).body as ProfileData
+    const profile = async () =>
+      (await answer(() => profileLoader(args(ctx, new Request('http://localhost/en/profile', { headers: { cookie } })))))
+        .body as ProfileData
 
     expect((await profile()).twoFactor).toEqual({ state: 'off' })
     const started = await answer(() => profileAction(args(ctx, post('profile', { intent: 'totp-start' }, cookie))))
@@ -58,7 +62,9 @@ describe('two-step verification on the pages', () => {
 
     const wrong = await answer(() => profileAction(args(ctx, post('profile', { intent: 'totp-confirm', code: '12345' }, cookie))))
     expect(wrong).toMatchObject({ status: 422, body: { ok: false, errors: { code: ['accounts.errors.codeFormat'] } } })
-    const confirmed = await answer(() => profileAction(args(ctx, post('profile', { intent: 'totp-confirm', code: appCode(pending.key) }, cookie))))
+    const confirmed = await answer(() =>
+      profileAction(args(ctx, post('profile', { intent: 'totp-confirm', code: appCode(pending.key) }, cookie))),
+    )
     expect(confirmed.status).toBe(200)
     const { recoveryCodes } = confirmed.body as { ok: true; recoveryCodes: string[] }
     expect(recoveryCodes).toHaveLength(10)
@@ -71,25 +77,39 @@ describe('two-step verification on the pages', () => {
     expect(cookiePair(first.cookies, sessionCookieName(ctx.env))).toBe('')
     const challenge = cookiePair(first.cookies, 'hallil_2fa')
     expect(first.cookies.find((c) => c.startsWith('hallil_2fa='))).toMatch(/HttpOnly; SameSite=Lax/)
-    expect(await answer(() => twoFactorLoader(args(ctx, new Request('http://localhost/en/two-factor', { headers: { cookie: challenge } }))))).toMatchObject({ status: 200 })
+    expect(
+      await answer(() => twoFactorLoader(args(ctx, new Request('http://localhost/en/two-factor', { headers: { cookie: challenge } })))),
+    ).toMatchObject({ status: 200 })
 
-    const refused = await answer(() => twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: '000000' }, challenge))))
+    const refused = await answer(() =>
+      twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: '000000' }, challenge))),
+    )
     expect(refused.status).toBe(422)
-    const done = await answer(() => twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: appCode(pending.key, 1) }, challenge))))
+    const done = await answer(() =>
+      twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: appCode(pending.key, 1) }, challenge))),
+    )
     // Never asked her full name: the question comes first, once, then where she was going.
     expect(done).toMatchObject({ status: 302, location: '/en/full-name?redirectTo=%2Fen%2Fexams' })
     expect(done.cookies.find((c) => c.startsWith('hallil_2fa='))).toContain('Max-Age=0')
     const session = cookiePair(done.cookies, sessionCookieName(ctx.env))
     expect((await getCurrentSession(new Request('http://localhost/en', { headers: { cookie: session } }), ctx))?.user.id).toBe(user.id)
-    expect(await answer(() => fullNameAction(args(ctx, post('full-name?redirectTo=%2Fen%2Fexams', { intent: 'skip' }, session))))).toMatchObject({ status: 302, location: '/en/exams' })
+    expect(
+      await answer(() => fullNameAction(args(ctx, post('full-name?redirectTo=%2Fen%2Fexams', { intent: 'skip' }, session)))),
+    ).toMatchObject({ status: 302, location: '/en/exams' })
 
     // A recovery code also ends a login; then turning it off needs the password and a code.
     const second = await logIn(ctx, user.email, password)
-    const viaRecovery = await answer(() => twoFactorAction(args(ctx, post('two-factor', { code: recoveryCodes[0]! }, cookiePair(second.cookies, 'hallil_2fa')))))
+    const viaRecovery = await answer(() =>
+      twoFactorAction(args(ctx, post('two-factor', { code: recoveryCodes[0]! }, cookiePair(second.cookies, 'hallil_2fa')))),
+    )
     expect(viaRecovery).toMatchObject({ status: 302, location: '/en' })
-    const badPassword = await answer(() => profileAction(args(ctx, post('profile', { intent: 'totp-disable', password: 'Not-It-123', code: recoveryCodes[1]! }, cookie))))
+    const badPassword = await answer(() =>
+      profileAction(args(ctx, post('profile', { intent: 'totp-disable', password: 'Not-It-123', code: recoveryCodes[1]! }, cookie))),
+    )
     expect(badPassword).toMatchObject({ status: 422, body: { errors: { password: ['accounts.errors.passwordWrong'] } } })
-    const off = await answer(() => profileAction(args(ctx, post('profile', { intent: 'totp-disable', password, code: recoveryCodes[1]! }, cookie))))
+    const off = await answer(() =>
+      profileAction(args(ctx, post('profile', { intent: 'totp-disable', password, code: recoveryCodes[1]! }, cookie))),
+    )
     expect(off).toMatchObject({ status: 302, location: '/en/profile' })
     expect((await profile()).twoFactor).toEqual({ state: 'off' })
     expect(cookiePair((await logIn(ctx, user.email, password)).cookies, sessionCookieName(ctx.env))).not.toBe('')
@@ -102,7 +122,9 @@ describe('two-step verification on the pages', () => {
       expect(page).toMatchObject({ status: 302, location: '/en/login' })
       expect(page.cookies.some((c) => c.startsWith('hallil_flash=') && c.includes('twoFactorExpired'))).toBe(true)
     }
-    const posted = await answer(() => twoFactorAction(args(ctx, post('two-factor', { code: '123456' }, 'hallil_2fa=made-up-token-0123456789'))))
+    const posted = await answer(() =>
+      twoFactorAction(args(ctx, post('two-factor', { code: '123456' }, 'hallil_2fa=made-up-token-0123456789'))),
+    )
     expect(posted).toMatchObject({ status: 422, body: { errors: { code: ['accounts.errors.twoFactorExpired'] } } })
   })
 })

@@ -56,7 +56,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     headers.append('Set-Cookie', clearTwoFactorCookie(context.env))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
     // An account never asked for its full name is asked now, once, then goes on.
-    throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, { headers })
+    throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, {
+      headers,
+    })
   })
 }
 
@@ -76,15 +78,35 @@ export default function TwoFactor({ actionData }: Route.ComponentProps) {
       <p className="muted">{t('accounts.twoFactor.login.lead')}</p>
       <FormErrorNotice errors={errors} />
       <Form method="post" noValidate className="form" onSubmit={onSubmit}>
-        <FormField id="tf-code" label={t('accounts.twoFactor.login.code')} hint={t('accounts.twoFactor.login.codeHint')} errors={errors.code} required>
-          {(p) => <input {...p} name="code" className="otp-input" dir="ltr" autoComplete="one-time-code" autoCapitalize="none" spellCheck={false} maxLength={16} required />}
+        <FormField
+          id="tf-code"
+          label={t('accounts.twoFactor.login.code')}
+          hint={t('accounts.twoFactor.login.codeHint')}
+          errors={errors.code}
+          required
+        >
+          {(p) => (
+            <input
+              {...p}
+              name="code"
+              className="otp-input"
+              dir="ltr"
+              autoComplete="one-time-code"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={16}
+              required
+            />
+          )}
         </FormField>
         <button type="submit" className="button button-primary" disabled={navigation.state === 'submitting'}>
           {t('accounts.twoFactor.login.submit')}
         </button>
       </Form>
       <p className="auth-alt">
-        <a href={`${localPath(lang, 'login')}${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`}>{t('accounts.twoFactor.login.back')}</a>
+        <a href={`${localPath(lang, 'login')}${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''}`}>
+          {t('accounts.twoFactor.login.back')}
+        </a>
       </p>
     </>
   )

@@ -143,12 +143,21 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
   const resent = actionData && 'resent' in actionData
   const left = useCountdown(resent ? 60 : loaderData.resendIn)
   const errors = actionData && 'errors' in actionData ? actionData.errors : {}
-  const back = loaderData.purpose === 'change_email' || loaderData.purpose === 'change_password' ? 'profile' : loaderData.purpose === 'reset' ? 'forget-password' : 'SignIn'
+  const back =
+    loaderData.purpose === 'change_email' || loaderData.purpose === 'change_password'
+      ? 'profile'
+      : loaderData.purpose === 'reset'
+        ? 'forget-password'
+        : 'SignIn'
   return (
     <>
       <h1>{t('accounts.verify.title')}</h1>
       <p className="muted">{t(`accounts.verify.lead.${loaderData.purpose}`)}</p>
-      {resent ? <div className="notice notice-success" role="status"><p>{t('accounts.verify.resent')}</p></div> : null}
+      {resent ? (
+        <div className="notice notice-success" role="status">
+          <p>{t('accounts.verify.resent')}</p>
+        </div>
+      ) : null}
       <FormErrorNotice errors={errors} />
       <Form method="post" noValidate className="form">
         <FormField
@@ -182,7 +191,14 @@ export default function VerifyOtp({ loaderData, actionData }: Route.ComponentPro
         </button>
       </Form>
       <Form method="post" className="resend-form">
-        <button type="submit" name="intent" value="resend" className="button button-ghost" disabled={left > 0} aria-describedby="resend-status">
+        <button
+          type="submit"
+          name="intent"
+          value="resend"
+          className="button button-ghost"
+          disabled={left > 0}
+          aria-describedby="resend-status"
+        >
           {t('accounts.verify.resend')}
         </button>
         <p id="resend-status" className="muted" aria-live="polite">

@@ -9,7 +9,9 @@ export function AuthShell({ children, wide }: { children: ReactNode; wide?: bool
   const { t } = useT()
   return (
     <div className="auth-shell">
-      <a className="skip-link" href="#main">{t('common.skipToContent')}</a>
+      <a className="skip-link" href="#main">
+        {t('common.skipToContent')}
+      </a>
       <header className="auth-bar container">
         <Brand />
         <div className="header-actions">

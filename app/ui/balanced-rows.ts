@@ -21,6 +21,11 @@ export function balancedRows(count: number, capacity: number): number[] {
 
 /** For each card, how many cards share its line, under each capacity. */
 export function lineSizes(count: number): Record<LineCapacity, number>[] {
-  const perCapacity = LINE_CAPACITIES.map((capacity) => balancedRows(count, capacity).flatMap((size) => Array.from({ length: size }, () => size)))
-  return Array.from({ length: count }, (_, i) => Object.fromEntries(LINE_CAPACITIES.map((capacity, c) => [capacity, perCapacity[c]![i]!])) as Record<LineCapacity, number>)
+  const perCapacity = LINE_CAPACITIES.map((capacity) =>
+    balancedRows(count, capacity).flatMap((size) => Array.from({ length: size }, () => size)),
+  )
+  return Array.from(
+    { length: count },
+    (_, i) => Object.fromEntries(LINE_CAPACITIES.map((capacity, c) => [capacity, perCapacity[c]![i]!])) as Record<LineCapacity, number>,
+  )
 }

@@ -2,7 +2,20 @@
 // from the inline start, timelines run with the reading direction), print as they look, and
 // carry a text alternative; the tables beside them hold every figure.
 
-export type ChartTone = 'present' | 'late' | 'excused' | 'unexcused' | 'band1' | 'band2' | 'band3' | 'band4' | 'band5' | 'tier-satisfactory' | 'tier-at-risk' | 'tier-chronic' | 'tier-severe'
+export type ChartTone =
+  | 'present'
+  | 'late'
+  | 'excused'
+  | 'unexcused'
+  | 'band1'
+  | 'band2'
+  | 'band3'
+  | 'band4'
+  | 'band5'
+  | 'tier-satisfactory'
+  | 'tier-at-risk'
+  | 'tier-chronic'
+  | 'tier-severe'
 
 export type ChartSegment = { key: string; label: string; value: number; tone: ChartTone }
 export type ChartRow = { key: string; label: string; segments: ChartSegment[]; note?: string }
@@ -38,7 +51,13 @@ export function StackedBarChart({
               <span className="stacked-label">{row.label}</span>
               <span className="stacked-track" role="img" aria-label={`${row.label}: ${description}`}>
                 {row.segments.map((s) =>
-                  s.value > 0 ? <span key={s.key} className={`stacked-segment tone-${s.tone}`} style={{ inlineSize: `${Math.min(100, Math.max(0, s.value))}%` }} /> : null,
+                  s.value > 0 ? (
+                    <span
+                      key={s.key}
+                      className={`stacked-segment tone-${s.tone}`}
+                      style={{ inlineSize: `${Math.min(100, Math.max(0, s.value))}%` }}
+                    />
+                  ) : null,
                 )}
               </span>
               <span className="stacked-value">{row.note ?? formatValue(row.segments[0]?.value ?? 0)}</span>
@@ -112,29 +131,48 @@ export function LineChart({
           timeline scrolls, starting where time starts (the inline start). Focusable so the keyboard can scroll it. */}
       {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
       <div className="chart-scroll" tabIndex={0} role="group" aria-labelledby={`${id}-title`}>
-      <svg className="line-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${summary}`} preserveAspectRatio="xMidYMid meet">
-        {ticks.map((t) => (
-          <g key={t}>
-            <line className="chart-gridline" x1={PAD.start} x2={W - PAD.end} y1={yAt(t)} y2={yAt(t)} transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined} />
-            {/* The text runs in the page's direction, so its end is the side away from the plot in both. */}
-            <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor="end">
-              {formatValue(t)}
+        <svg
+          className="line-chart"
+          viewBox={`0 0 ${W} ${H}`}
+          role="img"
+          aria-label={`${title}. ${summary}`}
+          preserveAspectRatio="xMidYMid meet"
+        >
+          {ticks.map((t) => (
+            <g key={t}>
+              <line
+                className="chart-gridline"
+                x1={PAD.start}
+                x2={W - PAD.end}
+                y1={yAt(t)}
+                y2={yAt(t)}
+                transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined}
+              />
+              {/* The text runs in the page's direction, so its end is the side away from the plot in both. */}
+              <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor="end">
+                {formatValue(t)}
+              </text>
+            </g>
+          ))}
+          {shown.map((i) => (
+            // The first and last dates sit at the plot's edges: anchored inwards, they are not cut off.
+            <text
+              key={i}
+              className="chart-axis"
+              x={xAt(i)}
+              y={H - 12}
+              textAnchor={n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}
+            >
+              {labels[i]}
             </text>
-          </g>
-        ))}
-        {shown.map((i) => (
-          // The first and last dates sit at the plot's edges: anchored inwards, they are not cut off.
-          <text key={i} className="chart-axis" x={xAt(i)} y={H - 12} textAnchor={n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}>
-            {labels[i]}
-          </text>
-        ))}
-        {series.map((s) => (
-          <g key={s.key} className={`chart-series tone-${s.tone}`}>
-            <polyline fill="none" points={s.values.map((v, i) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ')} />
-            {n <= 40 ? s.values.map((v, i) => <circle key={i} cx={xAt(i)} cy={yAt(v)} r={3} />) : null}
-          </g>
-        ))}
-      </svg>
+          ))}
+          {series.map((s) => (
+            <g key={s.key} className={`chart-series tone-${s.tone}`}>
+              <polyline fill="none" points={s.values.map((v, i) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ')} />
+              {n <= 40 ? s.values.map((v, i) => <circle key={i} cx={xAt(i)} cy={yAt(v)} r={3} />) : null}
+            </g>
+          ))}
+        </svg>
       </div>
     </figure>
   )

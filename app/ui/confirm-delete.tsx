@@ -10,7 +10,19 @@ import { ConfirmDialog } from './confirm-dialog.tsx'
  * the page as it was. Either way only the confirming button sends `intent=delete` (and the
  * record's `id` when given).
  */
-export function ConfirmDelete({ id, label, message, confirmLabel, small }: { id?: string; label: string; message: ReactNode; confirmLabel: string; small?: boolean }) {
+export function ConfirmDelete({
+  id,
+  label,
+  message,
+  confirmLabel,
+  small,
+}: {
+  id?: string
+  label: string
+  message: ReactNode
+  confirmLabel: string
+  small?: boolean
+}) {
   const { t } = useT()
   const location = useLocation()
   const submit = useSubmit()

@@ -28,10 +28,19 @@ export function FormField({
     <div className={`field${errors?.length ? ' has-error' : ''}`}>
       <label htmlFor={id}>
         {label}
-        {required ? <span className="required" aria-hidden="true"> *</span> : null}
+        {required ? (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        ) : null}
       </label>
       {children({ id, 'aria-invalid': errors?.length ? true : undefined, 'aria-describedby': describedBy })}
-      {hint ? <p id={hintId} className="field-hint">{hint}</p> : null}
+      {hint ? (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      ) : null}
       <div aria-live="polite">
         {errors?.length ? (
           <p id={errorId} className="field-error">

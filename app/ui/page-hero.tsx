@@ -32,8 +32,14 @@ export function PageSection({
   return (
     <section className={`section${alt ? ' section-alt' : ''}`} aria-labelledby={`${id}-title`}>
       <div className={`container${narrow ? ' narrow' : ''}`}>
-        <h2 id={`${id}-title`} className="section-title" data-reveal>{title}</h2>
-        {lead ? <p className="section-lead" data-reveal>{lead}</p> : null}
+        <h2 id={`${id}-title`} className="section-title" data-reveal>
+          {title}
+        </h2>
+        {lead ? (
+          <p className="section-lead" data-reveal>
+            {lead}
+          </p>
+        ) : null}
         {children}
       </div>
     </section>

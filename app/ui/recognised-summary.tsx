@@ -20,7 +20,13 @@ export interface RecognisedView {
  * 1447/03/01 – 1447/04/15 · 33 school days"), the notes a teacher needs to trust the figures,
  * and, for totals, the school days with a way to change them (the page recomputes the report).
  */
-export function RecognisedSummary({ recognised, schoolDaysForm }: { recognised: RecognisedView; schoolDaysForm?: { action: string; analysisId: string; max: number; error?: string | null } }) {
+export function RecognisedSummary({
+  recognised,
+  schoolDaysForm,
+}: {
+  recognised: RecognisedView
+  schoolDaysForm?: { action: string; analysisId: string; max: number; error?: string | null }
+}) {
   const { t } = useT()
   const list = useLang() === 'ar' ? '، ' : ', '
   const parts = [
@@ -43,12 +49,18 @@ export function RecognisedSummary({ recognised, schoolDaysForm }: { recognised: 
           </span>
         ))}
       </p>
-      {recognised.sheetsSkipped > 0 ? <p className="muted">{t('analyses.recognised.sheetsSkipped', { count: recognised.sheetsSkipped })}</p> : null}
+      {recognised.sheetsSkipped > 0 ? (
+        <p className="muted">{t('analyses.recognised.sheetsSkipped', { count: recognised.sheetsSkipped })}</p>
+      ) : null}
       {recognised.idsIgnored ? <p className="muted">{t('analyses.recognised.idsIgnored')}</p> : null}
-      {recognised.gradeCodes?.length ? <p className="muted">{t('analyses.recognised.gradeCodes', { codes: recognised.gradeCodes.join(list) })}</p> : null}
+      {recognised.gradeCodes?.length ? (
+        <p className="muted">{t('analyses.recognised.gradeCodes', { codes: recognised.gradeCodes.join(list) })}</p>
+      ) : null}
       {assumed.length ? (
         <p className="muted">
-          {t('analyses.recognised.assumedMaxima', { list: assumed.map(([subject, max]) => t('analyses.recognised.assumedMax', { subject, max })).join(list) })}
+          {t('analyses.recognised.assumedMaxima', {
+            list: assumed.map(([subject, max]) => t('analyses.recognised.assumedMax', { subject, max })).join(list),
+          })}
         </p>
       ) : null}
       {schoolDaysForm && recognised.schoolDays !== undefined ? (

@@ -26,7 +26,11 @@ export function KeyFigures({ items, isSmall }: { items: readonly (KeyFigureItem 
   return (
     <dl className={`key-figures${isSmall ? ' key-figures-small' : ''}`} data-count={shown.length}>
       {shown.map((item, i) => (
-        <KeyFigure key={item.label} {...item} style={Object.fromEntries(LINE_CAPACITIES.map((capacity) => [`--line-${capacity}`, sizes[i]![capacity]])) as CSSProperties} />
+        <KeyFigure
+          key={item.label}
+          {...item}
+          style={Object.fromEntries(LINE_CAPACITIES.map((capacity) => [`--line-${capacity}`, sizes[i]![capacity]])) as CSSProperties}
+        />
       ))}
     </dl>
   )

@@ -10,11 +10,7 @@ import { Fragment, type ReactNode } from 'react'
 export function Sentence({ text, values }: { text: string; values: Readonly<Record<string, ReactNode>> }) {
   // split with a capture group: the names sit at the odd indexes.
   const parts = text.split(/\{(\w+)\}/)
-  return (
-    <>
-      {parts.map((part, i) => (i % 2 === 0 ? part : <Fragment key={i}>{part in values ? values[part] : `{${part}}`}</Fragment>))}
-    </>
-  )
+  return <>{parts.map((part, i) => (i % 2 === 0 ? part : <Fragment key={i}>{part in values ? values[part] : `{${part}}`}</Fragment>))}</>
 }
 
 /**

@@ -20,10 +20,18 @@ export function SiteFooter() {
         <nav aria-label={t('common.footer.links')}>
           <h2>{t('common.footer.links')}</h2>
           <ul>
-            <li><AppLink to="packages">{t('common.nav.packages')}</AppLink></li>
-            <li><AppLink to="about-us">{t('common.nav.about')}</AppLink></li>
-            <li><AppLink to="common-questions">{t('common.nav.faq')}</AppLink></li>
-            <li><AppLink to="contact-us">{t('common.nav.contact')}</AppLink></li>
+            <li>
+              <AppLink to="packages">{t('common.nav.packages')}</AppLink>
+            </li>
+            <li>
+              <AppLink to="about-us">{t('common.nav.about')}</AppLink>
+            </li>
+            <li>
+              <AppLink to="common-questions">{t('common.nav.faq')}</AppLink>
+            </li>
+            <li>
+              <AppLink to="contact-us">{t('common.nav.contact')}</AppLink>
+            </li>
           </ul>
         </nav>
         {support ? (
@@ -35,8 +43,12 @@ export function SiteFooter() {
         <nav aria-label={t('common.footer.legal')}>
           <h2>{t('common.footer.legal')}</h2>
           <ul>
-            <li><AppLink to="privacy-policy">{t('common.footer.privacy')}</AppLink></li>
-            <li><AppLink to="terms">{t('common.footer.terms')}</AppLink></li>
+            <li>
+              <AppLink to="privacy-policy">{t('common.footer.privacy')}</AppLink>
+            </li>
+            <li>
+              <AppLink to="terms">{t('common.footer.terms')}</AppLink>
+            </li>
           </ul>
         </nav>
       </div>
@@ -56,15 +68,27 @@ export function SupportList({ support }: { support: SupportContacts }) {
     <dl className="support-list">
       <div>
         <dt>{t('common.footer.email')}</dt>
-        <dd><a href={`mailto:${support.email}`} dir="ltr">{support.email}</a></dd>
+        <dd>
+          <a href={`mailto:${support.email}`} dir="ltr">
+            {support.email}
+          </a>
+        </dd>
       </div>
       <div>
         <dt>{t('common.footer.phone')}</dt>
-        <dd><a href={`tel:${support.phone.replace(/\s/g, '')}`} dir="ltr">{support.phone}</a></dd>
+        <dd>
+          <a href={`tel:${support.phone.replace(/\s/g, '')}`} dir="ltr">
+            {support.phone}
+          </a>
+        </dd>
       </div>
       <div>
         <dt>{t('common.footer.whatsapp')}</dt>
-        <dd><a href={`https://wa.me/${whatsappDigits}`} dir="ltr" rel="noopener noreferrer" target="_blank">{support.whatsapp}</a></dd>
+        <dd>
+          <a href={`https://wa.me/${whatsappDigits}`} dir="ltr" rel="noopener noreferrer" target="_blank">
+            {support.whatsapp}
+          </a>
+        </dd>
       </div>
     </dl>
   )

@@ -11,7 +11,13 @@ export function ThemeToggle() {
   const isHydrated = useHydrated()
   useEffect(() => setMode(currentThemeMode()), [])
   const texts = Object.fromEntries(
-    themeOrder.map((m) => [m, { label: `${t('common.theme.label')}: ${t(`common.theme.${m}`)}`, title: t('common.theme.current', { mode: t(`common.theme.${m}`) }) }]),
+    themeOrder.map((m) => [
+      m,
+      {
+        label: `${t('common.theme.label')}: ${t(`common.theme.${m}`)}`,
+        title: t('common.theme.current', { mode: t(`common.theme.${m}`) }),
+      },
+    ]),
   ) as ThemeTexts
   return (
     <button

@@ -105,7 +105,14 @@ function Toast({ toast, onDismiss, dismissLabel }: { toast: ToastItem; onDismiss
       {/* The live role sits on the message, not the item: a list keeps list items (axe's `list`
           rule), and the close button is not read out with the message. */}
       <p role={toast.kind === 'error' ? 'alert' : 'status'}>{toast.message}</p>
-      <button type="button" className="toast-close" data-needs-script disabled={!isHydrated} aria-label={dismissLabel} onClick={() => onDismiss(toast.id)}>
+      <button
+        type="button"
+        className="toast-close"
+        data-needs-script
+        disabled={!isHydrated}
+        aria-label={dismissLabel}
+        onClick={() => onDismiss(toast.id)}
+      >
         ×
       </button>
     </li>

@@ -12,7 +12,11 @@ const typed = new WeakMap<TextField, string>()
 /** Notes what was typed into the page's text fields; call just before hydrating. */
 export function noteTypedText(root: ParentNode = document): void {
   for (const field of root.querySelectorAll<TextField>('input, textarea')) {
-    if (field instanceof HTMLInputElement && ['checkbox', 'radio', 'file', 'hidden', 'submit', 'button', 'reset', 'image'].includes(field.type)) continue
+    if (
+      field instanceof HTMLInputElement &&
+      ['checkbox', 'radio', 'file', 'hidden', 'submit', 'button', 'reset', 'image'].includes(field.type)
+    )
+      continue
     if (field.value !== field.defaultValue) typed.set(field, field.value)
   }
 }

@@ -6,7 +6,14 @@ import type { UploadFailure } from '#app/lib/upload-failure.ts'
 import { FileChooser } from './file-chooser.tsx'
 
 /** What the file picker offers: Excel workbooks (2007 and 97–2003) and CSV; the server reads the bytes, not the name. */
-const ACCEPTED_FILES = ['.xlsx', '.xls', '.csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel', 'text/csv'].join(',')
+const ACCEPTED_FILES = [
+  '.xlsx',
+  '.xls',
+  '.csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-excel',
+  'text/csv',
+].join(',')
 
 type UploadAnswer = { ok: true; location: string } | ({ ok: false } & UploadFailure)
 
@@ -148,7 +155,9 @@ export function UploadFailureNotice({ failure, columnsNamespace }: { failure: Up
   const { t } = useT()
   const lang = useLang()
   // The missing columns are named once, in the message, as a list in the page's language.
-  const columns = new Intl.ListFormat(lang, { type: 'conjunction' }).format((failure.missingColumns ?? []).map((c) => t(`${columnsNamespace}.${c}`)))
+  const columns = new Intl.ListFormat(lang, { type: 'conjunction' }).format(
+    (failure.missingColumns ?? []).map((c) => t(`${columnsNamespace}.${c}`)),
+  )
   const otherTool = failure.otherTool === 'absence' || failure.otherTool === 'grades' ? failure.otherTool : null
   return (
     <div className="notice notice-error" role="alert">
@@ -157,7 +166,8 @@ export function UploadFailureNotice({ failure, columnsNamespace }: { failure: Up
       </p>
       {otherTool ? (
         <p className="other-tool-hint">
-          {t(`analyses.errors.otherTool.${otherTool}.question`)} <AppLink to={otherTool === 'grades' ? 'analysis-grade' : 'analysis'}>{t(`analyses.errors.otherTool.${otherTool}.link`)}</AppLink>
+          {t(`analyses.errors.otherTool.${otherTool}.question`)}{' '}
+          <AppLink to={otherTool === 'grades' ? 'analysis-grade' : 'analysis'}>{t(`analyses.errors.otherTool.${otherTool}.link`)}</AppLink>
         </p>
       ) : null}
       {failure.skipped?.length ? (

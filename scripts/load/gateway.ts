@@ -8,7 +8,18 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { startMoyasarFake } from '../../tests/fakes/moyasar.ts'
-import { check, is5xx, Recorder, registerTeachers, sleep, startServer, type Check, type LoadServer, type ScenarioResult, type Teacher } from './lib.ts'
+import {
+  check,
+  is5xx,
+  Recorder,
+  registerTeachers,
+  sleep,
+  startServer,
+  type Check,
+  type LoadServer,
+  type ScenarioResult,
+  type Teacher,
+} from './lib.ts'
 
 const SECRET_KEY = 'sk_test_load_secret'
 const PUBLISHABLE_KEY = 'pk_test_load_publishable'
@@ -26,13 +37,24 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
   const checks: Check[] = []
   const notes: string[] = []
   const base = `http://127.0.0.1:${options.port}`
-  const fake = await startMoyasarFake({ secretKey: SECRET_KEY, publishableKey: PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET, webhookUrl: `${base}/api/v1/payments/webhook/moyasar` })
+  const fake = await startMoyasarFake({
+    secretKey: SECRET_KEY,
+    publishableKey: PUBLISHABLE_KEY,
+    webhookSecret: WEBHOOK_SECRET,
+    webhookUrl: `${base}/api/v1/payments/webhook/moyasar`,
+  })
   let server: LoadServer | null = null
   try {
     server = await startServer({
       name: 'gateway',
       port: options.port,
-      env: { PAYMENT_GATEWAY: 'moyasar', MOYASAR_API_URL: fake.url, MOYASAR_SECRET_KEY: SECRET_KEY, MOYASAR_PUBLISHABLE_KEY: PUBLISHABLE_KEY, MOYASAR_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      env: {
+        PAYMENT_GATEWAY: 'moyasar',
+        MOYASAR_API_URL: fake.url,
+        MOYASAR_SECRET_KEY: SECRET_KEY,
+        MOYASAR_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+        MOYASAR_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      },
     })
     const s = server
     const api = `${s.url}/api/v1`
@@ -47,8 +69,17 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
       const cookies = new Map<string, string>()
       const login = async (t: Teacher) => {
         const form = new URLSearchParams({ email: t.email, password: t.password })
-        const res = await fetch(`${s.url}/en/login`, { method: 'POST', body: form, redirect: 'manual', headers: { origin: s.url, 'x-forwarded-for': t.ip, 'content-type': 'application/x-www-form-urlencoded' } })
-        const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).filter((c) => c && !c.endsWith('=')).join('; ')
+        const res = await fetch(`${s.url}/en/login`, {
+          method: 'POST',
+          body: form,
+          redirect: 'manual',
+          headers: { origin: s.url, 'x-forwarded-for': t.ip, 'content-type': 'application/x-www-form-urlencoded' },
+        })
+        const cookie = res.headers
+          .getSetCookie()
+          .map((c) => c.split(';')[0])
+          .filter((c) => c && !c.endsWith('='))
+          .join('; ')
         if (res.status !== 302 || !cookie) throw new Error(`web login of ${t.email}: ${res.status}`)
         cookies.set(t.userId, cookie)
       }
@@ -56,10 +87,17 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
 
       /** POST /subscriptions, then the idempotency key the browser would send as given_id. */
       const checkout = async (t: Teacher) => {
-        const res = await rec.request('POST subscriptions (checkout)', `${api}/subscriptions`, { json: { package_id: packageId, method: 'creditcard' }, headers: t.headers })
+        const res = await rec.request('POST subscriptions (checkout)', `${api}/subscriptions`, {
+          json: { package_id: packageId, method: 'creditcard' },
+          headers: t.headers,
+        })
         const paymentId = (res.body as { data?: { payment_id?: string } })?.data?.payment_id
         if (res.status !== 201 || !paymentId) throw new Error(`checkout: ${res.status} ${JSON.stringify(res.body)}`)
-        const row = (await db.query<{ gateway_payment_id: string; total: number }>('select gateway_payment_id, total from payments where id = $1', [paymentId])).rows[0]!
+        const row = (
+          await db.query<{ gateway_payment_id: string; total: number }>('select gateway_payment_id, total from payments where id = $1', [
+            paymentId,
+          ])
+        ).rows[0]!
         return { paymentId, gatewayId: row.gateway_payment_id, total: row.total }
       }
       /** The payer's browser: the payment created at "Moyasar" with the publishable key. */
@@ -72,16 +110,27 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
             description: 'Hallil load test',
             callback_url: `${s.url}/en/payments/callback`,
             metadata: { payment_id: c.paymentId },
-            source: { type: 'creditcard', name: 'NOURA ALQAHTANI', number: card, month: '12', year: String((new Date().getUTCFullYear() + 3) % 100), cvc: '123' },
+            source: {
+              type: 'creditcard',
+              name: 'NOURA ALQAHTANI',
+              number: card,
+              month: '12',
+              year: String((new Date().getUTCFullYear() + 3) % 100),
+              cvc: '123',
+            },
           },
           headers: { authorization: `Basic ${Buffer.from(`${PUBLISHABLE_KEY}:`).toString('base64')}` },
         })
       const threeDs = (gatewayId: string) => rec.request('fake: GET /3ds (payer passes 3-D Secure)', `${fake.url}/3ds/${gatewayId}`)
       const callback = (t: Teacher, gatewayId: string, status = 'paid') =>
-        rec.request('GET /en/payments/callback (payer returns)', `${s.url}/en/payments/callback?id=${gatewayId}&status=${status}&message=x`, {
-          headers: { cookie: cookies.get(t.userId) ?? '', 'x-forwarded-for': t.ip, accept: 'text/html' },
-          timeoutMs: 30_000,
-        })
+        rec.request(
+          'GET /en/payments/callback (payer returns)',
+          `${s.url}/en/payments/callback?id=${gatewayId}&status=${status}&message=x`,
+          {
+            headers: { cookie: cookies.get(t.userId) ?? '', 'x-forwarded-for': t.ip, accept: 'text/html' },
+            timeoutMs: 30_000,
+          },
+        )
       const webhook = (gatewayId: string) => {
         const start = performance.now()
         return fake.sendWebhook(`${api}/payments/webhook/moyasar`, gatewayId).then(
@@ -92,7 +141,10 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
       const reconcile = async () => {
         const start = performance.now()
         try {
-          const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/admin.ts', 'payments:reconcile'], { env: s.env as NodeJS.ProcessEnv, timeout: 60_000 })
+          const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/admin.ts', 'payments:reconcile'], {
+            env: s.env as NodeJS.ProcessEnv,
+            timeout: 60_000,
+          })
           rec.record('admin payments:reconcile (CLI)', 'exit 0', performance.now() - start)
           return stdout.trim()
         } catch (error) {
@@ -125,7 +177,12 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
         await sleep(20)
         await threeDs(c.gatewayId) // settles at the fake, whose webhook follows 50 ms later
         const [r] = await Promise.all([returned, reconcile(), webhook(c.gatewayId)])
-        cases.push({ name: 'B. paid; gateway lookup 3 s slow while webhook + reconcile settle', expect: 'paid', ...c, notes: [`slow callback answered ${r.status} in ${r.ms.toFixed(0)} ms`] })
+        cases.push({
+          name: 'B. paid; gateway lookup 3 s slow while webhook + reconcile settle',
+          expect: 'paid',
+          ...c,
+          notes: [`slow callback answered ${r.status} in ${r.ms.toFixed(0)} ms`],
+        })
       }
       // C. The gateway failing: the return's lookup gets a 500, then the webhook and reconciliation settle.
       {
@@ -140,7 +197,12 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
         const r = await callback(t, c.gatewayId)
         const again = await callback(t, c.gatewayId)
         await reconcile()
-        cases.push({ name: 'C. paid; gateway answers 500 to the return\'s lookup, then returns again + reconcile', expect: 'paid', ...c, notes: [`callback during the failure answered ${r.status}, the second ${again.status}`] })
+        cases.push({
+          name: "C. paid; gateway answers 500 to the return's lookup, then returns again + reconcile",
+          expect: 'paid',
+          ...c,
+          notes: [`callback during the failure answered ${r.status}, the second ${again.status}`],
+        })
       }
       // D. The gateway failing before anyone settled: webhook lost (500 at lookup), payer never returns; reconciliation settles.
       {
@@ -154,7 +216,14 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
         const webhookStatus = fake.webhooksSent.at(-1)?.status
         const before = (await db.query<{ status: string }>('select status from payments where id = $1', [c.paymentId])).rows[0]?.status
         const out = await reconcile()
-        cases.push({ name: 'D. paid; webhook\'s lookup fails (503), no return; reconcile settles', expect: 'paid', ...c, notes: [`webhook answered ${webhookStatus} (the gateway retries a non-2xx), payment was ${before} before reconcile; reconcile: ${out}`] })
+        cases.push({
+          name: "D. paid; webhook's lookup fails (503), no return; reconcile settles",
+          expect: 'paid',
+          ...c,
+          notes: [
+            `webhook answered ${webhookStatus} (the gateway retries a non-2xx), payment was ${before} before reconcile; reconcile: ${out}`,
+          ],
+        })
       }
       // E. Declined card: callback + webhook + reconcile, none may start a subscription.
       {
@@ -171,14 +240,24 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
         const c = await checkout(t)
         await payAtGateway(c, CARD_OK)
         const [r] = await Promise.all([callback(t, c.gatewayId, 'paid'), reconcile()])
-        cases.push({ name: 'F. unpaid (3-D Secure not passed); forged status=paid return + reconcile', expect: 'initiated', ...c, notes: [`the return answered ${r.status}`] })
+        cases.push({
+          name: 'F. unpaid (3-D Secure not passed); forged status=paid return + reconcile',
+          expect: 'initiated',
+          ...c,
+          notes: [`the return answered ${r.status}`],
+        })
       }
       // G. Never created at the gateway (the payer left the page); reconciliation finds nothing to settle.
       {
         const t = teacher()
         const c = await checkout(t)
         const [r] = await Promise.all([callback(t, c.gatewayId, 'paid'), reconcile()])
-        cases.push({ name: 'G. checkout never paid at the gateway; forged return + reconcile', expect: 'initiated', ...c, notes: [`the return answered ${r.status}`] })
+        cases.push({
+          name: 'G. checkout never paid at the gateway; forged return + reconcile',
+          expect: 'initiated',
+          ...c,
+          notes: [`the return answered ${r.status}`],
+        })
       }
       // H. The browser sends the payment twice (retry after a timeout): the gateway refuses the second.
       {
@@ -188,8 +267,16 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
         const [p1, p2] = await Promise.all([payAtGateway(c, CARD_OK), (async () => (await sleep(50), payAtGateway(c, CARD_OK)))()])
         await threeDs(c.gatewayId)
         await Promise.all([callback(t, c.gatewayId), webhook(c.gatewayId), reconcile()])
-        const second = await rec.request('POST subscriptions (while subscribed)', `${api}/subscriptions`, { json: { package_id: packageId, method: 'creditcard' }, headers: t.headers })
-        cases.push({ name: 'H. payment sent to the gateway twice (browser retry), then a new checkout while subscribed', expect: 'paid', ...c, notes: [`gateway answered ${p1.status} and ${p2.status}; a new checkout answered ${second.status}`] })
+        const second = await rec.request('POST subscriptions (while subscribed)', `${api}/subscriptions`, {
+          json: { package_id: packageId, method: 'creditcard' },
+          headers: t.headers,
+        })
+        cases.push({
+          name: 'H. payment sent to the gateway twice (browser retry), then a new checkout while subscribed',
+          expect: 'paid',
+          ...c,
+          notes: [`gateway answered ${p1.status} and ${p2.status}; a new checkout answered ${second.status}`],
+        })
         check(checks, 'H: a second checkout while subscribed is refused (409)', second.status === 409, `status ${second.status}`)
       }
 
@@ -218,15 +305,27 @@ export async function gatewayFaults(options: { port: number }): Promise<Scenario
         )
       ).rows[0]?.n
       check(checks, 'no subscription without a paid gateway payment', Number(orphans) === 0, `${orphans} without`)
-      const unpaidAtGateway = (await db.query<{ gateway_payment_id: string }>(`select p.gateway_payment_id from subscriptions s join payments p on p.id = s.payment_id`)).rows.filter(
-        (r) => fake.payments.get(r.gateway_payment_id)?.status !== 'paid',
-      ).length
-      check(checks, 'every subscription\'s payment is paid at the gateway', unpaidAtGateway === 0, `${unpaidAtGateway} not paid there`)
-      const perUser = (await db.query<{ n: string }>(`select count(*) as n from (select user_id from subscriptions group by user_id having count(*) > 1) x`)).rows[0]?.n
+      const unpaidAtGateway = (
+        await db.query<{ gateway_payment_id: string }>(
+          `select p.gateway_payment_id from subscriptions s join payments p on p.id = s.payment_id`,
+        )
+      ).rows.filter((r) => fake.payments.get(r.gateway_payment_id)?.status !== 'paid').length
+      check(checks, "every subscription's payment is paid at the gateway", unpaidAtGateway === 0, `${unpaidAtGateway} not paid there`)
+      const perUser = (
+        await db.query<{ n: string }>(
+          `select count(*) as n from (select user_id from subscriptions group by user_id having count(*) > 1) x`,
+        )
+      ).rows[0]?.n
       check(checks, 'no teacher charged twice (one subscription each at most)', Number(perUser) === 0, `${perUser} teachers with two`)
       const serials = (await db.query<{ n: string; max: string }>(`select count(*) as n, max(serial) as max from invoices`)).rows[0]
-      notes.push(`invoices issued: ${serials?.n}, last serial ${serials?.max}; fake gateway API calls: ${fake.requests.length}; webhooks the fake sent: ${fake.webhooksSent.map((w) => w.status).join(',')}`)
-      check(checks, 'no 5xx from the API (webhooks excepted: a 5xx there asks the gateway to retry)', rec.count(is5xx, 'POST subscriptions (checkout)') + rec.count(is5xx, 'GET packages') === 0)
+      notes.push(
+        `invoices issued: ${serials?.n}, last serial ${serials?.max}; fake gateway API calls: ${fake.requests.length}; webhooks the fake sent: ${fake.webhooksSent.map((w) => w.status).join(',')}`,
+      )
+      check(
+        checks,
+        'no 5xx from the API (webhooks excepted: a 5xx there asks the gateway to retry)',
+        rec.count(is5xx, 'POST subscriptions (checkout)') + rec.count(is5xx, 'GET packages') === 0,
+      )
       check(checks, 'the server stayed up', s.exitCode() === null)
     } finally {
       await db.end()

@@ -37,7 +37,11 @@ const scenarios: Array<[string, () => Promise<ScenarioResult>]> = [
   ['pg', () => pgRestart({ port: basePort + 1, writers: 20, seconds: 30, gapSeconds: 4 })],
   ['mail', () => mailDown({ port: basePort + 2, smtpPort: basePort + 25 })],
   ['gateway', () => gatewayFaults({ port: basePort + 3 })],
-  ['print', () => printLoad({ port: basePort + 4, printers: flag('printers', 20), others: flag('others', 100), seconds: flag('print-seconds', 90) })],
+  [
+    'print',
+    () =>
+      printLoad({ port: basePort + 4, printers: flag('printers', 20), others: flag('others', 100), seconds: flag('print-seconds', 90) }),
+  ],
 ]
 let crashed = false
 for (const [name, scenario] of scenarios) {
@@ -56,7 +60,9 @@ for (const [name, scenario] of scenarios) {
 console.log('\n== Summary')
 for (const r of results) {
   const failed = r.checks.filter((c) => !c.ok)
-  console.log(`  ${failed.length === 0 ? 'PASS' : 'FAIL'}  ${r.name}${failed.length ? ` (${failed.length} of ${r.checks.length} checks failed)` : ''}`)
+  console.log(
+    `  ${failed.length === 0 ? 'PASS' : 'FAIL'}  ${r.name}${failed.length ? ` (${failed.length} of ${r.checks.length} checks failed)` : ''}`,
+  )
 }
 const ok = !crashed && results.every((r) => r.checks.every((c) => c.ok))
 process.exit(ok ? 0 : 1)

@@ -74,7 +74,14 @@ export class Recorder {
   async request(
     op: string,
     url: string,
-    init: { method?: string; headers?: Record<string, string>; json?: unknown; form?: FormData; redirect?: RequestRedirect; timeoutMs?: number } = {},
+    init: {
+      method?: string
+      headers?: Record<string, string>
+      json?: unknown
+      form?: FormData
+      redirect?: RequestRedirect
+      timeoutMs?: number
+    } = {},
   ): Promise<Outcome> {
     const headers: Record<string, string> = { accept: 'application/json', ...init.headers }
     let body: BodyInit | undefined
@@ -137,12 +144,23 @@ export function printResult(result: ScenarioResult) {
   for (const [op, entry] of recorder.ops) {
     const sorted = entry.ms.toSorted((a, b) => a - b)
     total += sorted.length
-    const statuses = [...entry.statuses].toSorted(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s}×${n}`).join(' ')
-    rows.push([op, String(sorted.length), (sorted.length / seconds).toFixed(1), percentile(sorted, 50).toFixed(0), percentile(sorted, 99).toFixed(0), statuses])
+    const statuses = [...entry.statuses]
+      .toSorted(([a], [b]) => a.localeCompare(b))
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ')
+    rows.push([
+      op,
+      String(sorted.length),
+      (sorted.length / seconds).toFixed(1),
+      percentile(sorted, 50).toFixed(0),
+      percentile(sorted, 99).toFixed(0),
+      statuses,
+    ])
   }
   rows.push(['(all)', String(total), (total / seconds).toFixed(1), '', '', `${seconds.toFixed(1)} s`])
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
-  const line = (r: string[]) => `  ${r.map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}`
+  const line = (r: string[]) =>
+    `  ${r.map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}`
   console.log(`\n== ${result.name}`)
   console.log(line(rows[0]!))
   console.log(`  ${widths.map((w) => '-'.repeat(w)).join('  ')}`)
@@ -237,7 +255,8 @@ export async function registerTeachers(server: LoadServer, rec: Recorder, tag: s
       timeoutMs: 60_000,
     })
     const data = (res.body as { data?: { token?: string; user?: { id?: string } } })?.data
-    if (res.status !== 200 || !data?.token || !data.user?.id) throw new Error(`activate ${email}: ${res.status} ${JSON.stringify(res.body)}`)
+    if (res.status !== 200 || !data?.token || !data.user?.id)
+      throw new Error(`activate ${email}: ${res.status} ${JSON.stringify(res.body)}`)
     return {
       email,
       password: PASSWORD,
@@ -258,7 +277,11 @@ export async function subscribeDirectly(databaseUrl: string, userIds: string[]) 
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
-    const pkg = (await client.query<{ id: number; price_halalas: number; months: number }>('select id, price_halalas, months from packages where is_active order by id limit 1')).rows[0]
+    const pkg = (
+      await client.query<{ id: number; price_halalas: number; months: number }>(
+        'select id, price_halalas, months from packages where is_active order by id limit 1',
+      )
+    ).rows[0]
     if (!pkg) throw new Error('no package seeded')
     const vat = Math.round((pkg.price_halalas * 15) / 100)
     await client.query('begin')

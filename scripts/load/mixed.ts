@@ -2,7 +2,21 @@
 // every acknowledged write is looked up through the API.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { check, examBody, is2xx, is5xx, pool, Recorder, registerTeachers, sleep, startServer, subscribeDirectly, type Check, type ScenarioResult, type Teacher } from './lib.ts'
+import {
+  check,
+  examBody,
+  is2xx,
+  is5xx,
+  pool,
+  Recorder,
+  registerTeachers,
+  sleep,
+  startServer,
+  subscribeDirectly,
+  type Check,
+  type ScenarioResult,
+  type Teacher,
+} from './lib.ts'
 
 export async function mixedLoad(options: { port: number; teachers: number; seconds: number }): Promise<ScenarioResult> {
   const setup = new Recorder()
@@ -13,7 +27,10 @@ export async function mixedLoad(options: { port: number; teachers: number; secon
   try {
     const setupStart = performance.now()
     const teachers = await registerTeachers(server, setup, 'mixed', options.teachers)
-    await subscribeDirectly(server.databaseUrl, teachers.map((t) => t.userId))
+    await subscribeDirectly(
+      server.databaseUrl,
+      teachers.map((t) => t.userId),
+    )
     notes.push(
       `setup: ${teachers.length} teachers registered and activated through the API (codes from the outbox) in ${((performance.now() - setupStart) / 1000).toFixed(1)} s; subscriptions inserted straight into PostgreSQL (a paid sandbox payment + subscription row each)`,
     )
@@ -31,8 +48,12 @@ export async function mixedLoad(options: { port: number; teachers: number; secon
       while (Date.now() < until) {
         i++
         const roll = Math.random()
-        if (roll < 0.1) await rec.request('GET /en (page)', `${server.url}/en`, { headers: { 'x-forwarded-for': t.ip, accept: 'text/html' } })
-        else if (roll < 0.2) await rec.request('GET /en/packages (page)', `${server.url}/en/packages`, { headers: { 'x-forwarded-for': t.ip, accept: 'text/html' } })
+        if (roll < 0.1)
+          await rec.request('GET /en (page)', `${server.url}/en`, { headers: { 'x-forwarded-for': t.ip, accept: 'text/html' } })
+        else if (roll < 0.2)
+          await rec.request('GET /en/packages (page)', `${server.url}/en/packages`, {
+            headers: { 'x-forwarded-for': t.ip, accept: 'text/html' },
+          })
         else if (roll < 0.3) await rec.request('GET packages', `${api}/packages`, { headers: t.headers })
         else if (roll < 0.4) await rec.request('GET auth/profile', `${api}/auth/profile`, { headers: t.headers })
         else if (roll < 0.5) await rec.request('GET analyses', `${api}/analyses`, { headers: t.headers })
@@ -43,8 +64,16 @@ export async function mixedLoad(options: { port: number; teachers: number; secon
           if (typeof res.status === 'number' && res.status >= 200 && res.status < 300 && id) acknowledged.get(t.userId)!.exams.add(id)
         } else {
           const form = new FormData()
-          form.set('file', new Blob([workbook], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'small-ar.xlsx')
-          const res = await rec.request('POST analyses/absence (upload)', `${api}/analyses/absence`, { form, headers: t.headers, timeoutMs: 60_000 })
+          form.set(
+            'file',
+            new Blob([workbook], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }),
+            'small-ar.xlsx',
+          )
+          const res = await rec.request('POST analyses/absence (upload)', `${api}/analyses/absence`, {
+            form,
+            headers: t.headers,
+            timeoutMs: 60_000,
+          })
           const id = (res.body as { data?: { id?: string } })?.data?.id
           if (typeof res.status === 'number' && res.status >= 200 && res.status < 300 && id) acknowledged.get(t.userId)!.analyses.add(id)
         }
@@ -81,10 +110,22 @@ export async function mixedLoad(options: { port: number; teachers: number; secon
     check(checks, 'no connection errors or timeouts', neterr === 0, `${neterr}`)
     check(checks, 'no other 4xx than 429', unexpected === 0, `${unexpected} other non-2xx; 429 (rate limits) ×${limited}`)
     check(checks, 'every acknowledged exam save present afterwards', missingExams === 0, `${examsAcked - missingExams}/${examsAcked} found`)
-    check(checks, 'every acknowledged upload present afterwards', missingAnalyses === 0, `${analysesAcked - missingAnalyses}/${analysesAcked} found`)
+    check(
+      checks,
+      'every acknowledged upload present afterwards',
+      missingAnalyses === 0,
+      `${analysesAcked - missingAnalyses}/${analysesAcked} found`,
+    )
     check(checks, 'the server stayed up', server.exitCode() === null)
-    notes.push(`setup requests (not in the table): ${[...setup.ops].map(([op, e]) => `${op} ×${e.ms.length} p50 ${e.ms.toSorted((a, b) => a - b)[Math.floor(e.ms.length / 2)]?.toFixed(0)} ms`).join('; ')}`)
-    return { name: `1. Mixed load: ${teachers.length} teachers × ${options.seconds} s (PostgreSQL, TRUST_PROXY=true, one X-Forwarded-For per teacher)`, recorder: rec, checks, notes }
+    notes.push(
+      `setup requests (not in the table): ${[...setup.ops].map(([op, e]) => `${op} ×${e.ms.length} p50 ${e.ms.toSorted((a, b) => a - b)[Math.floor(e.ms.length / 2)]?.toFixed(0)} ms`).join('; ')}`,
+    )
+    return {
+      name: `1. Mixed load: ${teachers.length} teachers × ${options.seconds} s (PostgreSQL, TRUST_PROXY=true, one X-Forwarded-For per teacher)`,
+      recorder: rec,
+      checks,
+      notes,
+    }
   } finally {
     await server.stop()
   }

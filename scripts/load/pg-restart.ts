@@ -3,7 +3,19 @@
 // timeout); the process stays up; everything acknowledged before, during and after is kept.
 import { execFileSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
-import { check, examBody, is5xx, pool, Recorder, registerTeachers, sleep, startServer, subscribeDirectly, type Check, type ScenarioResult } from './lib.ts'
+import {
+  check,
+  examBody,
+  is5xx,
+  pool,
+  Recorder,
+  registerTeachers,
+  sleep,
+  startServer,
+  subscribeDirectly,
+  type Check,
+  type ScenarioResult,
+} from './lib.ts'
 
 function cluster() {
   const version = process.env.LOAD_PG_VERSION ?? readdirSync('/etc/postgresql').toSorted().at(-1)
@@ -13,7 +25,10 @@ function cluster() {
 
 /** pg_ctlcluster, as the machine starts its PostgreSQL (no systemd here). */
 function pgCtl(action: 'stop' | 'start') {
-  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', cluster(), 'main', action, ...(action === 'stop' ? ['-m', 'fast'] : [])], { stdio: 'pipe', timeout: 60_000 })
+  execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', cluster(), 'main', action, ...(action === 'stop' ? ['-m', 'fast'] : [])], {
+    stdio: 'pipe',
+    timeout: 60_000,
+  })
 }
 
 export async function pgRestart(options: { port: number; writers: number; seconds: number; gapSeconds: number }): Promise<ScenarioResult> {
@@ -25,7 +40,10 @@ export async function pgRestart(options: { port: number; writers: number; second
   let pgDown = false
   try {
     const teachers = await registerTeachers(server, setup, 'pgr', options.writers)
-    await subscribeDirectly(server.databaseUrl, teachers.map((t) => t.userId))
+    await subscribeDirectly(
+      server.databaseUrl,
+      teachers.map((t) => t.userId),
+    )
     const api = `${server.url}/api/v1`
     const acknowledged: Array<{ headers: Record<string, string>; id: string }> = []
     const gapBodies: { json: number; other: string[] } = { json: 0, other: [] }
@@ -38,7 +56,11 @@ export async function pgRestart(options: { port: number; writers: number; second
       while (Date.now() < until) {
         i++
         const p = phase
-        const res = await rec.request(`POST exams (${p})`, `${api}/exams`, { json: examBody(`pg ${n}.${i}`), headers: t.headers, timeoutMs: 20_000 })
+        const res = await rec.request(`POST exams (${p})`, `${api}/exams`, {
+          json: examBody(`pg ${n}.${i}`),
+          headers: t.headers,
+          timeoutMs: 20_000,
+        })
         const id = (res.body as { data?: { id?: string } })?.data?.id
         if (res.status === 201 && id) acknowledged.push({ headers: t.headers, id })
         else if (typeof res.status === 'number' && is5xx(String(res.status))) {
@@ -68,7 +90,10 @@ export async function pgRestart(options: { port: number; writers: number; second
     rec.finish()
 
     // After: the process is up, /healthz answers 200, every acknowledged save is there.
-    const health = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0)
+    const health = await fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.status,
+      () => 0,
+    )
     let missing = 0
     const verify = new Recorder()
     await pool(acknowledged, 16, async (w) => {
@@ -82,14 +107,34 @@ export async function pgRestart(options: { port: number; writers: number; second
     const afterFail = rec.count((s) => s !== '201', 'POST exams (after)')
     const before5xx = rec.count(is5xx, 'POST exams (before)')
     check(checks, 'no 5xx before the restart', before5xx === 0, `${before5xx}`)
-    check(checks, 'requests in the gap fail cleanly: 5xx with a JSON {message}, or a refused connection', gapBodies.other.length === 0, `5xx with JSON message ×${gapBodies.json}, without ×${gapBodies.other.length}${gapBodies.other[0] ? ` (${gapBodies.other[0]})` : ''}, connection errors ×${gapNet}`)
+    check(
+      checks,
+      'requests in the gap fail cleanly: 5xx with a JSON {message}, or a refused connection',
+      gapBodies.other.length === 0,
+      `5xx with JSON message ×${gapBodies.json}, without ×${gapBodies.other.length}${gapBodies.other[0] ? ` (${gapBodies.other[0]})` : ''}, connection errors ×${gapNet}`,
+    )
     check(checks, 'nothing hangs past the 20 s timeout', timeouts === 0, `${timeouts} timeouts`)
     check(checks, 'the process stayed up', server.exitCode() === null)
     check(checks, '/healthz answers 200 after', health === 200, `status ${health}`)
-    check(checks, 'writes succeed after the restart (pool recovered by itself)', after2xx > 0 && afterFail === 0, `${after2xx} saved, ${afterFail} failed after`)
-    check(checks, 'every acknowledged save (before, during, after) is present', missing === 0, `${acknowledged.length - missing}/${acknowledged.length} found`)
+    check(
+      checks,
+      'writes succeed after the restart (pool recovered by itself)',
+      after2xx > 0 && afterFail === 0,
+      `${after2xx} saved, ${afterFail} failed after`,
+    )
+    check(
+      checks,
+      'every acknowledged save (before, during, after) is present',
+      missing === 0,
+      `${acknowledged.length - missing}/${acknowledged.length} found`,
+    )
     if (gap5xx + gapNet === 0) notes.push('no request failed in the gap (the writes in flight may all have landed before or after it)')
-    return { name: `2. PostgreSQL restart: ${options.writers} writers × ${options.seconds} s, a ${options.gapSeconds} s outage a third of the way in`, recorder: rec, checks, notes }
+    return {
+      name: `2. PostgreSQL restart: ${options.writers} writers × ${options.seconds} s, a ${options.gapSeconds} s outage a third of the way in`,
+      recorder: rec,
+      checks,
+      notes,
+    }
   } finally {
     if (pgDown) {
       try {

@@ -3,7 +3,19 @@
 // No 5xx, and the others' p99 under 500 ms: a print waits for a render process, nobody else does.
 import { EXAM_LIMITS } from '#app/features/exams/schemas.ts'
 import { largestExamBody } from '#tests/exams.ts'
-import { check, examBody, is5xx, Recorder, registerTeachers, sleep, startServer, subscribeDirectly, type Check, type ScenarioResult, type Teacher } from './lib.ts'
+import {
+  check,
+  examBody,
+  is5xx,
+  Recorder,
+  registerTeachers,
+  sleep,
+  startServer,
+  subscribeDirectly,
+  type Check,
+  type ScenarioResult,
+  type Teacher,
+} from './lib.ts'
 
 const p99 = (list: number[]) => list.toSorted((a, b) => a - b)[Math.max(0, Math.ceil(list.length * 0.99) - 1)] ?? 0
 
@@ -15,19 +27,27 @@ export async function printLoad(options: { port: number; printers: number; other
   const server = await startServer({ name: 'print', port: options.port, env: { EXPORTS_PER_HOUR: '10000' } })
   try {
     const teachers = await registerTeachers(server, setup, 'print', options.printers + options.others)
-    await subscribeDirectly(server.databaseUrl, teachers.map((t) => t.userId))
+    await subscribeDirectly(
+      server.databaseUrl,
+      teachers.map((t) => t.userId),
+    )
     const printers = teachers.slice(0, options.printers)
     const others = teachers.slice(options.printers)
     const api = `${server.url}/api/v1`
     // Each printer's own test: its title differs, so no two share a render.
     const exams = new Map<Teacher, string>()
     for (const [n, t] of printers.entries()) {
-      const res = await setup.request('setup: POST largest exam', `${api}/exams`, { json: { ...largestExamBody(EXAM_LIMITS, 30), title: `أكبر اختبار ${n + 1}` }, headers: t.headers })
+      const res = await setup.request('setup: POST largest exam', `${api}/exams`, {
+        json: { ...largestExamBody(EXAM_LIMITS, 30), title: `أكبر اختبار ${n + 1}` },
+        headers: t.headers,
+      })
       const id = (res.body as { data?: { id?: string } })?.data?.id
       if (!id) throw new Error(`the largest test was not saved: ${res.status}`)
       exams.set(t, id)
     }
-    notes.push(`setup: ${teachers.length} teachers, ${printers.length} of them with the largest accepted test (${EXAM_LIMITS.totalCharacters.toLocaleString('en')} characters, ${EXAM_LIMITS.totalPairs} pairs, 100 questions)`)
+    notes.push(
+      `setup: ${teachers.length} teachers, ${printers.length} of them with the largest accepted test (${EXAM_LIMITS.totalCharacters.toLocaleString('en')} characters, ${EXAM_LIMITS.totalPairs} pairs, 100 questions)`,
+    )
 
     const until = Date.now() + options.seconds * 1000
     rec.started = performance.now()
@@ -46,7 +66,8 @@ export async function printLoad(options: { port: number; printers: number; other
       while (Date.now() < until) {
         i++
         const roll = Math.random()
-        if (roll < 0.2) await rec.request('others: GET /en (page)', `${server.url}/en`, { headers: { 'x-forwarded-for': t.ip, accept: 'text/html' } })
+        if (roll < 0.2)
+          await rec.request('others: GET /en (page)', `${server.url}/en`, { headers: { 'x-forwarded-for': t.ip, accept: 'text/html' } })
         else if (roll < 0.45) await rec.request('others: GET auth/profile', `${api}/auth/profile`, { headers: t.headers })
         else if (roll < 0.7) await rec.request('others: GET exams', `${api}/exams`, { headers: t.headers })
         else if (roll < 0.8) await rec.request('others: GET /healthz', `${server.url}/healthz`)
@@ -65,10 +86,20 @@ export async function printLoad(options: { port: number; printers: number; other
     const neterr = rec.count((s) => !/^\d+$/.test(s))
     check(checks, 'no 5xx', fivexx === 0, `${fivexx} responses 5xx`)
     check(checks, 'no connection errors or timeouts', neterr === 0, `${neterr}`)
-    check(checks, "the others' p99 under 500 ms", p99(othersMs) < 500, `p99 ${p99(othersMs).toFixed(0)} ms over ${othersMs.length} requests`)
+    check(
+      checks,
+      "the others' p99 under 500 ms",
+      p99(othersMs) < 500,
+      `p99 ${p99(othersMs).toFixed(0)} ms over ${othersMs.length} requests`,
+    )
     check(checks, 'every print answered 200', prints > 0 && printsOk === prints, `${printsOk} of ${prints}`)
     check(checks, 'the server stayed up', server.exitCode() === null)
-    return { name: `5. Printing under load: ${printers.length} teachers printing the largest tests, ${others.length} others working, ${options.seconds} s`, recorder: rec, checks, notes }
+    return {
+      name: `5. Printing under load: ${printers.length} teachers printing the largest tests, ${others.length} others working, ${options.seconds} s`,
+      recorder: rec,
+      checks,
+      notes,
+    }
   } finally {
     await server.stop()
   }

@@ -51,11 +51,7 @@ function scheduleChores(services: AppServices) {
   setInterval(run, HOURLY).unref()
 }
 
-
-export async function boot(
-  mode: 'development' | 'production',
-  source: Record<string, string | undefined> = process.env,
-): Promise<Runtime> {
+export async function boot(mode: 'development' | 'production', source: Record<string, string | undefined> = process.env): Promise<Runtime> {
   const services = await servicesOnce(source)
   // Once per process, even when development reloads this module.
   if (!globalForServices.__hallilChores) {

@@ -24,7 +24,11 @@ const testDb = setupTestDatabase(async (database) => {
   await seedPackages(database.db)
   app = checkedApp(createHttpApp({ services: testServices(database), getBuild: () => fakeBuild, mode: 'production' }))
   proxied = createHttpApp({ services: testServices(database, { TRUST_PROXY: 'true' }), getBuild: () => fakeBuild, mode: 'production' })
-  httpsAppUrl = createHttpApp({ services: testServices(database, { APP_URL: 'https://hallil.example' }), getBuild: () => fakeBuild, mode: 'production' })
+  httpsAppUrl = createHttpApp({
+    services: testServices(database, { APP_URL: 'https://hallil.example' }),
+    getBuild: () => fakeBuild,
+    mode: 'production',
+  })
 })
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
@@ -131,7 +135,9 @@ describe('/api/v1', () => {
     expect(res.status).toBe(200)
     const body = (await res.json()) as { message: string; data: Array<Record<string, unknown>> }
     expect(body.data).toHaveLength(3)
-    expect(Object.keys(body.data[0]!).sort()).toEqual(['description', 'id', 'is_best_seller', 'months', 'name', 'price', 'total', 'vat', 'vat_rate'].sort())
+    expect(Object.keys(body.data[0]!).sort()).toEqual(
+      ['description', 'id', 'is_best_seller', 'months', 'name', 'price', 'total', 'vat', 'vat_rate'].sort(),
+    )
     for (const p of body.data) {
       expect(p.vat_rate).toBe(15)
       expect(p.total).toBe((p.price as number) + (p.vat as number))
@@ -142,7 +148,13 @@ describe('/api/v1', () => {
   })
 
   it('stores a contact message: 201 with the product message', async () => {
-    const res = await app.request('/api/v1/contact', json({ type: 'complaint', name: 'Sara', email: 'sara@example.sa', message: 'The sample file link did not open.' }, { 'accept-language': 'en' }))
+    const res = await app.request(
+      '/api/v1/contact',
+      json(
+        { type: 'complaint', name: 'Sara', email: 'sara@example.sa', message: 'The sample file link did not open.' },
+        { 'accept-language': 'en' },
+      ),
+    )
     expect(res.status).toBe(201)
     expect(await res.json()).toEqual({ message: 'Message sent successfully', data: null })
     const rows = await testDb().db.select().from(contactMessages)

@@ -85,7 +85,10 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
         if (!c.res.headers.has(name)) c.res.headers.set(name, value)
       }
       const ms = performance.now() - started
-      logger.info({ reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) }, 'request')
+      logger.info(
+        { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) },
+        'request',
+      )
       observeRequest({ method: c.req.method, route: routeLabel(c), status: c.res.status, seconds: ms / 1000 })
     }
   })
@@ -97,7 +100,15 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     if (unsafeMethods.has(c.req.method) && !c.req.path.startsWith('/api/')) {
       const ownOrigins = new Set([appOrigin, new URL(c.req.url).origin])
       const hasSession = hasCookie(c.req.header('cookie'), sessionCookieName(env))
-      if (!isSameSiteWrite({ origin: c.req.header('origin'), fetchSite: c.req.header('sec-fetch-site'), referer: c.req.header('referer'), hasSession, ownOrigins }))
+      if (
+        !isSameSiteWrite({
+          origin: c.req.header('origin'),
+          fetchSite: c.req.header('sec-fetch-site'),
+          referer: c.req.header('referer'),
+          hasSession,
+          ownOrigins,
+        })
+      )
         return c.text('Forbidden: cross-site form submission', 403)
     }
     await next()
@@ -166,7 +177,10 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
       if (!isFileStoreUnavailable(error)) throw error
       // The store is down (logged by it): say so in the visitor's language, and when to ask again.
       const lang = detectLang(c.req.raw)
-      return c.text(createTranslator(lang, getMessages(lang, ['common.errors'])).t(error.messageKey), 503, { 'Retry-After': String(error.retryAfterSeconds ?? 30), 'Cache-Control': 'no-store' })
+      return c.text(createTranslator(lang, getMessages(lang, ['common.errors'])).t(error.messageKey), 503, {
+        'Retry-After': String(error.retryAfterSeconds ?? 30),
+        'Cache-Control': 'no-store',
+      })
     }
     if (!data) return c.notFound()
     return c.body(new Uint8Array(data), 200, {
@@ -177,7 +191,10 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
   })
 
   // Page forms: a workbook upload at most (ANALYSIS_MAX_UPLOAD_MB) and room for the form; the API sets its own limits.
-  const pageBodyLimit = bodyLimit({ maxSize: (env.ANALYSIS_MAX_UPLOAD_MB + 2) * 1024 * 1024, onError: (ctx) => ctx.text('Payload Too Large', 413) })
+  const pageBodyLimit = bodyLimit({
+    maxSize: (env.ANALYSIS_MAX_UPLOAD_MB + 2) * 1024 * 1024,
+    onError: (ctx) => ctx.text('Payload Too Large', 413),
+  })
   app.use('*', async (c, next) => {
     if (!unsafeMethods.has(c.req.method) || c.req.path.startsWith('/api/')) return next()
     return pageBodyLimit(c, next)
@@ -230,7 +247,8 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     // page is left to its route.
     const signedIn = hasCookie(c.req.header('cookie'), sessionCookieName(env))
     const isData = c.req.path.endsWith('.data')
-    if ((signedIn || isData || response.headers.has('Set-Cookie')) && !response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
+    if ((signedIn || isData || response.headers.has('Set-Cookie')) && !response.headers.has('Cache-Control'))
+      response.headers.set('Cache-Control', 'private, no-store')
     return response
   })
 
@@ -248,7 +266,10 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
  * `unmatched` for the rest, so that a scan of made-up paths adds no series.
  */
 function routeLabel(c: Context<Vars>): string {
-  const pattern = matchedRoutes(c).map((r) => r.path).filter((p) => !p.includes('*')).at(-1)
+  const pattern = matchedRoutes(c)
+    .map((r) => r.path)
+    .filter((p) => !p.includes('*'))
+    .at(-1)
   if (pattern) return pattern
   const page = c.get('pageRoute')
   if (page) return page
@@ -263,7 +284,8 @@ export function pageRoutePattern(build: ServerBuild, pathname: string): string |
   let tree = pageRouteTrees.get(build)
   if (!tree) {
     const nodes = new Map<string, PageRoute>()
-    for (const r of Object.values(build.routes ?? {})) if (r) nodes.set(r.id, { id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, children: [] })
+    for (const r of Object.values(build.routes ?? {}))
+      if (r) nodes.set(r.id, { id: r.id, path: r.path, index: r.index, caseSensitive: r.caseSensitive, children: [] })
     tree = []
     for (const r of Object.values(build.routes ?? {})) {
       if (!r) continue
@@ -277,7 +299,10 @@ export function pageRoutePattern(build: ServerBuild, pathname: string): string |
   const path = isData ? pathname.replace(/\/?_root\.data$|\.data$/, '') || '/' : pathname
   const matches = matchRoutes(tree as never, path) as Array<{ route: PageRoute }> | null
   if (!matches?.length) return undefined
-  const pattern = `/${matches.map((m) => m.route.path).filter(Boolean).join('/')}`
+  const pattern = `/${matches
+    .map((m) => m.route.path)
+    .filter(Boolean)
+    .join('/')}`
   return isData ? `${pattern}.data` : pattern
 }
 
@@ -291,7 +316,13 @@ function hasCookie(header: string | undefined, name: string): boolean {
  * request) that carries the session cookie must show a Referer from this site: without one,
  * nothing tells a teacher's own form from another site's.
  */
-export function isSameSiteWrite(request: { origin?: string; fetchSite?: string; referer?: string; hasSession: boolean; ownOrigins: ReadonlySet<string> }): boolean {
+export function isSameSiteWrite(request: {
+  origin?: string
+  fetchSite?: string
+  referer?: string
+  hasSession: boolean
+  ownOrigins: ReadonlySet<string>
+}): boolean {
   if (request.origin) return request.ownOrigins.has(request.origin)
   if (request.fetchSite) return request.fetchSite !== 'cross-site'
   if (!request.hasSession) return true

@@ -68,7 +68,9 @@ describe('/metrics', () => {
     expect(sample(text, 'hallil_http_requests_total{method="GET",route="/healthz",status="200"}')).toBeGreaterThanOrEqual(1)
     expect(sample(text, 'hallil_http_requests_total{method="GET",route="unmatched",status="404"}')).toBeGreaterThanOrEqual(1)
     expect(sample(text, 'hallil_http_request_duration_seconds_count{method="GET",route="/api/v1/exams/:id",status="404"}')).toBe(count + 3)
-    expect(text).toMatch(/hallil_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/v1\/exams\/:id",status="404"\} \d+/)
+    expect(text).toMatch(
+      /hallil_http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/api\/v1\/exams\/:id",status="404"\} \d+/,
+    )
     // No id, no email, no raw path.
     expect(text).not.toContain(missing)
     expect(text).not.toContain(user.email)
@@ -107,8 +109,15 @@ describe('mail and payment-gateway failures', () => {
     const forged = 'hallil_payment_gateway_failures_total{gateway="sandbox",operation="verifyWebhook",kind="invalid_webhook"}'
     await services.mailer.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })
     // An SMTP server that is not there (a closed port on loopback).
-    const down = createMailer({ smtpUrl: 'smtp://127.0.0.1:9/?tls=off', from: services.env.MAIL_FROM, outboxDir: services.env.MAIL_OUTBOX_DIR, logger: services.logger })
-    await expect(down.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })).rejects.toThrow(/ECONNREFUSED/)
+    const down = createMailer({
+      smtpUrl: 'smtp://127.0.0.1:9/?tls=off',
+      from: services.env.MAIL_FROM,
+      outboxDir: services.env.MAIL_OUTBOX_DIR,
+      logger: services.logger,
+    })
+    await expect(down.send({ to: 'teacher@school.sa', subject: 's', text: 't', html: '<p>t</p>', lang: 'en' })).rejects.toThrow(
+      /ECONNREFUSED/,
+    )
     const gateway = gatewayFor({ db: testDb().db, env: services.env, logger: services.logger })
     expect(() => gateway.verifyWebhook('not json', new Headers())).toThrow('webhook is not JSON')
     const text = await scrape()

@@ -23,7 +23,10 @@ function pages(overrides: { status?: number; headers?: Record<string, string> } 
         renders++
         if (gate) await gate
         const html = `<!DOCTYPE html><html><head><script nonce="${nonce}">boot(${renders})</script></head><body><script nonce="${nonce}" type="module">go()</script></body></html>`
-        return new Response(html, { status: overrides.status ?? 200, headers: { 'Content-Type': 'text/html; charset=utf-8', ...overrides.headers } })
+        return new Response(html, {
+          status: overrides.status ?? 200,
+          headers: { 'Content-Type': 'text/html; charset=utf-8', ...overrides.headers },
+        })
       }
     },
   }
@@ -98,7 +101,12 @@ describe('the guest page cache', () => {
   })
 
   it('does not keep an error page, a page that sets a cookie or one marked private', async () => {
-    const cases: Array<{ status?: number; headers?: Record<string, string> }> = [{ status: 500 }, { headers: { 'Set-Cookie': 'a=b' } }, { headers: { 'Cache-Control': 'private, no-store' } }, { headers: { 'Content-Type': 'application/json' } }]
+    const cases: Array<{ status?: number; headers?: Record<string, string> }> = [
+      { status: 500 },
+      { headers: { 'Set-Cookie': 'a=b' } },
+      { headers: { 'Cache-Control': 'private, no-store' } },
+      { headers: { 'Content-Type': 'application/json' } },
+    ]
     for (const overrides of cases) {
       const c = cache()
       const p = pages(overrides)

@@ -72,7 +72,11 @@ export function createGuestPageCache(options: GuestPageCacheOptions): GuestPageC
   }
 
   /** Renders the page; keeps it when it may be kept. `entry` null: `response` is the untouched answer. */
-  async function renderAndKeep(key: string, nonce: string, render: () => Promise<Response>): Promise<{ entry: Entry | null; response: Response }> {
+  async function renderAndKeep(
+    key: string,
+    nonce: string,
+    render: () => Promise<Response>,
+  ): Promise<{ entry: Entry | null; response: Response }> {
     const response = await render()
     if (!keepable(response)) return { entry: null, response }
     const html = await response.text()
@@ -96,7 +100,10 @@ export function createGuestPageCache(options: GuestPageCacheOptions): GuestPageC
     }
 
     const work = renderAndKeep(key, nonce, render)
-    rendering.set(key, work.then(({ entry }) => entry))
+    rendering.set(
+      key,
+      work.then(({ entry }) => entry),
+    )
     try {
       const { entry, response } = await work
       // A page rendered for this request carries this request's nonce already.

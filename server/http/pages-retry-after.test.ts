@@ -28,7 +28,20 @@ const pagesBuild = {
     url: '/m.js',
     entry: { module: '/e.js', imports: [] },
     routes: Object.fromEntries(
-      ['root', 'routes/login', 'routes/contact-us'].map((id) => [id, { id, parentId: id === 'root' ? undefined : 'root', module: `/${id}.js`, hasLoader: true, hasAction: id !== 'root', hasClientLoader: false, hasClientAction: false, hasErrorBoundary: false, imports: [] }]),
+      ['root', 'routes/login', 'routes/contact-us'].map((id) => [
+        id,
+        {
+          id,
+          parentId: id === 'root' ? undefined : 'root',
+          module: `/${id}.js`,
+          hasLoader: true,
+          hasAction: id !== 'root',
+          hasClientLoader: false,
+          hasClientAction: false,
+          hasErrorBoundary: false,
+          imports: [],
+        },
+      ]),
     ),
   },
   routes: {

@@ -14,9 +14,7 @@ export type SecurityHeaderOptions = {
 }
 
 export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
-  const script = options.isDev
-    ? "'self' 'unsafe-inline' 'unsafe-eval'"
-    : `'self' 'nonce-${options.nonce}'`
+  const script = options.isDev ? "'self' 'unsafe-inline' 'unsafe-eval'" : `'self' 'nonce-${options.nonce}'`
   const directives = [
     "default-src 'self'",
     `script-src ${script}`,

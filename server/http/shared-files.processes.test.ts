@@ -22,7 +22,11 @@ async function twoProcesses(name: string, env: Record<string, string> = {}) {
   const a = await startServer({ name: `${name}-a`, database: 'postgres', env: { SESSION_SECRET: secret, ...env } })
   running.push(a)
   // The same database as the first (its URL wins over the harness's), a data folder of its own.
-  const b = await startServer({ name: `${name}-b`, database: 'pglite', env: { SESSION_SECRET: secret, DATABASE_URL: a.databaseUrl!, ...env } })
+  const b = await startServer({
+    name: `${name}-b`,
+    database: 'pglite',
+    env: { SESSION_SECRET: secret, DATABASE_URL: a.databaseUrl!, ...env },
+  })
   running.push(b)
   return { a, b }
 }
@@ -30,10 +34,24 @@ async function twoProcesses(name: string, env: Record<string, string> = {}) {
 async function registerWithPicture(server: ServerProcess) {
   const id = randomBytes(4).toString('hex')
   const form = new FormData()
-  for (const [k, v] of Object.entries({ username: `teacher_${id}`, email: `teacher.${id}@school.sa`, phone: '0501234567', password: 'Sunrise-Falcon-42', password_confirmation: 'Sunrise-Falcon-42', terms: 'on' })) form.set(k, v)
-  const picture = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#2a7' } }).png().toBuffer()
+  for (const [k, v] of Object.entries({
+    username: `teacher_${id}`,
+    email: `teacher.${id}@school.sa`,
+    phone: '0501234567',
+    password: 'Sunrise-Falcon-42',
+    password_confirmation: 'Sunrise-Falcon-42',
+    terms: 'on',
+  }))
+    form.set(k, v)
+  const picture = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#2a7' } })
+    .png()
+    .toBuffer()
   form.set('avatar', new File([new Uint8Array(picture)], 'me.png', { type: 'image/png' }))
-  const answer = await fetch(`${server.url}/api/v1/auth/register`, { method: 'POST', headers: { 'x-forwarded-for': `198.51.100.${Number.parseInt(id.slice(0, 2), 16)}` }, body: form })
+  const answer = await fetch(`${server.url}/api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'x-forwarded-for': `198.51.100.${Number.parseInt(id.slice(0, 2), 16)}` },
+    body: form,
+  })
   expect(answer.status).toBe(201)
   const { data } = (await answer.json()) as { data: { user: { avatar_url: string } } }
   return new URL(data.user.avatar_url, server.url).pathname

@@ -58,7 +58,10 @@ async function instance(database: Database, setup: StoreSetup) {
   return { services, app: apiTestApp(services) }
 }
 
-const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer()
+const png = () =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .png()
+    .toBuffer()
 
 function formWith(name: string, data: Buffer, fields: Record<string, string> = {}) {
   const form = new FormData()
@@ -99,8 +102,19 @@ describe.each(setups)('a file stored through one instance is served by another: 
     const a = await instance(testDb(), setup)
     const b = await instance(secondPool ?? testDb(), setup)
     const input = registration()
-    const fields = { username: input.username, email: input.email, phone: '0501234567', password: input.password, password_confirmation: input.password, terms: 'on' }
-    const registered = await a.app.request('/api/v1/auth/register', { method: 'POST', headers: { 'accept-language': 'en' }, body: formWith('avatar', await png(), fields) })
+    const fields = {
+      username: input.username,
+      email: input.email,
+      phone: '0501234567',
+      password: input.password,
+      password_confirmation: input.password,
+      terms: 'on',
+    }
+    const registered = await a.app.request('/api/v1/auth/register', {
+      method: 'POST',
+      headers: { 'accept-language': 'en' },
+      body: formWith('avatar', await png(), fields),
+    })
     expect(registered.status).toBe(201)
     const [user] = await testDb().db.select().from(users).where(eq(users.email, input.email))
     expect(user?.avatarFile).toMatch(/^avatars\/[0-9a-f-]{36}\.webp$/)
@@ -114,9 +128,16 @@ describe.each(setups)('a file stored through one instance is served by another: 
 describe('a store that does not answer', () => {
   async function deadStoreInstance() {
     const port = await freePort(4500, 4900)
-    const services = testServices(testDb(), { FILE_STORE_URL: `s3://hallil?endpoint=http://127.0.0.1:${port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' })
+    const services = testServices(testDb(), {
+      FILE_STORE_URL: `s3://hallil?endpoint=http://127.0.0.1:${port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+    })
     const logged: string[] = []
-    const logger = { ...services.logger, error: (fields: { op: string; store: string }) => logged.push(`${fields.op} ${fields.store}`) } as unknown as AppServices['logger']
+    const logger = {
+      ...services.logger,
+      error: (fields: { op: string; store: string }) => logged.push(`${fields.op} ${fields.store}`),
+    } as unknown as AppServices['logger']
     services.files = guardFileStore(await openFileStore(services.env.FILE_STORE, null), logger)
     return { services, app: apiTestApp(services), logged }
   }
@@ -128,7 +149,11 @@ describe('a store that does not answer', () => {
       ['en', 'The storage for pictures is not answering right now. Nothing was changed; please try again in a minute.'],
       ['ar', 'مخزن الصور لا يستجيب الآن. لم يتغيّر شيء، فحاول مرة أخرى بعد دقيقة.'],
     ] as const) {
-      const answer = await app.request('/api/v1/uploads/images', { method: 'POST', headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id, lang), body: formWith('file', await png()) })
+      const answer = await app.request('/api/v1/uploads/images', {
+        method: 'POST',
+        headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id, lang),
+        body: formWith('file', await png()),
+      })
       expect(answer.status).toBe(503)
       expect(answer.headers.get('retry-after')).toBe('30')
       expect(await answer.json()).toEqual({ message })
@@ -140,19 +165,29 @@ describe('a store that does not answer', () => {
   it('API: an image whose row exists answers 503, not 404 or 500, while the store is down', async () => {
     const { services, app } = await deadStoreInstance()
     const teacher = await subscribedTeacher(testDb().db)
-    const [row] = await testDb().db.insert(examImages).values({ userId: teacher.id, fileKey: `exam-images/${randomUUID()}.png`, contentType: 'image/png', width: 1, height: 1, bytes: 1 }).returning()
-    const answer = await app.request(`/api/v1/uploads/images/${row!.id}`, { headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id) })
+    const [row] = await testDb()
+      .db.insert(examImages)
+      .values({ userId: teacher.id, fileKey: `exam-images/${randomUUID()}.png`, contentType: 'image/png', width: 1, height: 1, bytes: 1 })
+      .returning()
+    const answer = await app.request(`/api/v1/uploads/images/${row!.id}`, {
+      headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id),
+    })
     expect(answer.status).toBe(503)
   })
 
   it('API: a test’s PDF that shows an image answers 503 with the message, not a PDF without the image', async () => {
     const { services, app } = await deadStoreInstance()
     const teacher = await subscribedTeacher(testDb().db)
-    const [image] = await testDb().db.insert(examImages).values({ userId: teacher.id, fileKey: `exam-images/${randomUUID()}.png`, contentType: 'image/png', width: 1, height: 1, bytes: 1 }).returning()
+    const [image] = await testDb()
+      .db.insert(examImages)
+      .values({ userId: teacher.id, fileKey: `exam-images/${randomUUID()}.png`, contentType: 'image/png', width: 1, height: 1, bytes: 1 })
+      .returning()
     const input = sampleExam()
     input.questions[0] = { ...input.questions[0]!, image: image!.id }
     const exam = await createExam({ db: testDb().db, userId: teacher.id, exam: input })
-    const answer = await app.request(`/api/v1/exams/${exam.id}/pdf`, { headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id, 'en') })
+    const answer = await app.request(`/api/v1/exams/${exam.id}/pdf`, {
+      headers: await apiHeaders(testDb().db, services.env.SESSION_SECRET, teacher.id, 'en'),
+    })
     expect(answer.status).toBe(503)
     expect(((await answer.json()) as { message: string }).message).toMatch(/^The storage for pictures is not answering/)
   })
@@ -160,11 +195,26 @@ describe('a store that does not answer', () => {
   it('a registration with a picture: 503 on the page’s form and through the API, and no account is made', async () => {
     const { services, app } = await deadStoreInstance()
     const input = registration()
-    const fields = { username: input.username, email: input.email, phone: '0501234567', password: input.password, password_confirmation: input.password, terms: 'on' }
-    const api = await app.request('/api/v1/auth/register', { method: 'POST', headers: { 'accept-language': 'en' }, body: formWith('avatar', await png(), fields) })
+    const fields = {
+      username: input.username,
+      email: input.email,
+      phone: '0501234567',
+      password: input.password,
+      password_confirmation: input.password,
+      terms: 'on',
+    }
+    const api = await app.request('/api/v1/auth/register', {
+      method: 'POST',
+      headers: { 'accept-language': 'en' },
+      body: formWith('avatar', await png(), fields),
+    })
     expect(api.status).toBe(503)
     const request = new Request('http://localhost/en/SignIn', { method: 'POST', body: formWith('avatar', await png(), fields) })
-    const page = (await registerAction({ request, params: { lang: 'en' }, context: { ...testContext(testDb()), files: services.files } } as never)) as unknown as {
+    const page = (await registerAction({
+      request,
+      params: { lang: 'en' },
+      context: { ...testContext(testDb()), files: services.files },
+    } as never)) as unknown as {
       data: { errors: Record<string, string[]>; values: Record<string, string> }
       init: { status: number; headers: Record<string, string> }
     }
@@ -180,7 +230,11 @@ describe('a store that does not answer', () => {
     const { app } = await deadStoreInstance()
     const name = `avatars/${randomUUID()}.webp`
     const ar = await app.request(`/files/${name}`)
-    expect([ar.status, ar.headers.get('retry-after'), await ar.text()]).toEqual([503, '30', 'مخزن الصور لا يستجيب الآن. لم يتغيّر شيء، فحاول مرة أخرى بعد دقيقة.'])
+    expect([ar.status, ar.headers.get('retry-after'), await ar.text()]).toEqual([
+      503,
+      '30',
+      'مخزن الصور لا يستجيب الآن. لم يتغيّر شيء، فحاول مرة أخرى بعد دقيقة.',
+    ])
     const en = await app.request(`/files/${name}`, { headers: { 'accept-language': 'en-GB,en;q=0.9' } })
     expect(en.status).toBe(503)
     expect(await en.text()).toMatch(/^The storage for pictures is not answering/)

@@ -23,8 +23,17 @@ async function findingsInBothModes(page: Page, label: string, keep: (v: { id: st
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' })
     const results = await (scheme === 'light' ? axe(page) : new AxeBuilder({ page }).withRules(COLOUR_RULES)).analyze()
     // The contrast rule ran on this page in this mode (it passed, failed or could not decide).
-    expect([...results.passes, ...results.violations, ...results.incomplete].map((r) => r.id), `${scheme} ${label}`).toContain('color-contrast')
-    for (const v of results.violations.filter(keep)) found.push(`${scheme} ${label} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
+    expect(
+      [...results.passes, ...results.violations, ...results.incomplete].map((r) => r.id),
+      `${scheme} ${label}`,
+    ).toContain('color-contrast')
+    for (const v of results.violations.filter(keep))
+      found.push(
+        `${scheme} ${label} ${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+      )
   }
   return found
 }
@@ -51,7 +60,16 @@ test('account and billing pages have no serious or critical violations', { tag: 
   await page.locator('main button[type="submit"]').click()
   await expect(page).toHaveURL(/sandbox-pay/)
   const sandbox = page.url().replace(/^https?:\/\/[^/]+/, '')
-  const paths = ['/en/profile', '/ar/profile', '/en/notifications', '/ar/notifications', '/en/subscriptions', '/ar/checkout/2', sandbox, verifyPage.replace('purpose=activation', 'purpose=change_email')]
+  const paths = [
+    '/en/profile',
+    '/ar/profile',
+    '/en/notifications',
+    '/ar/notifications',
+    '/en/subscriptions',
+    '/ar/checkout/2',
+    sandbox,
+    verifyPage.replace('purpose=activation', 'purpose=change_email'),
+  ]
   const found: string[] = []
   for (const path of paths) {
     await page.goto(path)

@@ -60,7 +60,8 @@ async function axeBothModes(page: Page): Promise<string[]> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     const results = await axe(page).analyze()
-    for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) found.push(`${scheme} ${page.url()} ${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+    for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+      found.push(`${scheme} ${page.url()} ${v.id}: ${v.nodes[0]?.target.join(' ')}`)
   }
   await page.emulateMedia({ colorScheme: 'light' })
   return found
@@ -117,7 +118,11 @@ for (const lang of ['ar', 'en'] as const) {
     // The tiers with her thresholds: the lead, the four counts, the chart and the table.
     const section = page.locator('section[aria-labelledby="tiers-title"]')
     await expect(section.locator('p.muted').first()).toHaveText(w.lead)
-    const count = (name: string) => section.locator('.key-figure').filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd')
+    const count = (name: string) =>
+      section
+        .locator('.key-figure')
+        .filter({ has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) })
+        .locator('dd')
     await expect(count(w.names.satisfactory)).toHaveText('3')
     await expect(count(w.names.atRisk)).toHaveText('2')
     await expect(count(w.names.chronic)).toHaveText('2')
@@ -139,7 +144,10 @@ for (const lang of ['ar', 'en'] as const) {
       await page.getByLabel(w.searchLabel).fill(q)
       await page.getByRole('button', { name: w.search, exact: true }).click()
     }
-    const tierOfCard = page.locator('.student-card .key-figure').filter({ has: page.locator('dt', { hasText: w.tier }) }).locator('dd')
+    const tierOfCard = page
+      .locator('.student-card .key-figure')
+      .filter({ has: page.locator('dt', { hasText: w.tier }) })
+      .locator('dd')
     await find(w.turki)
     await expect(tierOfCard).toHaveText(w.names.severe)
     await find(w.ahmed)

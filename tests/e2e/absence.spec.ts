@@ -72,7 +72,9 @@ for (const lang of ['ar', 'en'] as const) {
     expect(student.split(' ').length).toBeGreaterThanOrEqual(3)
 
     // A wrong file first: the product's message, and the page stays usable.
-    await page.locator('input[type="file"]').setInputFiles({ name: 'report.xlsx', mimeType: 'text/csv', buffer: Buffer.from('a,b,c\n1,2,3\n') })
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'report.xlsx', mimeType: 'text/csv', buffer: Buffer.from('a,b,c\n1,2,3\n') })
     await page.getByRole('button', { name: w.submit }).click()
     await expect(page.getByRole('alert').filter({ hasText: w.invalid })).toBeVisible()
     // A grades file: the refusal says so and links to the grades analysis.
@@ -96,8 +98,11 @@ for (const lang of ['ar', 'en'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
       for (const url of [`/${lang}/analysis`, reportUrl, `/${lang}/last-multiple`]) {
         await page.goto(url)
-        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
-        for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) found.push(`${scheme} ${url} ${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+        const results = await new AxeBuilder({ page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+          .analyze()
+        for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+          found.push(`${scheme} ${url} ${v.id}: ${v.nodes[0]?.target.join(' ')}`)
       }
     }
     expect(found).toEqual([])

@@ -101,7 +101,9 @@ async function register(page: Page, lang: Lang, email: string) {
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
 
-  test(`${lang}: register, activate with the emailed code, give the full name asked once, log out with confirmation, log in again`, async ({ page }) => {
+  test(`${lang}: register, activate with the emailed code, give the full name asked once, log out with confirmation, log in again`, async ({
+    page,
+  }) => {
     const email = uniqueEmail('reg')
     const started = Date.now()
     await register(page, lang, email)
@@ -137,7 +139,9 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(dialog).toBeVisible()
     // Logging out tells the browser to clear the site's cache and storage (Clear-Site-Data).
     await page.evaluate(() => localStorage.setItem('hallil-e2e-left-behind', 'yes'))
-    const loggingOut = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith(`/${lang}/logout`))
+    const loggingOut = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith(`/${lang}/logout`),
+    )
     await dialog.getByRole('button', { name: w.logout }).click()
     expect((await (await loggingOut).allHeaders())['clear-site-data']).toBe('"cache", "storage"')
     await expect(page.getByText(w.loggedOut).first()).toBeVisible()

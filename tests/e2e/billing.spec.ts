@@ -49,7 +49,10 @@ const words = {
 async function payWith(page: Page, lang: 'ar' | 'en', card: string) {
   const w = words[lang]
   await page.goto(`/${lang}/packages`)
-  await page.locator('.package-card.is-best-seller').getByRole('link', { name: new RegExp(`^(${w.subscribe}|${lang === 'ar' ? 'تجديد الاشتراك' : 'Renew subscription'})$`) }).click()
+  await page
+    .locator('.package-card.is-best-seller')
+    .getByRole('link', { name: new RegExp(`^(${w.subscribe}|${lang === 'ar' ? 'تجديد الاشتراك' : 'Renew subscription'})$`) })
+    .click()
   await expect(page).toHaveURL(new RegExp(`/${lang}/checkout/\\d+`))
   await page.getByRole('button', { name: w.pay }).click()
   await expect(page).toHaveURL(/sandbox-pay\?id=sbx_/)
@@ -57,7 +60,11 @@ async function payWith(page: Page, lang: 'ar' | 'en', card: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 844 })
     for (const testCard of ['4111 1111 1111 1111', '4000 0000 0000 0002'])
-      expect({ width, testCard, ltr: await readsLeftToRight(page.locator('.notice-info'), testCard) }).toEqual({ width, testCard, ltr: true })
+      expect({ width, testCard, ltr: await readsLeftToRight(page.locator('.notice-info'), testCard) }).toEqual({
+        width,
+        testCard,
+        ltr: true,
+      })
   }
   await page.setViewportSize({ width: 1280, height: 720 })
   await page.getByLabel(w.cardNumber).fill(card)
@@ -110,7 +117,9 @@ function dateLines(page: Page) {
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
-  test(`${lang}: pay with the sandbox's succeeding card, get the subscription and the invoice; a second subscription is refused`, async ({ page }) => {
+  test(`${lang}: pay with the sandbox's succeeding card, get the subscription and the invoice; a second subscription is refused`, async ({
+    page,
+  }) => {
     // The whole money path, then the packages page and the sandbox notice at two widths each.
     test.setTimeout(60_000)
     await signedInTeacher(page, lang, 'pay')
@@ -120,7 +129,13 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByRole('heading', { name: w.invoiceTitle })).toBeVisible()
     await expect(page.getByText(/INV-\d{6}/).first()).toBeVisible()
     await expect(page.locator('.invoice-card').getByText('300000000000003')).toBeVisible()
-    const serial = (await page.getByText(/INV-\d{6}/).first().textContent())?.match(/INV-\d{6}/)?.[0] ?? ''
+    const serial =
+      (
+        await page
+          .getByText(/INV-\d{6}/)
+          .first()
+          .textContent()
+      )?.match(/INV-\d{6}/)?.[0] ?? ''
     expect(await readsLeftToRight(page.locator('.page-hero .lead'), serial)).toBe(true)
     expect(await readsLeftToRight(page.locator('.invoice-lines'), serial)).toBe(true)
     const total = (await page.locator('.invoice-lines div').nth(11).locator('dd').textContent())?.match(/[\d,]+\.\d{2}/)?.[0] ?? ''

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from './fixtures.ts'
 import { subscribedTeacher } from './teacher.ts'
 
-type Messages = { editor: Record<string, string> & { types: Record<string, string>; fields: Record<string, string>; question: Record<string, string> } }
+type Messages = {
+  editor: Record<string, string> & { types: Record<string, string>; fields: Record<string, string>; question: Record<string, string> }
+}
 const messages = (lang: 'ar' | 'en') => JSON.parse(readFileSync(`app/features/exams/locales/${lang}/exams.json`, 'utf8')) as Messages
 
 const MODULES = /\/assets\/[^/]+\.js$/
@@ -82,7 +84,9 @@ test.describe(() => {
     await expect(page.getByLabel(w.fields.title!)).toHaveValue('اختبار العلوم الأول')
   })
 
-  test('en: a saved test edited before the script runs keeps the text added to a question and the answer ticked; its print page shows the answer key chosen before', async ({ page }) => {
+  test('en: a saved test edited before the script runs keeps the text added to a question and the answer ticked; its print page shows the answer key chosen before', async ({
+    page,
+  }) => {
     test.setTimeout(90_000)
     const w = messages('en').editor
     await subscribedTeacher(page, 'en', 'ready-edit')

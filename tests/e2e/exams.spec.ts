@@ -20,7 +20,14 @@ const words = {
     duration: 'الزمن (بالدقائق)',
     info: 'معلومات إضافية (تعليمات)',
     add: (type: string) => `إضافة: ${type}`,
-    types: { mc: 'اختيار من متعدد', cb: 'اختيار إجابات متعددة', tf: 'صح أو خطأ', essay: 'سؤال مقالي', matching: 'توصيل', blank: 'أكمل الفراغ' },
+    types: {
+      mc: 'اختيار من متعدد',
+      cb: 'اختيار إجابات متعددة',
+      tf: 'صح أو خطأ',
+      essay: 'سؤال مقالي',
+      matching: 'توصيل',
+      blank: 'أكمل الفراغ',
+    },
     questionText: 'نص السؤال',
     statement: 'العبارة',
     sentence: 'الجملة مع الفراغات',
@@ -76,7 +83,14 @@ const words = {
     duration: 'Duration (minutes)',
     info: 'Additional info (instructions)',
     add: (type: string) => `Add: ${type}`,
-    types: { mc: 'Multiple choice', cb: 'Checkboxes', tf: 'True or false', essay: 'Essay', matching: 'Matching', blank: 'Fill in the blank' },
+    types: {
+      mc: 'Multiple choice',
+      cb: 'Checkboxes',
+      tf: 'True or false',
+      essay: 'Essay',
+      matching: 'Matching',
+      blank: 'Fill in the blank',
+    },
     questionText: 'Question text',
     statement: 'Statement',
     sentence: 'Sentence with blanks',
@@ -136,9 +150,19 @@ async function expectAccessible(page: Page) {
   await expect(page.locator('.toast')).toHaveCount(0)
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze()
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(serious.map((v) => `${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([])
+    expect(
+      serious.map(
+        (v) =>
+          `${scheme} ${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      ),
+    ).toEqual([])
   }
   await page.emulateMedia({ colorScheme: null })
 }
@@ -162,11 +186,17 @@ async function addQuestions(page: Page, w: Words) {
   // Multiple choice: four answers, the first one correct (chosen after a failed save, below).
   await page.getByRole('button', { name: w.add(w.types.mc) }).click()
   await card(page, 1).getByLabel(w.questionText).fill(q.mc[0])
-  for (let i = 0; i < 4; i++) await card(page, 1).getByLabel(w.option(w.letters[i]!), { exact: true }).fill(q.mc[i + 1]!)
+  for (let i = 0; i < 4; i++)
+    await card(page, 1)
+      .getByLabel(w.option(w.letters[i]!), { exact: true })
+      .fill(q.mc[i + 1]!)
 
   await page.getByRole('button', { name: w.add(w.types.cb) }).click()
   await card(page, 2).getByLabel(w.questionText).fill(q.cb[0])
-  for (let i = 0; i < 3; i++) await card(page, 2).getByLabel(w.option(w.letters[i]!), { exact: true }).fill(q.cb[i + 1]!)
+  for (let i = 0; i < 3; i++)
+    await card(page, 2)
+      .getByLabel(w.option(w.letters[i]!), { exact: true })
+      .fill(q.cb[i + 1]!)
   await card(page, 2).getByLabel(w.correctOf(w.letters[0]!)).check()
   await card(page, 2).getByLabel(w.correctOf(w.letters[2]!)).check()
 
@@ -178,19 +208,36 @@ async function addQuestions(page: Page, w: Words) {
   await card(page, 4).getByLabel(w.questionText).fill(q.essay)
   await card(page, 4).getByLabel(w.lines).fill('4')
   const figure = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#7aa5c9' } })
-    .composite([{ input: Buffer.from('<svg width="600" height="400"><circle cx="300" cy="200" r="140" fill="none" stroke="black" stroke-width="8"/></svg>') }])
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg width="600" height="400"><circle cx="300" cy="200" r="140" fill="none" stroke="black" stroke-width="8"/></svg>',
+        ),
+      },
+    ])
     .png()
     .toBuffer()
   await card(page, 4).getByLabel(w.image).setInputFiles({ name: 'figure.png', mimeType: 'image/png', buffer: figure })
   await expect(card(page, 4).locator('.question-image img')).toBeVisible()
   // The stored, re-encoded image loads at its own size (polled: it may still be arriving).
-  await expect.poll(() => card(page, 4).locator('.question-image img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600)
+  await expect
+    .poll(() =>
+      card(page, 4)
+        .locator('.question-image img')
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBe(600)
 
   await page.getByRole('button', { name: w.add(w.types.matching) }).click()
   await card(page, 5).getByLabel(w.questionText).fill(q.matching[0])
   for (let i = 0; i < 3; i++) {
-    await card(page, 5).getByLabel(w.left(i + 1)).fill(q.matching[1 + i * 2]!)
-    await card(page, 5).getByLabel(w.right).nth(i).fill(q.matching[2 + i * 2]!)
+    await card(page, 5)
+      .getByLabel(w.left(i + 1))
+      .fill(q.matching[1 + i * 2]!)
+    await card(page, 5)
+      .getByLabel(w.right)
+      .nth(i)
+      .fill(q.matching[2 + i * 2]!)
   }
 
   await page.getByRole('button', { name: w.add(w.types.blank) }).click()
@@ -201,7 +248,9 @@ async function addQuestions(page: Page, w: Words) {
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
-  test(`${lang}: build a test with every question type and an image, edit, reorder, delete, save, preview and download the test, its key and two versions`, async ({ page }) => {
+  test(`${lang}: build a test with every question type and an image, edit, reorder, delete, save, preview and download the test, its key and two versions`, async ({
+    page,
+  }) => {
     test.setTimeout(240_000)
     await subscribedTeacher(page, lang, 'exams')
 
@@ -296,7 +345,10 @@ for (const lang of ['ar', 'en'] as const) {
     const sheets = page.locator('.exam-sheet img')
     await expect(sheets.first()).toBeVisible()
     await expect.poll(() => sheets.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
-    await page.locator('.exam-sheet').first().screenshot({ path: test.info().outputPath(`preview-${lang}.png`) })
+    await page
+      .locator('.exam-sheet')
+      .first()
+      .screenshot({ path: test.info().outputPath(`preview-${lang}.png`) })
     await expectAccessible(page)
 
     // The browser's own print of this page: one A4 sheet per page of the PDF, nothing else.
@@ -312,7 +364,8 @@ for (const lang of ['ar', 'en'] as const) {
 
     const testPdf = await downloadText(page, page.getByRole('link', { name: w.download }), `test-${lang}.pdf`)
     expect(testPdf.suggested).toBe(`${w.test.title.replace(/,/g, ' ').replace(/\s+/g, ' ')}.pdf`)
-    for (const text of [w.test.ministry, w.test.school, w.test.mc[0], w.test.matching[0], w.test.mc[1]]) expect(testPdf.text).toContain(text)
+    for (const text of [w.test.ministry, w.test.school, w.test.mc[0], w.test.matching[0], w.test.mc[1]])
+      expect(testPdf.text).toContain(text)
     expect(testPdf.text).not.toContain(w.test.blank[1])
 
     await page.getByLabel(w.answerKey).check()

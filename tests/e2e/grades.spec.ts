@@ -10,8 +10,28 @@ import { subscribedTeacher } from './teacher.ts'
 // other band thresholds and the elementary preset, both exports opened and read, the list.
 
 const words = {
-  ar: { sample: 'تنزيل الملف النموذجي', submit: 'حلّل الملف', passRate: 'نسبة النجاح', apply: 'تطبيق', elementary: 'مستويات المرحلة الابتدائية', excel: 'تصدير Excel', pdf: 'تصدير PDF', list: 'كل تحليلاتي', kind: 'الدرجات' },
-  en: { sample: 'Download the sample file', submit: 'Analyse the file', passRate: 'Pass rate', apply: 'Apply', elementary: 'Elementary bands', excel: 'Export Excel', pdf: 'Export PDF', list: 'All my analyses', kind: 'Grades' },
+  ar: {
+    sample: 'تنزيل الملف النموذجي',
+    submit: 'حلّل الملف',
+    passRate: 'نسبة النجاح',
+    apply: 'تطبيق',
+    elementary: 'مستويات المرحلة الابتدائية',
+    excel: 'تصدير Excel',
+    pdf: 'تصدير PDF',
+    list: 'كل تحليلاتي',
+    kind: 'الدرجات',
+  },
+  en: {
+    sample: 'Download the sample file',
+    submit: 'Analyse the file',
+    passRate: 'Pass rate',
+    apply: 'Apply',
+    elementary: 'Elementary bands',
+    excel: 'Export Excel',
+    pdf: 'Export PDF',
+    list: 'All my analyses',
+    kind: 'Grades',
+  },
 } as const
 
 const download = (page: Page, action: () => Promise<void>, name: string) => downloadFrom(page, test.info(), action, name)
@@ -51,8 +71,11 @@ for (const lang of ['ar', 'en'] as const) {
     const found: string[] = []
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
-      for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) found.push(`${scheme} ${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+      const results = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+        .analyze()
+      for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+        found.push(`${scheme} ${v.id}: ${v.nodes[0]?.target.join(' ')}`)
     }
     expect(found).toEqual([])
     await page.emulateMedia({ colorScheme: 'light' })

@@ -29,7 +29,12 @@ export async function queryE2eDatabase<T extends pg.QueryResultRow>(sql: string,
 }
 
 /** Clicks what starts a download, saves the file among the test's outputs and returns its path. */
-export async function downloadFrom(page: import('@playwright/test').Page, testInfo: import('@playwright/test').TestInfo, action: () => Promise<void>, name: string): Promise<string> {
+export async function downloadFrom(
+  page: import('@playwright/test').Page,
+  testInfo: import('@playwright/test').TestInfo,
+  action: () => Promise<void>,
+  name: string,
+): Promise<string> {
   const [file] = await Promise.all([page.waitForEvent('download'), action()])
   const target = testInfo.outputPath(name)
   await file.saveAs(target)

@@ -79,97 +79,107 @@ const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-
 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
-  test(`${lang}: a new teacher from the home page to an account, a subscription and its invoice, both analyses and a printed test`, { tag: '@database' }, async ({ page }) => {
-    test.setTimeout(240_000)
-    const step = stepper(page, lang)
+  test(
+    `${lang}: a new teacher from the home page to an account, a subscription and its invoice, both analyses and a printed test`,
+    { tag: '@database' },
+    async ({ page }) => {
+      test.setTimeout(240_000)
+      const step = stepper(page, lang)
 
-    // Home → create an account → the code from the mail → signed in.
-    await page.goto(`/${lang}`)
-    await step('home')
-    await page.locator('main a[href$="/SignIn"]').first().click()
-    await expect(page).toHaveURL(new RegExp(`/${lang}/SignIn`))
-    const email = `journey-${lang}-${Date.now()}@school.example`
-    await page.locator('input[name="username"]').fill(`journey ${lang} ${Math.random().toString(36).slice(2, 7)}`)
-    await page.locator('input[name="email"]').fill(email)
-    await page.locator('input[name="phone"]').fill('0551234567')
-    await page.locator('input[name="password"]').fill(TEACHER_PASSWORD)
-    await page.locator('input[name="password_confirmation"]').fill(TEACHER_PASSWORD)
-    await page.locator('input[name="terms"]').check()
-    await step('register')
-    await page.locator('form button[type="submit"]').click()
-    await expect(page).toHaveURL(/verify-otp/)
-    await page.locator('input[name="code"]').fill(await latestCodeFor(email))
-    await step('activation-code')
-    await page.locator('button[value="verify"]').click()
-    await expect(page).toHaveURL(new RegExp(`/${lang}/full-name`))
-    await page.locator('input[name="full_name_ar"]').fill('نورة بنت سعد القحطاني')
-    await page.locator('input[name="full_name_en"]').fill('Noura Saad Alqahtani')
-    await step('full-name')
-    await page.locator('form:has(input[name="full_name_ar"]) button[type="submit"]').click()
-    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
-    await step('signed-in')
+      // Home → create an account → the code from the mail → signed in.
+      await page.goto(`/${lang}`)
+      await step('home')
+      await page.locator('main a[href$="/SignIn"]').first().click()
+      await expect(page).toHaveURL(new RegExp(`/${lang}/SignIn`))
+      const email = `journey-${lang}-${Date.now()}@school.example`
+      await page.locator('input[name="username"]').fill(`journey ${lang} ${Math.random().toString(36).slice(2, 7)}`)
+      await page.locator('input[name="email"]').fill(email)
+      await page.locator('input[name="phone"]').fill('0551234567')
+      await page.locator('input[name="password"]').fill(TEACHER_PASSWORD)
+      await page.locator('input[name="password_confirmation"]').fill(TEACHER_PASSWORD)
+      await page.locator('input[name="terms"]').check()
+      await step('register')
+      await page.locator('form button[type="submit"]').click()
+      await expect(page).toHaveURL(/verify-otp/)
+      await page.locator('input[name="code"]').fill(await latestCodeFor(email))
+      await step('activation-code')
+      await page.locator('button[value="verify"]').click()
+      await expect(page).toHaveURL(new RegExp(`/${lang}/full-name`))
+      await page.locator('input[name="full_name_ar"]').fill('نورة بنت سعد القحطاني')
+      await page.locator('input[name="full_name_en"]').fill('Noura Saad Alqahtani')
+      await step('full-name')
+      await page.locator('form:has(input[name="full_name_ar"]) button[type="submit"]').click()
+      await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+      await step('signed-in')
 
-    // Packages → checkout → the sandbox gateway → success → the invoice and its PDF.
-    await page.goto(`/${lang}/packages`)
-    await step('packages')
-    await page.locator('.package-card.is-best-seller').getByRole('link', { name: w.subscribe }).click()
-    await step('checkout')
-    await page.getByRole('button', { name: w.pay }).click()
-    await page.locator('input[name="number"]').fill('4111 1111 1111 1111')
-    await page.locator('input[name="name"]').fill('NOURA ALQAHTANI')
-    await page.locator('input[name="expiry"]').fill('12/30')
-    await page.locator('input[name="cvc"]').fill('123')
-    await step('gateway')
-    await page.locator('button[value="card"]').click()
-    await page.locator('button[value="confirm"]').click()
-    await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
-    await step('paid')
-    await page.getByRole('link', { name: w.viewInvoice }).click()
-    await step('invoice')
-    const invoicePdf = await download(page, () => page.locator('a[download]').click(), 'invoice.pdf')
-    expect(pdfText(invoicePdf)).toMatch(/INV-\d{6}/)
+      // Packages → checkout → the sandbox gateway → success → the invoice and its PDF.
+      await page.goto(`/${lang}/packages`)
+      await step('packages')
+      await page.locator('.package-card.is-best-seller').getByRole('link', { name: w.subscribe }).click()
+      await step('checkout')
+      await page.getByRole('button', { name: w.pay }).click()
+      await page.locator('input[name="number"]').fill('4111 1111 1111 1111')
+      await page.locator('input[name="name"]').fill('NOURA ALQAHTANI')
+      await page.locator('input[name="expiry"]').fill('12/30')
+      await page.locator('input[name="cvc"]').fill('123')
+      await step('gateway')
+      await page.locator('button[value="card"]').click()
+      await page.locator('button[value="confirm"]').click()
+      await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
+      await step('paid')
+      await page.getByRole('link', { name: w.viewInvoice }).click()
+      await step('invoice')
+      const invoicePdf = await download(page, () => page.locator('a[download]').click(), 'invoice.pdf')
+      expect(pdfText(invoicePdf)).toMatch(/INV-\d{6}/)
 
-    // Absence: the sample, uploaded; a search by three words; both exports.
-    await page.goto(`/${lang}/analysis`)
-    await step('absence-tool')
-    const absenceSample = await download(page, () => page.getByRole('link', { name: w.sample }).click(), 'absence-sample.xlsx')
-    await page.locator('input[type="file"]').setInputFiles(absenceSample)
-    await page.getByRole('button', { name: w.submit }).click()
-    await expect(page).toHaveURL(/single-analysis\?id=/)
-    await step('absence-report')
-    const warned = (await page.locator('.data-table tbody tr td').first().textContent()) ?? ''
-    await page.getByLabel(w.searchLabel).fill(warned.split(' ').slice(0, 3).join(' '))
-    await page.getByRole('button', { name: w.search, exact: true }).click()
-    await expect(page.locator('.student-card h3').first()).toHaveText(warned)
-    await step('absence-search')
-    expect(pdfText(await download(page, () => page.getByRole('link', { name: w.pdf }).click(), 'absence.pdf'))).toContain(warned.split(' ')[0] ?? '')
-    await download(page, () => page.getByRole('link', { name: w.excel }).click(), 'absence.xlsx')
+      // Absence: the sample, uploaded; a search by three words; both exports.
+      await page.goto(`/${lang}/analysis`)
+      await step('absence-tool')
+      const absenceSample = await download(page, () => page.getByRole('link', { name: w.sample }).click(), 'absence-sample.xlsx')
+      await page.locator('input[type="file"]').setInputFiles(absenceSample)
+      await page.getByRole('button', { name: w.submit }).click()
+      await expect(page).toHaveURL(/single-analysis\?id=/)
+      await step('absence-report')
+      const warned = (await page.locator('.data-table tbody tr td').first().textContent()) ?? ''
+      await page.getByLabel(w.searchLabel).fill(warned.split(' ').slice(0, 3).join(' '))
+      await page.getByRole('button', { name: w.search, exact: true }).click()
+      await expect(page.locator('.student-card h3').first()).toHaveText(warned)
+      await step('absence-search')
+      expect(pdfText(await download(page, () => page.getByRole('link', { name: w.pdf }).click(), 'absence.pdf'))).toContain(
+        warned.split(' ')[0] ?? '',
+      )
+      await download(page, () => page.getByRole('link', { name: w.excel }).click(), 'absence.xlsx')
 
-    // Grades: the sample, uploaded.
-    await page.goto(`/${lang}/analysis-grade`)
-    const gradesSample = await download(page, () => page.getByRole('link', { name: w.sample }).click(), 'grades-sample.xlsx')
-    await page.locator('input[type="file"]').setInputFiles(gradesSample)
-    await page.getByRole('button', { name: w.submit }).click()
-    await expect(page).toHaveURL(/single-analysis\?id=/)
-    await expect(page.locator('figure.chart').first()).toBeVisible()
-    await step('grades-report')
+      // Grades: the sample, uploaded.
+      await page.goto(`/${lang}/analysis-grade`)
+      const gradesSample = await download(page, () => page.getByRole('link', { name: w.sample }).click(), 'grades-sample.xlsx')
+      await page.locator('input[type="file"]').setInputFiles(gradesSample)
+      await page.getByRole('button', { name: w.submit }).click()
+      await expect(page).toHaveURL(/single-analysis\?id=/)
+      await expect(page.locator('figure.chart').first()).toBeVisible()
+      await step('grades-report')
 
-    // A printed test with one question, its preview, the test and its answer key.
-    await page.goto(`/${lang}/exams`)
-    await step('exams')
-    await page.getByRole('link', { name: w.newTest }).first().click()
-    await page.getByLabel(w.title).fill(lang === 'ar' ? 'اختبار قصير في العلوم' : 'Short science quiz')
-    await page.getByRole('button', { name: lang === 'ar' ? `إضافة: ${w.tf}` : `Add: ${w.tf}` }).click()
-    await page.locator('.question-card').first().getByLabel(w.statement).fill(lang === 'ar' ? 'الشمس نجم.' : 'The sun is a star.')
-    await page.locator('.question-card').first().getByLabel(w.isTrue, { exact: true }).check()
-    await step('exam-editor')
-    await page.getByRole('button', { name: w.save, exact: true }).click()
-    await expect(page.getByText(w.saved).first()).toBeVisible()
-    await page.getByRole('link', { name: w.printPreview }).first().click()
-    await step('exam-preview')
-    const testPdf = await download(page, () => page.getByRole('link', { name: w.download }).first().click(), 'test.pdf')
-    expect(pdfText(testPdf)).toContain(lang === 'ar' ? 'الشمس نجم.' : 'The sun is a star.')
-  })
+      // A printed test with one question, its preview, the test and its answer key.
+      await page.goto(`/${lang}/exams`)
+      await step('exams')
+      await page.getByRole('link', { name: w.newTest }).first().click()
+      await page.getByLabel(w.title).fill(lang === 'ar' ? 'اختبار قصير في العلوم' : 'Short science quiz')
+      await page.getByRole('button', { name: lang === 'ar' ? `إضافة: ${w.tf}` : `Add: ${w.tf}` }).click()
+      await page
+        .locator('.question-card')
+        .first()
+        .getByLabel(w.statement)
+        .fill(lang === 'ar' ? 'الشمس نجم.' : 'The sun is a star.')
+      await page.locator('.question-card').first().getByLabel(w.isTrue, { exact: true }).check()
+      await step('exam-editor')
+      await page.getByRole('button', { name: w.save, exact: true }).click()
+      await expect(page.getByText(w.saved).first()).toBeVisible()
+      await page.getByRole('link', { name: w.printPreview }).first().click()
+      await step('exam-preview')
+      const testPdf = await download(page, () => page.getByRole('link', { name: w.download }).first().click(), 'test.pdf')
+      expect(pdfText(testPdf)).toContain(lang === 'ar' ? 'الشمس نجم.' : 'The sun is a star.')
+    },
+  )
 }
 
 test('a guest trying each tool is asked to log in (Login is required)', async ({ page }) => {
@@ -180,34 +190,47 @@ test('a guest trying each tool is asked to log in (Login is required)', async ({
   await expect(page.getByText('تسجيل الدخول مطلوب').first()).toBeVisible()
 })
 
-test('a teacher trying another teacher’s analysis, test and invoice by id finds nothing', { tag: '@database' }, async ({ page, browser }) => {
-  test.setTimeout(120_000)
-  // Teacher A: a subscription (so an invoice), an analysis and a test.
-  await subscribedTeacher(page, 'en', 'owner')
-  await page.goto('/en/subscriptions')
-  const invoiceHref = (await page.locator('a[href*="/invoices/"]').first().getAttribute('href')) ?? ''
-  await page.goto('/en/analysis')
-  const sample = await download(page, () => page.getByRole('link', { name: words.en.sample }).click(), 'sample.xlsx')
-  await page.locator('input[type="file"]').setInputFiles(sample)
-  await page.getByRole('button', { name: words.en.submit }).click()
-  await expect(page).toHaveURL(/single-analysis\?id=/)
-  const analysisId = new URL(page.url()).searchParams.get('id') ?? ''
-  await page.goto('/en/exams-test')
-  await page.getByLabel(words.en.title).fill('Owner’s quiz')
-  await page.getByRole('button', { name: `Add: ${words.en.tf}` }).click()
-  await page.locator('.question-card').first().getByLabel(words.en.statement).fill('Water is wet.')
-  await page.locator('.question-card').first().getByLabel(words.en.isTrue, { exact: true }).check()
-  await page.getByRole('button', { name: words.en.save, exact: true }).click()
-  await expect(page).toHaveURL(/exams-test\?id=/)
-  const examId = new URL(page.url()).searchParams.get('id') ?? ''
+test(
+  'a teacher trying another teacher’s analysis, test and invoice by id finds nothing',
+  { tag: '@database' },
+  async ({ page, browser }) => {
+    test.setTimeout(120_000)
+    // Teacher A: a subscription (so an invoice), an analysis and a test.
+    await subscribedTeacher(page, 'en', 'owner')
+    await page.goto('/en/subscriptions')
+    const invoiceHref = (await page.locator('a[href*="/invoices/"]').first().getAttribute('href')) ?? ''
+    await page.goto('/en/analysis')
+    const sample = await download(page, () => page.getByRole('link', { name: words.en.sample }).click(), 'sample.xlsx')
+    await page.locator('input[type="file"]').setInputFiles(sample)
+    await page.getByRole('button', { name: words.en.submit }).click()
+    await expect(page).toHaveURL(/single-analysis\?id=/)
+    const analysisId = new URL(page.url()).searchParams.get('id') ?? ''
+    await page.goto('/en/exams-test')
+    await page.getByLabel(words.en.title).fill('Owner’s quiz')
+    await page.getByRole('button', { name: `Add: ${words.en.tf}` }).click()
+    await page.locator('.question-card').first().getByLabel(words.en.statement).fill('Water is wet.')
+    await page.locator('.question-card').first().getByLabel(words.en.isTrue, { exact: true }).check()
+    await page.getByRole('button', { name: words.en.save, exact: true }).click()
+    await expect(page).toHaveURL(/exams-test\?id=/)
+    const examId = new URL(page.url()).searchParams.get('id') ?? ''
 
-  // Teacher B, subscribed too, in another browser context.
-  const other = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '10.250.0.9' } })
-  const pageB = await other.newPage()
-  await subscribedTeacher(pageB, 'en', 'intruder')
-  for (const target of [`/en/single-analysis?id=${analysisId}`, `/en/analyses/${analysisId}/export.pdf`, `/en/analyses/${analysisId}/export.xlsx`, `/en/exams-test?id=${examId}`, `/en/exams/${examId}/pdf`, `/en/exams/${examId}/print`, invoiceHref, `${invoiceHref}/pdf`]) {
-    const response = await pageB.request.get(target)
-    expect({ target, status: response.status() }).toEqual({ target, status: 404 })
-  }
-  await other.close()
-})
+    // Teacher B, subscribed too, in another browser context.
+    const other = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '10.250.0.9' } })
+    const pageB = await other.newPage()
+    await subscribedTeacher(pageB, 'en', 'intruder')
+    for (const target of [
+      `/en/single-analysis?id=${analysisId}`,
+      `/en/analyses/${analysisId}/export.pdf`,
+      `/en/analyses/${analysisId}/export.xlsx`,
+      `/en/exams-test?id=${examId}`,
+      `/en/exams/${examId}/pdf`,
+      `/en/exams/${examId}/print`,
+      invoiceHref,
+      `${invoiceHref}/pdf`,
+    ]) {
+      const response = await pageB.request.get(target)
+      expect({ target, status: response.status() }).toEqual({ target, status: 404 })
+    }
+    await other.close()
+  },
+)

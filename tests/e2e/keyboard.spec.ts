@@ -45,49 +45,56 @@ async function tabTo(page: Page, target: Locator, maxPresses = 60): Promise<Focu
     // The document itself (between the last control and the address bar) is not a control.
     if (now.tag === 'body') continue
     stops.push(now)
-    expect({ stop: now.text || now.name || `${now.tag}[type=${now.type}]`, visible: now.visible }).toEqual({ stop: now.text || now.name || `${now.tag}[type=${now.type}]`, visible: true })
+    expect({ stop: now.text || now.name || `${now.tag}[type=${now.type}]`, visible: now.visible }).toEqual({
+      stop: now.text || now.name || `${now.tag}[type=${now.type}]`,
+      visible: true,
+    })
     if (await target.evaluate((el) => el === document.activeElement)) return stops
   }
   throw new Error(`Tab never reached ${target.toString()}`)
 }
 
-test('Arabic registration with the keyboard only, the focus visible at every stop and moving right to left', { tag: '@once' }, async ({ page }) => {
-  await page.goto('/ar')
-  // The header first: its links come in the order an Arabic reader meets them, right to left.
-  const header = await tabTo(page, page.locator('header nav.main-nav a').last())
-  const navStops = header.filter((s) => s.tag === 'a' && s.x > 0).map((s) => s.x)
-  expect(navStops.length).toBeGreaterThan(3)
-  expect(navStops.slice(1)).toEqual(navStops.slice(1).toSorted((a, b) => b - a))
-  await page.goto('/ar/SignIn')
+test(
+  'Arabic registration with the keyboard only, the focus visible at every stop and moving right to left',
+  { tag: '@once' },
+  async ({ page }) => {
+    await page.goto('/ar')
+    // The header first: its links come in the order an Arabic reader meets them, right to left.
+    const header = await tabTo(page, page.locator('header nav.main-nav a').last())
+    const navStops = header.filter((s) => s.tag === 'a' && s.x > 0).map((s) => s.x)
+    expect(navStops.length).toBeGreaterThan(3)
+    expect(navStops.slice(1)).toEqual(navStops.slice(1).toSorted((a, b) => b - a))
+    await page.goto('/ar/SignIn')
 
-  const email = `keyboard-${Date.now()}@school.example`
-  await tabTo(page, page.locator('input[name="username"]'))
-  await page.keyboard.type(`keyboard ${Math.random().toString(36).slice(2, 7)}`)
-  for (const [name, value] of [
-    ['email', email],
-    ['phone', '0551234567'],
-    ['password', TEACHER_PASSWORD],
-    ['password_confirmation', TEACHER_PASSWORD],
-  ] as const) {
-    await tabTo(page, page.locator(`input[name="${name}"]`), 4)
-    await page.keyboard.type(value)
-  }
-  await tabTo(page, page.locator('input[name="terms"]'), 6)
-  await page.keyboard.press('Space')
-  await tabTo(page, page.locator('form button[type="submit"]'), 6)
-  await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(/verify-otp/)
+    const email = `keyboard-${Date.now()}@school.example`
+    await tabTo(page, page.locator('input[name="username"]'))
+    await page.keyboard.type(`keyboard ${Math.random().toString(36).slice(2, 7)}`)
+    for (const [name, value] of [
+      ['email', email],
+      ['phone', '0551234567'],
+      ['password', TEACHER_PASSWORD],
+      ['password_confirmation', TEACHER_PASSWORD],
+    ] as const) {
+      await tabTo(page, page.locator(`input[name="${name}"]`), 4)
+      await page.keyboard.type(value)
+    }
+    await tabTo(page, page.locator('input[name="terms"]'), 6)
+    await page.keyboard.press('Space')
+    await tabTo(page, page.locator('form button[type="submit"]'), 6)
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(/verify-otp/)
 
-  await tabTo(page, page.locator('input[name="code"]'))
-  await page.keyboard.type(await latestCodeFor(email))
-  await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(/\/ar\/full-name/)
+    await tabTo(page, page.locator('input[name="code"]'))
+    await page.keyboard.type(await latestCodeFor(email))
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(/\/ar\/full-name/)
 
-  await tabTo(page, page.locator('input[name="full_name_ar"]'))
-  await page.keyboard.type('نورة العتيبي')
-  await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(/\/ar$/)
-})
+    await tabTo(page, page.locator('input[name="full_name_ar"]'))
+    await page.keyboard.type('نورة العتيبي')
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(/\/ar$/)
+  },
+)
 
 test('an upload and a test built with the keyboard only, in Arabic', { tag: '@once' }, async ({ page }) => {
   test.setTimeout(90_000)

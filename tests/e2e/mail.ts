@@ -9,7 +9,10 @@ export async function latestCodeFor(email: string, after = 0, outbox = defaultOu
   for (let attempt = 0; attempt < 50; attempt++) {
     const files = (() => {
       try {
-        return readdirSync(outbox).filter((f) => f.endsWith('.eml')).toSorted().toReversed()
+        return readdirSync(outbox)
+          .filter((f) => f.endsWith('.eml'))
+          .toSorted()
+          .toReversed()
       } catch {
         return []
       }

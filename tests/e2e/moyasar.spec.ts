@@ -52,8 +52,44 @@ test.afterAll(async () => {
 })
 
 const words = {
-  ar: { subscribe: 'اشترك', pay: 'المتابعة إلى الدفع', card: 'بطاقة ائتمانية', stc: 'STC Pay', number: 'رقم البطاقة', name: 'الاسم على البطاقة', month: 'شهر الانتهاء (MM)', year: 'سنة الانتهاء (YY)', cvc: 'رمز التحقق (CVC)', payButton: 'ادفع', mobile: 'رقم جوال STC Pay', sendCode: 'أرسل الرمز', otp: 'رمز التحقق', confirm: 'تأكيد الدفع', success: 'تم الدفع بنجاح', failed: 'فشلت عملية الدفع', invalidNumber: 'أدخل رقم بطاقة صحيحًا' },
-  en: { subscribe: 'Subscribe', pay: 'Continue to payment', card: 'Credit card', stc: 'STC Pay', number: 'Card number', name: 'Name on card', month: 'Expiry month (MM)', year: 'Expiry year (YY)', cvc: 'CVC', payButton: 'Pay', mobile: 'STC Pay mobile number', sendCode: 'Send the code', otp: 'Verification code', confirm: 'Confirm payment', success: 'Payment was successful', failed: 'Payment failed', invalidNumber: 'Enter a valid card number' },
+  ar: {
+    subscribe: 'اشترك',
+    pay: 'المتابعة إلى الدفع',
+    card: 'بطاقة ائتمانية',
+    stc: 'STC Pay',
+    number: 'رقم البطاقة',
+    name: 'الاسم على البطاقة',
+    month: 'شهر الانتهاء (MM)',
+    year: 'سنة الانتهاء (YY)',
+    cvc: 'رمز التحقق (CVC)',
+    payButton: 'ادفع',
+    mobile: 'رقم جوال STC Pay',
+    sendCode: 'أرسل الرمز',
+    otp: 'رمز التحقق',
+    confirm: 'تأكيد الدفع',
+    success: 'تم الدفع بنجاح',
+    failed: 'فشلت عملية الدفع',
+    invalidNumber: 'أدخل رقم بطاقة صحيحًا',
+  },
+  en: {
+    subscribe: 'Subscribe',
+    pay: 'Continue to payment',
+    card: 'Credit card',
+    stc: 'STC Pay',
+    number: 'Card number',
+    name: 'Name on card',
+    month: 'Expiry month (MM)',
+    year: 'Expiry year (YY)',
+    cvc: 'CVC',
+    payButton: 'Pay',
+    mobile: 'STC Pay mobile number',
+    sendCode: 'Send the code',
+    otp: 'Verification code',
+    confirm: 'Confirm payment',
+    success: 'Payment was successful',
+    failed: 'Payment failed',
+    invalidNumber: 'Enter a valid card number',
+  },
 } as const
 
 /** Every request body the page sends to Hallil itself, to prove the card is not among them. */
@@ -85,38 +121,46 @@ async function fillCard(page: Page, lang: 'ar' | 'en', number: string) {
   await page.getByLabel(w.cvc).fill('123')
 }
 
-test('Arabic: pays by card at Moyasar, through 3-D Secure, and lands on success with the subscription; the card never reaches Hallil', { tag: '@database' }, async ({ page }) => {
-  const w = words.ar
-  const toHallil = bodiesToHallil(page)
-  await signedInTeacher(page, 'ar', 'moyasar-card', { outbox: app.outbox })
-  await toPaymentPage(page, 'ar', w.card)
-  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
-  if (process.env.SHOTS) await page.screenshot({ path: '/tmp/pay-ar.png', fullPage: true })
-  // No serious or critical accessibility problem on the payment page, in either colour mode.
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
-    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${scheme} ${v.id}`)).toEqual([])
-  }
-  // A mistyped number is caught on the page, in Arabic, before anything is sent.
-  await fillCard(page, 'ar', '4111111111111112')
-  await page.getByRole('button', { name: w.payButton, exact: true }).click()
-  await expect(page.getByText(w.invalidNumber)).toBeVisible()
-  expect(fake.payments.size).toBe(0)
+test(
+  'Arabic: pays by card at Moyasar, through 3-D Secure, and lands on success with the subscription; the card never reaches Hallil',
+  { tag: '@database' },
+  async ({ page }) => {
+    const w = words.ar
+    const toHallil = bodiesToHallil(page)
+    await signedInTeacher(page, 'ar', 'moyasar-card', { outbox: app.outbox })
+    await toPaymentPage(page, 'ar', w.card)
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
+    if (process.env.SHOTS) await page.screenshot({ path: '/tmp/pay-ar.png', fullPage: true })
+    // No serious or critical accessibility problem on the payment page, in either colour mode.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      const results = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+        .analyze()
+      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${scheme} ${v.id}`)).toEqual(
+        [],
+      )
+    }
+    // A mistyped number is caught on the page, in Arabic, before anything is sent.
+    await fillCard(page, 'ar', '4111111111111112')
+    await page.getByRole('button', { name: w.payButton, exact: true }).click()
+    await expect(page.getByText(w.invalidNumber)).toBeVisible()
+    expect(fake.payments.size).toBe(0)
 
-  await fillCard(page, 'ar', CARD_OK)
-  await page.getByRole('button', { name: w.payButton, exact: true }).click()
-  await expect(page).toHaveURL(/\/ar\/payments\/result\//)
-  await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
-  expect([...fake.payments.values()].some((p) => p.status === 'paid')).toBe(true)
-  expect(toHallil.filter((b) => b.includes(CARD_OK) || b.includes('NOURA'))).toEqual([])
-  // Moyasar's webhook arrives on its own and settles nothing twice.
-  await expect.poll(() => fake.webhooksSent.length).toBeGreaterThan(0)
-  expect(fake.webhooksSent.every((h) => h.status === 200)).toBe(true)
-  await page.goto('/ar/subscriptions')
-  await expect(page.locator('.subscription-list > li')).toHaveCount(1)
-  await expect(page.locator('.status-current')).toBeVisible()
-})
+    await fillCard(page, 'ar', CARD_OK)
+    await page.getByRole('button', { name: w.payButton, exact: true }).click()
+    await expect(page).toHaveURL(/\/ar\/payments\/result\//)
+    await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
+    expect([...fake.payments.values()].some((p) => p.status === 'paid')).toBe(true)
+    expect(toHallil.filter((b) => b.includes(CARD_OK) || b.includes('NOURA'))).toEqual([])
+    // Moyasar's webhook arrives on its own and settles nothing twice.
+    await expect.poll(() => fake.webhooksSent.length).toBeGreaterThan(0)
+    expect(fake.webhooksSent.every((h) => h.status === 200)).toBe(true)
+    await page.goto('/ar/subscriptions')
+    await expect(page.locator('.subscription-list > li')).toHaveCount(1)
+    await expect(page.locator('.status-current')).toBeVisible()
+  },
+)
 
 test('English: a declined card ends in Payment failed, with a way to try again', async ({ page }) => {
   const w = words.en
@@ -141,7 +185,9 @@ test('English: STC Pay asks for the code sent to the mobile, then pays', async (
   await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
 })
 
-test('Arabic: Apple Pay in a browser that has it (Safari\'s ApplePaySession, stood in for here): merchant validation and the token go to Moyasar', async ({ page }) => {
+test("Arabic: Apple Pay in a browser that has it (Safari's ApplePaySession, stood in for here): merchant validation and the token go to Moyasar", async ({
+  page,
+}) => {
   // Chromium has no Apple Pay; this stand-in follows Apple's documented session API: begin()
   // asks for merchant validation, then hands over the payment token, then waits for the result.
   await page.addInitScript(() => {
@@ -163,7 +209,9 @@ test('Arabic: Apple Pay in a browser that has it (Safari\'s ApplePaySession, sto
       }
       completeMerchantValidation(session: unknown) {
         ;(window as unknown as { __merchantSession: unknown }).__merchantSession = session
-        this.onpaymentauthorized?.({ payment: { token: { paymentData: { version: 'EC_v1', data: 'opaque' }, paymentMethod: { network: 'Visa' } } } })
+        this.onpaymentauthorized?.({
+          payment: { token: { paymentData: { version: 'EC_v1', data: 'opaque' }, paymentMethod: { network: 'Visa' } } },
+        })
       }
       completePayment(status: number) {
         ;(window as unknown as { __applePayStatus: number }).__applePayStatus = status

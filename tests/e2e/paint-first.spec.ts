@@ -28,7 +28,10 @@ test('a React page paints before its modules load, then hydrates and keeps its s
       // in the header), do not.
       stylesheets: resources
         .filter((r) => r.name.endsWith('.css'))
-        .filter((r) => r.startTime < fcp || (r as PerformanceResourceTiming & { renderBlockingStatus?: string }).renderBlockingStatus === 'blocking')
+        .filter(
+          (r) =>
+            r.startTime < fcp || (r as PerformanceResourceTiming & { renderBlockingStatus?: string }).renderBlockingStatus === 'blocking',
+        )
         .map((r) => new URL(r.name).pathname),
     }
   })
@@ -56,67 +59,67 @@ test.describe(() => {
   // The service worker would answer the held modules from its cache, past the page's routes.
   test.use({ serviceWorkers: 'block' })
 
-test('the exam editor keeps what was typed before its script took over', { tag: '@once' }, async ({ page }) => {
-  test.setTimeout(90_000)
-  await subscribedTeacher(page, 'en', 'early')
-  // React's modules are held back until the title has been typed, as on a slow phone.
-  let release = () => {}
-  const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
-    await held
-    await route.continue()
-  })
-  await page.goto('/en/exams-test', { waitUntil: 'domcontentloaded' })
-  await page.getByLabel('Test title').fill('Typed before React')
-  await page.getByLabel('Subject').fill('Science')
-  expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull()
-  release()
-  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
-  await page.unroute(/\/assets\/[^/]+\.js$/)
+  test('the exam editor keeps what was typed before its script took over', { tag: '@once' }, async ({ page }) => {
+    test.setTimeout(90_000)
+    await subscribedTeacher(page, 'en', 'early')
+    // React's modules are held back until the title has been typed, as on a slow phone.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/en/exams-test', { waitUntil: 'domcontentloaded' })
+    await page.getByLabel('Test title').fill('Typed before React')
+    await page.getByLabel('Subject').fill('Science')
+    expect(await page.locator('html').getAttribute('data-hydrated')).toBeNull()
+    release()
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+    await page.unroute(/\/assets\/[^/]+\.js$/)
 
-  // A change elsewhere renders the editor again: the typed text stays, in the field and the draft.
-  await page.getByRole('button', { name: 'Add: True or false' }).click()
-  const card = page.locator('.question-card').first()
-  await card.getByLabel('Statement').fill('Water boils at 100 °C at sea level.')
-  await card.getByLabel('True', { exact: true }).check()
-  await expect(page.getByLabel('Test title')).toHaveValue('Typed before React')
-  await page.getByRole('button', { name: 'Save', exact: true }).click()
-  await expect(page).toHaveURL(/exams-test\?id=/)
-  await page.reload()
-  await expect(page.getByLabel('Test title')).toHaveValue('Typed before React')
-  await expect(page.getByLabel('Subject')).toHaveValue('Science')
-})
-
-test('a form sent before React takes over is sent once, by the browser; after, React sends it', { tag: '@once' }, async ({ page }) => {
-  let release = () => {}
-  const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
-    await held
-    await route.continue()
+    // A change elsewhere renders the editor again: the typed text stays, in the field and the draft.
+    await page.getByRole('button', { name: 'Add: True or false' }).click()
+    const card = page.locator('.question-card').first()
+    await card.getByLabel('Statement').fill('Water boils at 100 °C at sea level.')
+    await card.getByLabel('True', { exact: true }).check()
+    await expect(page.getByLabel('Test title')).toHaveValue('Typed before React')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect(page).toHaveURL(/exams-test\?id=/)
+    await page.reload()
+    await expect(page.getByLabel('Test title')).toHaveValue('Typed before React')
+    await expect(page.getByLabel('Subject')).toHaveValue('Science')
   })
-  const path = '/en/verify-otp?purpose=activation&email=nobody%40school.example'
-  await page.goto(path, { waitUntil: 'domcontentloaded' })
-  // A listener on the document stands for React's: the submit must not reach it yet.
-  await page.evaluate(() => document.addEventListener('submit', () => sessionStorage.setItem('reached', 'yes'), true))
-  const posts: string[] = []
-  page.on('request', (r) => {
-    if (r.method() === 'POST') posts.push(r.resourceType())
-  })
-  await page.getByLabel('Verification code').fill('123456')
-  await page.getByRole('button', { name: 'Verify' }).click()
-  await expect(page.getByText('The code is incorrect')).toBeVisible()
-  expect(posts).toEqual(['document'])
-  expect(await page.evaluate(() => sessionStorage.getItem('reached'))).toBeNull()
 
-  release()
-  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
-  await page.unroute(/\/assets\/[^/]+\.js$/)
-  posts.length = 0
-  await page.evaluate(() => document.addEventListener('submit', () => sessionStorage.setItem('reached', 'yes'), true))
-  await page.getByLabel('Verification code').fill('654321')
-  await page.getByRole('button', { name: 'Verify' }).click()
-  await expect.poll(() => posts.length).toBe(1)
-  expect(posts).toEqual(['fetch'])
-  expect(await page.evaluate(() => sessionStorage.getItem('reached'))).toBe('yes')
-})
+  test('a form sent before React takes over is sent once, by the browser; after, React sends it', { tag: '@once' }, async ({ page }) => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    const path = '/en/verify-otp?purpose=activation&email=nobody%40school.example'
+    await page.goto(path, { waitUntil: 'domcontentloaded' })
+    // A listener on the document stands for React's: the submit must not reach it yet.
+    await page.evaluate(() => document.addEventListener('submit', () => sessionStorage.setItem('reached', 'yes'), true))
+    const posts: string[] = []
+    page.on('request', (r) => {
+      if (r.method() === 'POST') posts.push(r.resourceType())
+    })
+    await page.getByLabel('Verification code').fill('123456')
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await expect(page.getByText('The code is incorrect')).toBeVisible()
+    expect(posts).toEqual(['document'])
+    expect(await page.evaluate(() => sessionStorage.getItem('reached'))).toBeNull()
+
+    release()
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+    await page.unroute(/\/assets\/[^/]+\.js$/)
+    posts.length = 0
+    await page.evaluate(() => document.addEventListener('submit', () => sessionStorage.setItem('reached', 'yes'), true))
+    await page.getByLabel('Verification code').fill('654321')
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await expect.poll(() => posts.length).toBe(1)
+    expect(posts).toEqual(['fetch'])
+    expect(await page.evaluate(() => sessionStorage.getItem('reached'))).toBe('yes')
+  })
 })

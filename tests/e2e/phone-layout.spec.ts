@@ -203,7 +203,11 @@ for (const lang of ['ar', 'en'] as const) {
     const dateLines = await byDate
       .locator('tbody th')
       .first()
-      .evaluate((th) => [...th.querySelectorAll('.nowrap')].map((s) => Math.round(s.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight))))
+      .evaluate((th) =>
+        [...th.querySelectorAll('.nowrap')].map((s) =>
+          Math.round(s.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight)),
+        ),
+      )
     expect(dateLines).toEqual([1, 1])
     await expectStickyFirstColumn(page.locator('.table-sticky').first())
     await screenshots(page, `absence-${lang}`)
@@ -227,7 +231,9 @@ for (const lang of ['ar', 'en'] as const) {
     // The builder's Save needs its script (issue 16, defect 6: a click before it runs is lost);
     // this test is about the lists' layout, so it waits for the script.
     await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
-    await page.getByLabel(w.testTitle).fill(lang === 'ar' ? 'اختبار الرياضيات القصير للفصل الدراسي الأول' : 'Mathematics quiz for the first term')
+    await page
+      .getByLabel(w.testTitle)
+      .fill(lang === 'ar' ? 'اختبار الرياضيات القصير للفصل الدراسي الأول' : 'Mathematics quiz for the first term')
     await page.getByRole('button', { name: w.save, exact: true }).click()
     await expect(page.getByText(w.saved).first()).toBeVisible()
     await page.goto(`/${lang}/exams`)

@@ -206,9 +206,22 @@ test.describe('app shell', () => {
     await page.addInitScript(() => {
       const seen: string[] = []
       Object.assign(window, { cspViolations: seen })
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`), true)
+      document.addEventListener(
+        'securitypolicyviolation',
+        (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+        true,
+      )
     })
-    for (const path of ['/ar', '/en/packages', '/en/contact-us', '/ar/login', '/en/SignIn', '/ar/forget-password', '/ar/rates', '/en/verify-otp?purpose=activation&email=nobody%40school.example']) {
+    for (const path of [
+      '/ar',
+      '/en/packages',
+      '/en/contact-us',
+      '/ar/login',
+      '/en/SignIn',
+      '/ar/forget-password',
+      '/ar/rates',
+      '/en/verify-otp?purpose=activation&email=nobody%40school.example',
+    ]) {
       await page.goto(path)
       await page.waitForLoadState('networkidle')
       expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual([])
@@ -241,7 +254,17 @@ test.describe('app shell', () => {
   })
 
   test('content pages reach a guest without React, with the small enhancement script', { tag: '@once' }, async ({ page, request }) => {
-    for (const path of ['/ar', '/en/packages', '/ar/common-questions', '/en/terms', '/en/contact-us', '/ar/login', '/ar/SignIn', '/en/forget-password', '/ar/rates']) {
+    for (const path of [
+      '/ar',
+      '/en/packages',
+      '/ar/common-questions',
+      '/en/terms',
+      '/en/contact-us',
+      '/ar/login',
+      '/ar/SignIn',
+      '/en/forget-password',
+      '/ar/rates',
+    ]) {
       const html = await (await request.get(path)).text()
       expect(html, path).not.toContain('modulepreload')
       expect(html, path).not.toContain('__reactRouterContext')
@@ -252,7 +275,9 @@ test.describe('app shell', () => {
       expect(script.headers()['content-type']).toContain('javascript')
     }
     // A guest page that is not one of them (a step of a flow) is a React page.
-    expect(await (await request.get('/en/verify-otp?purpose=activation&email=nobody%40school.example')).text()).toContain('__reactRouterContext')
+    expect(await (await request.get('/en/verify-otp?purpose=activation&email=nobody%40school.example')).text()).toContain(
+      '__reactRouterContext',
+    )
 
     // Links work as plain links; the FAQ's answers open without script.
     await page.goto('/ar')
@@ -264,27 +289,31 @@ test.describe('app shell', () => {
     await expect(first).toHaveAttribute('open', '')
   })
 
-  test('on a content page without React, a toast can be closed and the colour mode changed', { tag: '@once' }, async ({ page, baseURL }) => {
-    await signedInTeacher(page, 'en', 'toast')
-    // Logging out by a plain form post: the next page is a document load with the flash cookie.
-    // No app page stays open meanwhile (a request of its own would take the one-time message).
-    await page.goto('about:blank')
-    // The Origin a browser's form would send: a cookie-authenticated write without one is refused.
-    const out = await page.request.post('/en/logout', { form: {}, maxRedirects: 0, headers: { origin: baseURL ?? '' } })
-    expect(out.status()).toBe(302)
-    await page.goto('/en')
-    expect(await page.locator('script[type="module"]').count()).toBe(1)
-    const toast = page.locator('.toast')
-    await expect(toast).toContainText('Logout successful')
-    await expect(page.locator('html')).toHaveAttribute('data-enhanced', 'true')
-    await toast.getByRole('button').click()
-    await expect(toast).toHaveCount(0)
-    // The colour-mode button works here too, and names the mode it shows.
-    const button = page.getByRole('button', { name: /Colour mode/ })
-    await button.click()
-    await expect(button).toHaveAttribute('aria-label', /Light/)
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
-  })
+  test(
+    'on a content page without React, a toast can be closed and the colour mode changed',
+    { tag: '@once' },
+    async ({ page, baseURL }) => {
+      await signedInTeacher(page, 'en', 'toast')
+      // Logging out by a plain form post: the next page is a document load with the flash cookie.
+      // No app page stays open meanwhile (a request of its own would take the one-time message).
+      await page.goto('about:blank')
+      // The Origin a browser's form would send: a cookie-authenticated write without one is refused.
+      const out = await page.request.post('/en/logout', { form: {}, maxRedirects: 0, headers: { origin: baseURL ?? '' } })
+      expect(out.status()).toBe(302)
+      await page.goto('/en')
+      expect(await page.locator('script[type="module"]').count()).toBe(1)
+      const toast = page.locator('.toast')
+      await expect(toast).toContainText('Logout successful')
+      await expect(page.locator('html')).toHaveAttribute('data-enhanced', 'true')
+      await toast.getByRole('button').click()
+      await expect(toast).toHaveCount(0)
+      // The colour-mode button works here too, and names the mode it shows.
+      const button = page.getByRole('button', { name: /Colour mode/ })
+      await button.click()
+      await expect(button).toHaveAttribute('aria-label', /Light/)
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+    },
+  )
 
   test('a signed-in teacher never gets the guest page', async ({ page, request }) => {
     await request.get('/en')

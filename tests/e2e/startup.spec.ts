@@ -7,7 +7,13 @@ import { expect, test } from './fixtures.ts'
 // Start-up refuses bad configuration with a message naming the variable (no browser needed).
 test('a bad value stops start-up and is named', { tag: '@once' }, () => {
   const run = spawnSync(process.execPath, ['server.js'], {
-    env: { ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-start-')), PORT: 'eighty', PAYMENT_GATEWAY: 'paypal', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-start-')),
+      PORT: 'eighty',
+      PAYMENT_GATEWAY: 'paypal',
+      DATABASE_URL: '',
+    },
     encoding: 'utf8',
     timeout: 20_000,
   })
@@ -18,7 +24,14 @@ test('a bad value stops start-up and is named', { tag: '@once' }, () => {
 
 test('production refuses to start without its secrets', { tag: '@once' }, () => {
   const run = spawnSync(process.execPath, ['server.js'], {
-    env: { ...process.env, NODE_ENV: 'production', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-start-')), SESSION_SECRET: '', APP_URL: '', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'hallil-start-')),
+      SESSION_SECRET: '',
+      APP_URL: '',
+      DATABASE_URL: '',
+    },
     encoding: 'utf8',
     timeout: 20_000,
   })

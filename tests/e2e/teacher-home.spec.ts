@@ -70,7 +70,12 @@ async function axeFindings(page: Page): Promise<string[]> {
     await page.emulateMedia({ colorScheme: scheme })
     const results = await axe(page).analyze()
     for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical' || x.id === 'heading-order'))
-      found.push(`${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)
+      found.push(
+        `${scheme} ${v.id}: ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+      )
   }
   await page.emulateMedia({ colorScheme: null })
   return found
@@ -128,7 +133,9 @@ test('a guest’s home stays the public page, and the page cache never mixes it 
 for (const lang of ['ar', 'en'] as const) {
   const w = words[lang]
 
-  test(`${lang}: a new teacher lands on her home: the tools, the way to subscribe, her unread welcome, empty lists with their first step`, async ({ page }) => {
+  test(`${lang}: a new teacher lands on her home: the tools, the way to subscribe, her unread welcome, empty lists with their first step`, async ({
+    page,
+  }) => {
     test.setTimeout(90_000)
     await signedInTeacher(page, lang, 'home-new')
     await expect(page).toHaveURL(new RegExp(`/${lang}$`))
@@ -137,14 +144,18 @@ for (const lang of ['ar', 'en'] as const) {
 
     const main = page.locator('main')
     const tools = main.locator('.home-tools')
-    for (const [label, to] of Object.entries(w.tools)) await expect(tools.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', `/${lang}/${to}`)
+    for (const [label, to] of Object.entries(w.tools))
+      await expect(tools.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', `/${lang}/${to}`)
     await expect(main.locator('.home-status-card').first()).toContainText(w.notSubscribed)
     await expect(main.getByRole('link', { name: w.choose })).toHaveAttribute('href', `/${lang}/packages`)
     // Activation leaves the welcome notification unread.
     await expect(main.locator('.home-unread')).toHaveText(w.oneUnread)
     await expect(main.locator('#home-analyses-title + .empty-state')).toContainText(w.noAnalyses)
     await expect(main.locator('#home-exams-title + .empty-state')).toContainText(w.noTests)
-    await expect(main.locator('#home-exams-title + .empty-state').getByRole('link', { name: w.newTest })).toHaveAttribute('href', `/${lang}/exams-test`)
+    await expect(main.locator('#home-exams-title + .empty-state').getByRole('link', { name: w.newTest })).toHaveAttribute(
+      'href',
+      `/${lang}/exams-test`,
+    )
 
     // The tools in the main navigation: on a desktop in the bar, on a phone in the menu.
     expect(await navTexts(page, 'header nav.main-nav')).toEqual([...w.teacherNav])
@@ -152,7 +163,12 @@ for (const lang of ['ar', 'en'] as const) {
     for (const width of [1160, 1280]) {
       await page.setViewportSize({ width, height: 900 })
       await expect(page.locator('header nav.main-nav')).toBeVisible()
-      const fits = await page.locator('.header-inner').evaluate((el) => el.scrollWidth <= el.clientWidth && [...el.querySelectorAll<HTMLElement>('.main-nav a')].every((a) => a.offsetHeight < 48))
+      const fits = await page
+        .locator('.header-inner')
+        .evaluate(
+          (el) =>
+            el.scrollWidth <= el.clientWidth && [...el.querySelectorAll<HTMLElement>('.main-nav a')].every((a) => a.offsetHeight < 48),
+        )
       expect(fits, `the bar at ${width} px`).toBe(true)
     }
     await page.setViewportSize({ width: 1100, height: 900 })
@@ -175,7 +191,10 @@ for (const lang of ['ar', 'en'] as const) {
     if (lang === 'ar') await screenshots(page, `home-new-${lang}`)
   })
 
-  test(`${lang}: after paying she starts the absence analysis, and her home shows her subscription, her latest work and her notifications`, async ({ page, baseURL }) => {
+  test(`${lang}: after paying she starts the absence analysis, and her home shows her subscription, her latest work and her notifications`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(150_000)
     await subscribedTeacher(page, lang, 'home-paid')
     const result = page.locator('.result-card')
@@ -187,13 +206,20 @@ for (const lang of ['ar', 'en'] as const) {
 
     // Some work to come back to: the sample file analysed, and a test saved.
     const sample = await page.request.get(`/${lang}/analysis/sample.xlsx`)
-    await page.locator('input[type="file"]').setInputFiles({ name: 'sample.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await sample.body() })
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'sample.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await sample.body(),
+    })
     await page.getByRole('button', { name: w.submit }).click()
     await expect(page).toHaveURL(new RegExp(`/${lang}/single-analysis\\?id=`))
     const analysisId = new URL(page.url()).searchParams.get('id')
     const saved = await page.request.post(`/${lang}/exams-test`, {
       headers: { origin: baseURL ?? '', 'content-type': 'application/json' },
-      data: { title: 'Science quiz — week 3', questions: [{ type: 'true_false', text: 'Water boils at 100 °C at sea level.', marks: 1, correct: true }] },
+      data: {
+        title: 'Science quiz — week 3',
+        questions: [{ type: 'true_false', text: 'Water boils at 100 °C at sea level.', marks: 1, correct: true }],
+      },
     })
     expect(saved.status()).toBe(200)
 
@@ -204,7 +230,10 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(subscription).toContainText(w.daysLeft)
     await expect(subscription.locator('.dual-date-hijri')).toContainText(w.hijri)
     await expect(main.locator('#home-analyses-title ~ .recent-items li')).toHaveCount(1)
-    await expect(main.locator('#home-analyses-title ~ .recent-items a')).toHaveAttribute('href', `/${lang}/single-analysis?id=${analysisId}`)
+    await expect(main.locator('#home-analyses-title ~ .recent-items a')).toHaveAttribute(
+      'href',
+      `/${lang}/single-analysis?id=${analysisId}`,
+    )
     await expect(main.locator('#home-analyses-title ~ .recent-items a')).not.toBeEmpty()
     await expect(main.getByRole('link', { name: w.allAnalyses })).toHaveAttribute('href', `/${lang}/last-multiple`)
     await expect(main.locator('#home-exams-title ~ .recent-items li')).toHaveText(new RegExp(`Science quiz — week 3\\s*${w.oneQuestion}`))
@@ -225,11 +254,17 @@ for (const lang of ['ar', 'en'] as const) {
   })
 }
 
-test('the tools her page prefetches leave no message behind for a teacher without a subscription: the next page shows only its own', async ({ page }) => {
+test('the tools her page prefetches leave no message behind for a teacher without a subscription: the next page shows only its own', async ({
+  page,
+}) => {
   await signedInTeacher(page, 'en', 'prefetch')
   // Her home links to the tools, which would turn her away (no subscription); their data
   // fetched ahead is answered empty, without running the tool's guard.
-  const prefetched = page.waitForResponse((res) => res.url().endsWith('/en/analysis.data') && /prefetch/.test(res.request().headers()['sec-purpose'] ?? res.request().headers()['purpose'] ?? ''))
+  const prefetched = page.waitForResponse(
+    (res) =>
+      res.url().endsWith('/en/analysis.data') &&
+      /prefetch/.test(res.request().headers()['sec-purpose'] ?? res.request().headers()['purpose'] ?? ''),
+  )
   await page.goto('/en/about-us')
   await page.goto('/en')
   expect((await prefetched).status()).toBe(204)

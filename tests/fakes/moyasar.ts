@@ -48,11 +48,7 @@ export type MoyasarFake = {
   /** Requests the API received (method and path, never bodies). */
   requests: Array<{ method: string; path: string }>
   /** POSTs a Moyasar webhook event for the payment to `url`; the answer's status and body. */
-  sendWebhook(
-    url: string,
-    paymentId: string,
-    options?: { secretToken?: string; type?: string },
-  ): Promise<{ status: number; body: string }>
+  sendWebhook(url: string, paymentId: string, options?: { secretToken?: string; type?: string }): Promise<{ status: number; body: string }>
   /** The next API request answers `status` without doing anything. */
   failNext(status?: number): void
   /** The next API request is carried out, but answered `ms` later. */
@@ -165,7 +161,10 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
 
     const givenId = typeof body.given_id === 'string' ? body.given_id : undefined
     if (givenId && payments.has(givenId))
-      return [400, { type: 'used_given_id', message: 'The given_id provided has been already used with a different payment.', errors: null }]
+      return [
+        400,
+        { type: 'used_given_id', message: 'The given_id provided has been already used with a different payment.', errors: null },
+      ]
 
     const id = givenId ?? randomUUID()
     const source = body.source as Record<string, unknown>
@@ -203,7 +202,14 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
     } else if (source.type === 'applepay') {
       // An Apple Pay token is already authenticated by the device: no 3-D Secure step.
       outcomes.set(id, { status: 'paid', message: 'APPROVED', code: '00' })
-      responseSource = { type: 'applepay', company: 'visa', name: null, number: '4111 11** **** 1111', message: null, transaction_url: null }
+      responseSource = {
+        type: 'applepay',
+        company: 'visa',
+        name: null,
+        number: '4111 11** **** 1111',
+        message: null,
+        transaction_url: null,
+      }
     } else {
       outcomes.set(id, { status: 'paid', message: 'APPROVED', code: '00' })
       responseSource = {
@@ -251,10 +257,19 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
     } catch {
       return [400, { type: 'invalid_request_error', message: 'Invalid JSON body', errors: null }]
     }
-    if (body.publishable_api_key !== publishableKey) return [401, { type: 'authentication_error', message: 'Invalid authorization credentials', errors: null }]
+    if (body.publishable_api_key !== publishableKey)
+      return [401, { type: 'authentication_error', message: 'Invalid authorization credentials', errors: null }]
     if (typeof body.validation_url !== 'string' || typeof body.domain_name !== 'string')
       return [400, { type: 'invalid_request_error', message: 'Validation Failed', errors: { validation_url: ["can't be blank"] } }]
-    return [200, { merchantSessionIdentifier: `fake_${randomUUID()}`, domainName: body.domain_name, displayName: body.display_name ?? '', signature: 'fake' }]
+    return [
+      200,
+      {
+        merchantSessionIdentifier: `fake_${randomUUID()}`,
+        domainName: body.domain_name,
+        displayName: body.display_name ?? '',
+        signature: 'fake',
+      },
+    ]
   }
 
   function completeThreeDs(res: ServerResponse, id: string) {
@@ -272,7 +287,8 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
   /** STC Pay's OTP step: the sandbox's 123456 succeeds, any other code fails. */
   function completeOtp(res: ServerResponse, id: string, raw: string, query: URLSearchParams) {
     const payment = payments.get(id)
-    if (!payment || payment.source.type !== 'stcpay') return send(res, 404, { type: 'api_error', message: 'Object not found', errors: null })
+    if (!payment || payment.source.type !== 'stcpay')
+      return send(res, 404, { type: 'api_error', message: 'Object not found', errors: null })
     let otp = query.get('otp_value')
     try {
       const parsed = raw ? (JSON.parse(raw) as { otp_value?: unknown }) : {}
@@ -305,7 +321,11 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
     }
   }
 
-  async function sendEvent(target: string, paymentId: string, { secretToken = webhookSecret, type }: { secretToken?: string; type?: string } = {}) {
+  async function sendEvent(
+    target: string,
+    paymentId: string,
+    { secretToken = webhookSecret, type }: { secretToken?: string; type?: string } = {},
+  ) {
     const payment = payments.get(paymentId)
     if (!payment) throw new Error(`The fake holds no payment ${paymentId}`)
     const event = {

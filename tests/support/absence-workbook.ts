@@ -45,7 +45,10 @@ export function absenceWorkbook(options: AbsenceWorkbookOptions): AbsenceWorkboo
     system: rand() < 0.9 ? 'نهاري' : 'ليلي',
   }))
   // School days: Sunday to Thursday.
-  const schoolDays = Array.from({ length: days }, (_v, d) => ({ serial: FIRST_DAY_SERIAL + Math.floor(d / 5) * 7 + (d % 5), weekday: WEEKDAYS[d % 5]! }))
+  const schoolDays = Array.from({ length: days }, (_v, d) => ({
+    serial: FIRST_DAY_SERIAL + Math.floor(d / 5) * 7 + (d % 5),
+    weekday: WEEKDAYS[d % 5]!,
+  }))
 
   const parts: string[] = [
     `${rowOpen(1, 1)}${textCell('A1', 'تقرير الغياب')}</row>`,

@@ -27,12 +27,31 @@ const bomb = zeroBomb(300)
 
 export const badWorkbooks: Array<{ name: string; file: () => Uint8Array; status: number; message: string | RegExp }> = [
   { name: 'not a zip (plain text)', file: () => new TextEncoder().encode('just some text'), status: 422, message: INVALID },
-  { name: 'a csv renamed .xlsx', file: () => new TextEncoder().encode('اسم الطالب,التاريخ,الحالة\nأحمد,2025-09-07,حاضر\n'), status: 422, message: INVALID },
-  { name: 'a pdf renamed .xlsx', file: () => new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF'), status: 422, message: INVALID },
+  {
+    name: 'a csv renamed .xlsx',
+    file: () => new TextEncoder().encode('اسم الطالب,التاريخ,الحالة\nأحمد,2025-09-07,حاضر\n'),
+    status: 422,
+    message: INVALID,
+  },
+  {
+    name: 'a pdf renamed .xlsx',
+    file: () => new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF'),
+    status: 422,
+    message: INVALID,
+  },
   { name: 'an .xls renamed .xlsx', file: () => buildOle(['Workbook']), status: 422, message: INVALID },
   { name: 'an encrypted workbook', file: () => buildOle(['EncryptionInfo', 'EncryptedPackage']), status: 422, message: INVALID },
   { name: 'a truncated workbook', file: () => good.subarray(0, Math.floor(good.length / 2)), status: 422, message: INVALID },
-  { name: 'an .ods renamed .xlsx', file: () => buildZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', method: 0 }, { name: 'content.xml', data: '<office:document-content/>' }]), status: 422, message: INVALID },
+  {
+    name: 'an .ods renamed .xlsx',
+    file: () =>
+      buildZip([
+        { name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', method: 0 },
+        { name: 'content.xml', data: '<office:document-content/>' },
+      ]),
+    status: 422,
+    message: INVALID,
+  },
   {
     name: 'a zip bomb (honest directory)',
     file: () => buildWorkbook({ sheets: [{ name: 'S', deflated: { bytes: bomb.bytes, size: bomb.size, crc: 0 } }] }),
@@ -47,7 +66,15 @@ export const badWorkbooks: Array<{ name: string; file: () => Uint8Array; status:
   },
   {
     name: 'an XML entity bomb',
-    file: () => buildWorkbook({ sheets: [{ name: 'S', xml: `${billionLaughs}<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&lol3;</t></is></c></row></sheetData></worksheet>` }] }),
+    file: () =>
+      buildWorkbook({
+        sheets: [
+          {
+            name: 'S',
+            xml: `${billionLaughs}<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&lol3;</t></is></c></row></sheetData></worksheet>`,
+          },
+        ],
+      }),
     status: 422,
     message: INVALID,
   },

@@ -13,7 +13,13 @@ export function sampleExamBody(overrides: Record<string, unknown> = {}) {
     info: 'أجب عن جميع الأسئلة الآتية.',
     show_student_name: true,
     questions: [
-      { type: 'multiple_choice', text: 'أي الكواكب أقرب إلى الشمس؟', marks: 1, options: ['عطارد', 'الزهرة', 'الأرض', 'المريخ'], correct: 0 },
+      {
+        type: 'multiple_choice',
+        text: 'أي الكواكب أقرب إلى الشمس؟',
+        marks: 1,
+        options: ['عطارد', 'الزهرة', 'الأرض', 'المريخ'],
+        correct: 0,
+      },
       { type: 'checkbox', text: 'اختر الثدييات:', marks: 2, options: ['الحوت', 'النسر', 'الجمل', 'السلحفاة'], correct: [0, 2] },
       { type: 'true_false', text: 'الماء يغلي عند 100 درجة مئوية عند مستوى سطح البحر.', marks: 1, correct: true },
       { type: 'essay', text: 'اشرح دورة الماء في الطبيعة.', marks: 4, lines: 5 },

@@ -166,7 +166,12 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
   const port = options.port ?? (await freePort())
   const url = `http://${options.hostname ?? 'localhost'}:${port}`
   // Another process on the port would answer the health check in this server's place.
-  if (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(() => true, () => false))
+  if (
+    await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    )
+  )
     throw new Error(`port ${port} is already in use: the ${options.name} server cannot start`)
   // A folder of this start's own: a server left starting by a timed-out attempt keeps its folder.
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), `hallil-${options.name.replace(/\W/g, '-')}-`))
@@ -190,7 +195,11 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     ...options.env,
   }
   const keep = options.stdio !== 'inherit'
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'server.js'], { cwd: snapshot ?? root, env, stdio: ['ignore', keep ? 'ignore' : 'inherit', keep ? 'pipe' : 'inherit'] })
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'server.js'], {
+    cwd: snapshot ?? root,
+    env,
+    stdio: ['ignore', keep ? 'ignore' : 'inherit', keep ? 'pipe' : 'inherit'],
+  })
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000)

@@ -180,7 +180,9 @@ export function buildWorkbook(spec: WorkbookSpec): Uint8Array {
         `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
         `<Default Extension="xml" ContentType="application/xml"/>` +
         `<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>` +
-        spec.sheets.map((_s, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="${OFFICE_CT}.worksheet+xml"/>`).join('') +
+        spec.sheets
+          .map((_s, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="${OFFICE_CT}.worksheet+xml"/>`)
+          .join('') +
         `<Override PartName="/xl/styles.xml" ContentType="${OFFICE_CT}.styles+xml"/>` +
         `<Override PartName="/xl/sharedStrings.xml" ContentType="${OFFICE_CT}.sharedStrings+xml"/></Types>`,
     },
@@ -251,10 +253,17 @@ export interface SheetSpec {
 }
 
 /** A workbook of the given sheets written by SheetJS as .xls (BIFF8, as Excel 97–2003 saves it) or .xlsx. */
-export function sheetJsWorkbook(sheets: readonly SheetSpec[], bookType: 'biff8' | 'xlsx', options: { date1904?: boolean } = {}): Uint8Array {
+export function sheetJsWorkbook(
+  sheets: readonly SheetSpec[],
+  bookType: 'biff8' | 'xlsx',
+  options: { date1904?: boolean } = {},
+): Uint8Array {
   const book = XLSX.utils.book_new()
   for (const sheet of sheets) {
-    const ws = XLSX.utils.aoa_to_sheet(sheet.rows.map((r) => [...r]), { cellDates: true })
+    const ws = XLSX.utils.aoa_to_sheet(
+      sheet.rows.map((r) => [...r]),
+      { cellDates: true },
+    )
     if (sheet.merges) ws['!merges'] = sheet.merges.map((m) => ({ s: { ...m.s }, e: { ...m.e } }))
     XLSX.utils.book_append_sheet(book, ws, sheet.name)
   }
@@ -270,7 +279,8 @@ export function oleStream(file: Uint8Array, name: string): { start: number; size
   const directory = (buf.readUInt32LE(48) + 1) * OLE_SECTOR
   for (let at = directory; at < directory + OLE_SECTOR; at += 128) {
     const length = buf.readUInt16LE(at + 64)
-    if (length >= 2 && buf.toString('utf16le', at, at + length - 2) === name) return { start: buf.readUInt32LE(at + 116), size: buf.readUInt32LE(at + 120) }
+    if (length >= 2 && buf.toString('utf16le', at, at + length - 2) === name)
+      return { start: buf.readUInt32LE(at + 116), size: buf.readUInt32LE(at + 120) }
   }
   throw new Error(`no stream ${name}`)
 }
@@ -368,7 +378,11 @@ export function buildXls(sheets: readonly XlsSheetSpec[]): Uint8Array {
     return record(0x00e0, body)
   }
   const font = () => {
-    const body = Buffer.concat([Buffer.from([0xc8, 0, 0, 0, 0xff, 0x7f, 0x90, 0x01, 0, 0, 0, 0, 0, 0]), Buffer.from([5, 1]), Buffer.from('Arial', 'utf16le')])
+    const body = Buffer.concat([
+      Buffer.from([0xc8, 0, 0, 0, 0xff, 0x7f, 0x90, 0x01, 0, 0, 0, 0, 0, 0]),
+      Buffer.from([5, 1]),
+      Buffer.from('Arial', 'utf16le'),
+    ])
     return record(0x0031, body)
   }
 
@@ -422,13 +436,23 @@ export function buildXls(sheets: readonly XlsSheetSpec[]): Uint8Array {
     r.writeUInt16LE(0xfff5, 8)
     return r
   })
-  const fixed = [bof(0x0005), record(0x0042, u16(1200)), record(0x0022, u16(0)), ...Array.from({ length: 5 }, font), format, ...styleXfs, xf(0), xf(DATE_FORMAT_ID)]
+  const fixed = [
+    bof(0x0005),
+    record(0x0042, u16(1200)),
+    record(0x0022, u16(0)),
+    ...Array.from({ length: 5 }, font),
+    format,
+    ...styleXfs,
+    xf(0),
+    xf(DATE_FORMAT_ID),
+  ]
   const boundSheet = (name: string, offset: number) => {
     const body = Buffer.concat([Buffer.alloc(6), Buffer.from([name.length, 1]), Buffer.from(name, 'utf16le')])
     body.writeUInt32LE(offset, 0)
     return record(0x0085, body)
   }
-  const globalsLength = fixed.reduce((sum, b) => sum + b.length, 0) + sheets.reduce((sum, s) => sum + boundSheet(s.name, 0).length, 0) + eof.length
+  const globalsLength =
+    fixed.reduce((sum, b) => sum + b.length, 0) + sheets.reduce((sum, s) => sum + boundSheet(s.name, 0).length, 0) + eof.length
   let offset = globalsLength
   const boundSheets = sheets.map((s, i) => {
     const b = boundSheet(s.name, offset)
@@ -480,7 +504,8 @@ function oleFileOf(streamName: string, stream: Buffer): Uint8Array {
     }
     file.writeUInt32LE(d + 1 < difatSectors ? d + 1 : END_OF_CHAIN, at(d) + 508)
   }
-  const setFat = (sector: number, value: number) => file.writeUInt32LE(value >>> 0, at(firstFat + Math.floor(sector / 128)) + (sector % 128) * 4)
+  const setFat = (sector: number, value: number) =>
+    file.writeUInt32LE(value >>> 0, at(firstFat + Math.floor(sector / 128)) + (sector % 128) * 4)
   for (let s = 0; s < fatSectors * 128; s++) setFat(s, FREE_SECTOR)
   for (let s = 0; s < difatSectors; s++) setFat(s, DIFAT_SECTOR)
   for (let s = firstFat; s < directorySector; s++) setFat(s, FAT_SECTOR)

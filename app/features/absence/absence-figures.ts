@@ -52,9 +52,17 @@ export type AbsenceType = 'excused' | 'unexcused'
 /** 0 = none; 1, 2, 3 = unexcused days at or over the first, second, third threshold. */
 export type WarningLevel = 0 | 1 | 2 | 3
 /** The message key naming each warning level (index = level). */
-export const warningLevelKeys = ['absence.warning.none', 'absence.warning.first', 'absence.warning.second', 'absence.warning.third'] as const
+export const warningLevelKeys = [
+  'absence.warning.none',
+  'absence.warning.first',
+  'absence.warning.second',
+  'absence.warning.third',
+] as const
 /** The message key naming each type of absence. */
-export const absenceTypeKeys = { excused: 'absence.types.excused', unexcused: 'absence.types.unexcused' } as const satisfies Record<AbsenceType, string>
+export const absenceTypeKeys = { excused: 'absence.types.excused', unexcused: 'absence.types.unexcused' } as const satisfies Record<
+  AbsenceType,
+  string
+>
 
 export interface Counts {
   readonly records: number
@@ -201,8 +209,6 @@ export interface AbsenceTotalsRecords {
   readonly sheets: readonly string[]
 }
 
-
-
 // ---------------------------------------------------------------------------------------------
 
 export class Tally {
@@ -290,7 +296,10 @@ export class LabelGroups {
   }
 
   /** The groups with the default resolved (merged into the group that spells it out, if any) and each group's final label. */
-  resolve(defaults: { ar: string; en: string }, headerLanguage: 'ar' | 'en'): { groups: LabelGroup[]; labelOf: (group: LabelGroup) => string } {
+  resolve(
+    defaults: { ar: string; en: string },
+    headerLanguage: 'ar' | 'en',
+  ): { groups: LabelGroup[]; labelOf: (group: LabelGroup) => string } {
     const language = this.hasArabicValue ? 'ar' : this.hasValue ? 'en' : headerLanguage
     const label = defaults[language]
     const spelled = this.byKey.get(normalizeLabel(label))
@@ -358,7 +367,13 @@ export class AbsenceGroups {
 
   /** Adds one day's status, or a whole period's counts, to every group of the student. */
   count(student: CountedStudent, what: AttendanceStatus | Counts): void {
-    for (const tally of [this.overall, this.classroomTally(student.classroom), student.section.tally, student.system.tally, student.tally]) {
+    for (const tally of [
+      this.overall,
+      this.classroomTally(student.classroom),
+      student.section.tally,
+      student.system.tally,
+      student.tally,
+    ]) {
       if (typeof what === 'string') tally.add(what)
       else tally.merge(what)
     }
@@ -369,7 +384,12 @@ export class AbsenceGroups {
     students: Iterable<S>,
     headerLanguage: 'ar' | 'en',
     thresholds: readonly [number, number, number],
-  ): { bySection: SectionFigures[]; byClassroom: ClassroomFigures[]; bySystem: SystemFigures[]; students: Array<{ student: S; figures: StudentFigures }> } {
+  ): {
+    bySection: SectionFigures[]
+    byClassroom: ClassroomFigures[]
+    bySystem: SystemFigures[]
+    students: Array<{ student: S; figures: StudentFigures }>
+  } {
     const sectionGroups = this.sections.resolve(defaultSection, headerLanguage)
     const systemGroups = this.systems.resolve(defaultSystem, headerLanguage)
     const classroomList = [...this.classrooms.keys()].sort(compareClassrooms)
@@ -382,7 +402,11 @@ export class AbsenceGroups {
     )
     return {
       bySection: sectionGroups.groups.map((group) => ({ section: group.label, ...group.tally.figures() })),
-      byClassroom: classroomList.map((classroom) => ({ grade: classroom.grade, classroom: classroom.classroom, ...(this.classrooms.get(classroom) as Tally).figures() })),
+      byClassroom: classroomList.map((classroom) => ({
+        grade: classroom.grade,
+        classroom: classroom.classroom,
+        ...(this.classrooms.get(classroom) as Tally).figures(),
+      })),
       bySystem: systemGroups.groups.map((group) => ({ system: group.label, ...group.tally.figures() })),
       students: sorted.map(({ student }) => {
         const { tally } = student

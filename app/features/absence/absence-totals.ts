@@ -41,7 +41,15 @@ export const totalsColumns = {
   ...studentColumns,
   excused: { headers: ['غياب بعذر', 'الغياب بعذر', 'أيام الغياب بعذر', 'Excused days', 'Excused absences', 'Excused'], required: true },
   unexcused: {
-    headers: ['غياب بدون عذر', 'الغياب بدون عذر', 'أيام الغياب بدون عذر', 'الغياب بدون عذر مقبول', 'Unexcused days', 'Unexcused absences', 'Unexcused'],
+    headers: [
+      'غياب بدون عذر',
+      'الغياب بدون عذر',
+      'أيام الغياب بدون عذر',
+      'الغياب بدون عذر مقبول',
+      'Unexcused days',
+      'Unexcused absences',
+      'Unexcused',
+    ],
     required: true,
   },
   late: { headers: ['تأخر', 'التأخر', 'عدد مرات التأخر', 'التأخر الصباحي', 'Late arrivals', 'Lateness', 'Late'], required: false },
@@ -63,7 +71,8 @@ export function countSchoolDays(fromDay: number, toDay: number): number {
 /** A non-negative whole count; a blank cell is 0; null when unreadable. */
 function readCount(value: CellValue | undefined): number | null {
   if (isBlankCell(value)) return 0
-  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(normalizeText(value).replace(/\.0+$/, '')) : Number.NaN
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' ? Number(normalizeText(value).replace(/\.0+$/, '')) : Number.NaN
   return Number.isInteger(number) && number >= 0 ? number : null
 }
 
@@ -78,7 +87,9 @@ function periodOf(from: string | undefined, to: string | undefined): AbsencePeri
 }
 
 function writtenDate(text: string): string {
-  return cleanText(text).replace(/\s*(?:ه|هـ|م)\.?$/u, '').trim()
+  return cleanText(text)
+    .replace(/\s*(?:ه|هـ|م)\.?$/u, '')
+    .trim()
 }
 
 function dayOfIso(iso: string): number {
@@ -107,7 +118,10 @@ export function analyseTotals(
     period ??= periodOf(title.from, title.to)
     if (meta.school === undefined && title.school !== undefined) meta = { ...meta, school: title.school }
     if (meta.term === undefined && title.term !== undefined) meta = { ...meta, term: title.term }
-    const roster = new Roster({ student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId }, { ignoreIds: idsIgnored })
+    const roster = new Roster(
+      { student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId },
+      { ignoreIds: idsIgnored },
+    )
     const defaults = { grade: title.grade, classroom: title.classroom }
     dataRows += table.rows.length
     const where = sheet === null ? {} : { sheet }
@@ -139,7 +153,8 @@ export function analyseTotals(
         continue
       }
       seen.set(placed.studentKey, row)
-      const text = (at: number | undefined, fallback: string | undefined) => (at !== undefined && !isBlankCell(cells[at]) ? cleanText(cellText(cells[at])) : (fallback ?? ''))
+      const text = (at: number | undefined, fallback: string | undefined) =>
+        at !== undefined && !isBlankCell(cells[at]) ? cleanText(cellText(cells[at])) : (fallback ?? '')
       const section = text(columns.section, placed.section ?? title.section)
       rows.push({
         ...where,
@@ -165,7 +180,9 @@ export function analyseTotals(
   if (schoolDays === undefined) throw new AnalysisError('absence.errors.schoolDaysNeeded', { values: { max: maxSchoolDays } })
   checkSchoolDays(schoolDays)
   // The rows whose days exceed D are skipped too: a file mostly so is refused like any other.
-  const overDays = rows.filter((row) => row.excused + row.unexcused > schoolDays).map((row) => skip(row.sheet ?? null, row.row, 'exceedsSchoolDays', { days: schoolDays }))
+  const overDays = rows
+    .filter((row) => row.excused + row.unexcused > schoolDays)
+    .map((row) => skip(row.sheet ?? null, row.row, 'exceedsSchoolDays', { days: schoolDays }))
   refuseMostlySkipped([...skipped, ...overDays], dataRows, 'absence')
 
   const records: AbsenceTotalsRecords = {
@@ -191,7 +208,8 @@ export function analyseTotals(
 
 /** Refuses a number of school days that is not a whole number from 1 to 366. */
 export function checkSchoolDays(days: number): void {
-  if (!Number.isInteger(days) || days < 1 || days > maxSchoolDays) throw new AnalysisError('absence.errors.schoolDaysInvalid', { values: { max: maxSchoolDays } })
+  if (!Number.isInteger(days) || days < 1 || days > maxSchoolDays)
+    throw new AnalysisError('absence.errors.schoolDaysInvalid', { values: { max: maxSchoolDays } })
 }
 
 interface TotalsStudent extends CountedStudent {
@@ -239,7 +257,10 @@ export function recomputeTotals(
   }
   // Every row over D: no figure can be computed (the page keeps the stored days and says why).
   if (students.length === 0)
-    throw new AnalysisError('absence.errors.tooManySkipped', { values: { skipped: skipped.length, rows: skipped.length }, skipped: skipped.slice(0, refusalReasonLimit) })
+    throw new AnalysisError('absence.errors.tooManySkipped', {
+      values: { skipped: skipped.length, rows: skipped.length },
+      skipped: skipped.slice(0, refusalReasonLimit),
+    })
   // The skipped rows in file order, whatever their reason.
   const sheetOrder = new Map(records.sheets.map((name, i) => [name, i]))
   skipped.sort((a, b) => (sheetOrder.get(a.sheet ?? '') ?? 0) - (sheetOrder.get(b.sheet ?? '') ?? 0) || a.row - b.row)

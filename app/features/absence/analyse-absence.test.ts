@@ -84,12 +84,19 @@ describe('the shared fixtures', () => {
 
   for (const file of fixtures) {
     it(`${file}: every figure of ${file.replace('.xlsx', '.expected.json')}`, () => {
-      const expected = JSON.parse(readFileSync(path.join(fixtureDir, file.replace(/\.xlsx$/, '.expected.json')), 'utf8')) as Record<string, Json>
+      const expected = JSON.parse(readFileSync(path.join(fixtureDir, file.replace(/\.xlsx$/, '.expected.json')), 'utf8')) as Record<
+        string,
+        Json
+      >
       const { rows, sheetName } = readTestRows(path.join(fixtureDir, file))
       const actual = project(asFixture(analyseAbsence(rows, { sheetName })), shapeOf(expected)) as Record<string, unknown>
       // The spec orders classrooms by grade then number and students by name; the fixtures list
       // both in file order, so those two are compared as sets (their order is tested below).
-      const unordered = (value: Record<string, unknown>) => ({ ...value, byClassroom: byJson(value.byClassroom), students: byJson(value.students) })
+      const unordered = (value: Record<string, unknown>) => ({
+        ...value,
+        byClassroom: byJson(value.byClassroom),
+        students: byJson(value.students),
+      })
       expect(unordered(actual)).toEqual(unordered(expected))
     })
   }
@@ -150,13 +157,22 @@ describe('dates', () => {
   })
 
   it('derives the weekday from the date, whatever the day column says', () => {
-    const analysis = analyseAbsence(sheet([record({ date: '2025-08-24', day: 'الخميس' }), record({ date: '2025-08-24', id: '2', day: 'Monday' })]))
+    const analysis = analyseAbsence(
+      sheet([record({ date: '2025-08-24', day: 'الخميس' }), record({ date: '2025-08-24', id: '2', day: 'Monday' })]),
+    )
     expect(analysis.report.byWeekday).toMatchObject([{ weekday: 0, records: 2 }])
   })
 
   it('skips a row whose Hijri day does not exist or whose date cannot be read, with the value it found', () => {
     const analysis = analyseAbsence(
-      sheet([record({ date: '1447/02/30' }), record({ date: 'أمس' }), record({ date: null }), record(), record({ id: '2' }), record({ id: '3' })]),
+      sheet([
+        record({ date: '1447/02/30' }),
+        record({ date: 'أمس' }),
+        record({ date: null }),
+        record(),
+        record({ id: '2' }),
+        record({ id: '3' }),
+      ]),
     )
     expect(analysis.report.skipped).toEqual([
       { row: 2, reason: { key: 'absence.skip.unreadableDate', values: { value: '1447/02/30' } } },
@@ -215,7 +231,9 @@ describe('layout', () => {
 
   it('uses the Arabic defaults for Arabic headers without the section and system columns', () => {
     const header = ['الاسم', 'رقم الصف', 'الشعبة', 'تاريخ الغياب', 'نوع الغياب']
-    const analysis = analyseAbsence(sheet(pick([record(), record({ date: '2025-08-25' })], ['name', 'grade', 'classroom', 'date', 'status']), header))
+    const analysis = analyseAbsence(
+      sheet(pick([record(), record({ date: '2025-08-25' })], ['name', 'grade', 'classroom', 'date', 'status']), header),
+    )
     expect(analysis.report.bySection).toMatchObject([{ section: 'عام', records: 2 }])
     expect(analysis.report.bySystem).toMatchObject([{ system: 'نهاري', records: 2 }])
     expect(analysis.students[0]).toMatchObject({ studentId: null, section: 'عام', system: 'نهاري' })
@@ -239,14 +257,21 @@ describe('layout', () => {
     ])
     expect(analysis.students.find((s) => s.studentId === '2')).toMatchObject({ section: 'عام', system: 'نهاري' })
     // English values in the column (under Arabic headers): the English default.
-    const english = analyseAbsence(sheet([record({ id: '1', section: 'Quran', system: 'Evening' }), record({ id: '2', section: ' ', system: '' })]))
+    const english = analyseAbsence(
+      sheet([record({ id: '1', section: 'Quran', system: 'Evening' }), record({ id: '2', section: ' ', system: '' })]),
+    )
     expect(english.report.bySection.map((s) => s.section)).toEqual(['Quran', 'General'])
     expect(english.report.bySystem.map((s) => s.system)).toEqual(['Evening', 'Day'])
   })
 
   it('groups sections and systems written differently but normalised the same, in order of first appearance', () => {
     const analysis = analyseAbsence(
-      sheet([record({ id: '1', section: 'تحفيظ' }), record({ id: '2', section: 'عام' }), record({ id: '3', section: 'تَحفيظ ' }), record({ id: '4', section: 'General', system: 'day' })]),
+      sheet([
+        record({ id: '1', section: 'تحفيظ' }),
+        record({ id: '2', section: 'عام' }),
+        record({ id: '3', section: 'تَحفيظ ' }),
+        record({ id: '4', section: 'General', system: 'day' }),
+      ]),
     )
     expect(analysis.report.bySection.map((s) => [s.section, s.records])).toEqual([
       ['تحفيظ', 2],
@@ -256,7 +281,13 @@ describe('layout', () => {
   })
 
   it('reads the title block', () => {
-    const title: CellValue[][] = [['تقرير الغياب'], ['اسم المدرسة', 'ثانوية الملك فهد'], ['من تاريخ: 1447/03/01', null, 'إلى تاريخ', '1447/03/05'], ['الفصل الدراسي', 'الأول'], []]
+    const title: CellValue[][] = [
+      ['تقرير الغياب'],
+      ['اسم المدرسة', 'ثانوية الملك فهد'],
+      ['من تاريخ: 1447/03/01', null, 'إلى تاريخ', '1447/03/05'],
+      ['الفصل الدراسي', 'الأول'],
+      [],
+    ]
     const analysis = analyseAbsence(sheet([record()], arabicHeader, title), { sheetName: 'Absence' })
     expect(analysis.meta).toEqual({ school: 'ثانوية الملك فهد', from: '1447/03/01', to: '1447/03/05', term: 'الأول', sheetName: 'Absence' })
     expect(analysis.report.skipped).toEqual([])
@@ -277,7 +308,11 @@ describe('layout', () => {
 describe('refusals', () => {
   it('refuses a sheet without the header row, naming the missing columns', () => {
     const error = refusal(() => analyseAbsence(sheet([['علي', '2025-08-24']], ['lorem', 'ipsum'])))
-    expect(error).toMatchObject({ status: 422, messageKey: 'absence.errors.missingColumns', details: { missingColumns: ['student', 'grade', 'classroom', 'date', 'status'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'absence.errors.missingColumns',
+      details: { missingColumns: ['student', 'grade', 'classroom', 'date', 'status'] },
+    })
     expect(refusal(() => analyseAbsence([]))).toMatchObject({ messageKey: 'absence.errors.missingColumns' })
   })
 
@@ -301,7 +336,11 @@ describe('refusals', () => {
   it('refuses a file whose every row is invalid, with the first 20 reasons', () => {
     const rows = Array.from({ length: 25 }, (_, i) => record({ id: String(i), status: 'مجهول' }))
     const error = refusal(() => analyseAbsence(sheet(rows)))
-    expect(error).toMatchObject({ status: 422, messageKey: 'absence.errors.tooManySkipped', details: { values: { skipped: 25, rows: 25 } } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'absence.errors.tooManySkipped',
+      details: { values: { skipped: 25, rows: 25 } },
+    })
     expect(error.details.skipped).toHaveLength(20)
     expect(error.details.skipped?.[0]).toEqual({ row: 2, reason: { key: 'absence.skip.unknownStatus', values: { value: 'مجهول' } } })
     expect(error.details.skipped?.[19]?.row).toBe(21)
@@ -315,16 +354,33 @@ describe('refusals', () => {
     expect(half.report.skipped).toHaveLength(2)
     const error = refusal(() => analyseAbsence(sheet([...valid.slice(0, 1), ...invalid, record({ id: '5', status: '?' })])))
     expect(error.details).toMatchObject({ values: { skipped: 3, rows: 4 } })
-    expect(error.details.skipped?.map((s) => s.reason.key)).toEqual(['absence.skip.noName', 'absence.skip.unreadableDate', 'absence.skip.unknownStatus'])
+    expect(error.details.skipped?.map((s) => s.reason.key)).toEqual([
+      'absence.skip.noName',
+      'absence.skip.unreadableDate',
+      'absence.skip.unknownStatus',
+    ])
   })
 })
 
 describe('rows and students', () => {
   it('counts late as present (and late) and an empty status as present', () => {
     const analysis = analyseAbsence(
-      sheet([record({ status: 'متأخر' }), record({ status: '', date: '2025-08-25' }), record({ status: null, date: '2025-08-26' }), record({ status: 'تأخر صباحي', date: '2025-08-27' })]),
+      sheet([
+        record({ status: 'متأخر' }),
+        record({ status: '', date: '2025-08-25' }),
+        record({ status: null, date: '2025-08-26' }),
+        record({ status: 'تأخر صباحي', date: '2025-08-27' }),
+      ]),
     )
-    expect(analysis.report.summary).toMatchObject({ records: 4, present: 4, late: 2, excused: 0, unexcused: 0, attendanceRate: 100, lateRate: 50 })
+    expect(analysis.report.summary).toMatchObject({
+      records: 4,
+      present: 4,
+      late: 2,
+      excused: 0,
+      unexcused: 0,
+      attendanceRate: 100,
+      lateRate: 50,
+    })
     expect(analysis.students[0]).toMatchObject({ present: 4, late: 2, absenceRate: 0, absences: [] })
   })
 
@@ -353,13 +409,30 @@ describe('rows and students', () => {
 
   it('skips rows without a name, a grade or a classroom', () => {
     const analysis = analyseAbsence(
-      sheet([record({ name: '  ' }), record({ id: '2', grade: null }), record({ id: '3', classroom: '' }), record({ id: '4' }), record({ id: '5' }), record({ id: '6' })]),
+      sheet([
+        record({ name: '  ' }),
+        record({ id: '2', grade: null }),
+        record({ id: '3', classroom: '' }),
+        record({ id: '4' }),
+        record({ id: '5' }),
+        record({ id: '6' }),
+      ]),
     )
-    expect(analysis.report.skipped.map((s) => s.reason)).toEqual([{ key: 'absence.skip.noName' }, { key: 'absence.skip.noGrade' }, { key: 'absence.skip.noClassroom' }])
+    expect(analysis.report.skipped.map((s) => s.reason)).toEqual([
+      { key: 'absence.skip.noName' },
+      { key: 'absence.skip.noGrade' },
+      { key: 'absence.skip.noClassroom' },
+    ])
   })
 
   it('tells students apart by ID when the column is there', () => {
-    const analysis = analyseAbsence(sheet([record({ id: '1', name: 'سعد علي محمد' }), record({ id: '2', name: 'سعد علي محمد' }), record({ id: '1', name: 'سعد علي محمد القحطاني', date: '2025-08-25' })]))
+    const analysis = analyseAbsence(
+      sheet([
+        record({ id: '1', name: 'سعد علي محمد' }),
+        record({ id: '2', name: 'سعد علي محمد' }),
+        record({ id: '1', name: 'سعد علي محمد القحطاني', date: '2025-08-25' }),
+      ]),
+    )
     expect(analysis.students.map((s) => [s.studentId, s.name, s.records])).toEqual([
       ['1', 'سعد علي محمد', 2],
       ['2', 'سعد علي محمد', 1],
@@ -389,8 +462,18 @@ describe('rows and students', () => {
   it('sets warning levels by unexcused days at 3, 5 and 10, or at other thresholds', () => {
     const days = Array.from({ length: 12 }, (_, i) => `2025-09-${String(i + 1).padStart(2, '0')}`)
     const student = (id: string, unexcused: number) =>
-      days.map((date, i) => record({ id, name: `طالب رقم ${id}`, date, status: i < unexcused ? 'غائب بدون عذر' : i === unexcused ? 'غائب بعذر' : 'حاضر' }))
-    const rows = [student('1', 2), student('2', 3), student('3', 4), student('4', 5), student('5', 9), student('6', 10), student('7', 11)].flat()
+      days.map((date, i) =>
+        record({ id, name: `طالب رقم ${id}`, date, status: i < unexcused ? 'غائب بدون عذر' : i === unexcused ? 'غائب بعذر' : 'حاضر' }),
+      )
+    const rows = [
+      student('1', 2),
+      student('2', 3),
+      student('3', 4),
+      student('4', 5),
+      student('5', 9),
+      student('6', 10),
+      student('7', 11),
+    ].flat()
     const levels = (analysis: AbsenceAnalysis) => analysis.students.map((s) => [s.unexcused, s.warningLevel])
     expect(levels(analyseAbsence(sheet(rows)))).toEqual([
       [2, 0],
@@ -506,7 +589,9 @@ describe('messages', () => {
       ...warningLevelKeys,
       ...Object.values(absenceTypeKeys),
     ]
-    const missing = keys.flatMap((key) => (['ar', 'en'] as const).filter((lang) => typeof lookup(catalogue[lang], key) !== 'string').map((lang) => `${lang}: ${key}`))
+    const missing = keys.flatMap((key) =>
+      (['ar', 'en'] as const).filter((lang) => typeof lookup(catalogue[lang], key) !== 'string').map((lang) => `${lang}: ${key}`),
+    )
     expect(missing).toEqual([])
   })
 
@@ -524,7 +609,12 @@ const statuses = ['حاضر', '', 'متأخر', 'غائب بعذر', 'غائب �
 const expectedStatus = (status: string) => classifyStatus(status) ?? 'unknown'
 
 const generatedRows = fc.array(
-  fc.record({ student: fc.integer({ min: 0, max: 7 }), day: fc.integer({ min: 0, max: 9 }), status: fc.constantFrom(...statuses), classroom: fc.constantFrom('1', '2', '3') }),
+  fc.record({
+    student: fc.integer({ min: 0, max: 7 }),
+    day: fc.integer({ min: 0, max: 9 }),
+    status: fc.constantFrom(...statuses),
+    classroom: fc.constantFrom('1', '2', '3'),
+  }),
   { minLength: 1, maxLength: 120 },
 )
 
@@ -577,7 +667,9 @@ describe('properties', () => {
         }
         const duplicates = rows.length - seen.size
         const outcome = attempt(() => analyseAbsence(generatedSheet(rows)))
-        expect(outcome instanceof AnalysisError ? outcome.messageKey : 'accepted').toBe(duplicates * 2 > rows.length ? 'absence.errors.tooManySkipped' : 'accepted')
+        expect(outcome instanceof AnalysisError ? outcome.messageKey : 'accepted').toBe(
+          duplicates * 2 > rows.length ? 'absence.errors.tooManySkipped' : 'accepted',
+        )
         if (outcome instanceof AnalysisError) return
         const { report, students } = outcome
         expect(report.summary).toMatchObject(counts)
@@ -602,7 +694,16 @@ describe('properties', () => {
       fc.property(generatedRows, (rows) => {
         const outcome = attempt(() => analyseAbsence(generatedSheet(rows)))
         const report = outcome instanceof AnalysisError ? undefined : outcome.report // refused: too many duplicates, covered above
-        const groups = report ? [report.summary, ...report.bySection, ...report.byClassroom, ...report.bySystem, ...(report.byWeekday ?? []), ...(report.byDate ?? [])] : []
+        const groups = report
+          ? [
+              report.summary,
+              ...report.bySection,
+              ...report.byClassroom,
+              ...report.bySystem,
+              ...(report.byWeekday ?? []),
+              ...(report.byDate ?? []),
+            ]
+          : []
         expect(ratesOff(groups)).toEqual([])
       }),
       { numRuns: 300 },

@@ -175,7 +175,9 @@ export function absenceMeta(tables: readonly SheetTable[], sheetName: string | n
 
 /** A title-block date without the era letter Noor prints after it (`1447/03/01 هـ`). */
 export function dateAsWritten(text: string): string {
-  return cleanText(text).replace(/\s*(?:ه|هـ|م)\.?$/u, '').trim()
+  return cleanText(text)
+    .replace(/\s*(?:ه|هـ|م)\.?$/u, '')
+    .trim()
 }
 
 /** Analyses a file's sheets (or one sheet's rows). Throws AnalysisError when the file is refused. */
@@ -220,7 +222,10 @@ function analyseDaily(
     const statusAt = columns.status as number
     const sectionAt = columns.section
     const systemAt = columns.system
-    const roster = new Roster({ student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId }, { ignoreIds: idsIgnored })
+    const roster = new Roster(
+      { student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId },
+      { ignoreIds: idsIgnored },
+    )
     const defaults = { grade: title.grade, classroom: title.classroom }
     dataRows += table.rows.length
 
@@ -334,7 +339,12 @@ function analyseDaily(
 }
 
 /** A row's section: its column, else the part after `_` in its grade cell, else the sheet's title block. */
-export function sectionCell(cells: readonly CellValue[], at: number | undefined, fromGrade: string | undefined, fromTitle: string | undefined): CellValue {
+export function sectionCell(
+  cells: readonly CellValue[],
+  at: number | undefined,
+  fromGrade: string | undefined,
+  fromTitle: string | undefined,
+): CellValue {
   if (at !== undefined && !isBlankCell(cells[at])) return cells[at] ?? null
   return fromGrade ?? fromTitle ?? null
 }

@@ -1,7 +1,15 @@
 import type { Lang } from '#app/i18n/config.ts'
 import { analysisEntryData, exportResponse, type AnalysisEntry } from '#app/features/analyses/index.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { defaultWarningThresholds, recomputeTotals, type AbsenceAnalysis, type AbsenceEntriesRecords, type AbsenceTotalsRecords, type StudentFigures, type TotalsRow } from './analyse-absence.ts'
+import {
+  defaultWarningThresholds,
+  recomputeTotals,
+  type AbsenceAnalysis,
+  type AbsenceEntriesRecords,
+  type AbsenceTotalsRecords,
+  type StudentFigures,
+  type TotalsRow,
+} from './analyse-absence.ts'
 import { absenceReportWorkbook } from './report-xlsx.server.ts'
 import { renderAbsenceReportPdf } from './report-pdf.server.ts'
 import type { AbsenceStored } from './kind.ts'
@@ -18,7 +26,8 @@ export const TOTALS_ROWS = 1
 export function absenceStorage(analysis: AbsenceAnalysis): { records: AbsenceEntriesRecords; entries: Iterable<AnalysisEntry> } {
   const totals = analysis.records ? (({ rows: _rows, ...rest }: AbsenceTotalsRecords) => rest)(analysis.records) : null
   function* entries(): Generator<AnalysisEntry> {
-    for (const student of analysis.students) yield { part: STUDENTS, nameKey: nameKey(student.name), warningLevel: student.warningLevel, data: student }
+    for (const student of analysis.students)
+      yield { part: STUDENTS, nameKey: nameKey(student.name), warningLevel: student.warningLevel, data: student }
     for (const row of analysis.records?.rows ?? []) yield { part: TOTALS_ROWS, data: row }
   }
   return { records: { entries: 'students-and-rows', totals }, entries: entries() }
@@ -50,7 +59,8 @@ export function asksOtherDays(stored: StoredAbsence, schoolDays: number | null |
  */
 export async function loadAbsence(db: Db, stored: StoredAbsence, schoolDays?: number | null): Promise<AbsenceAnalysis> {
   const { records } = stored
-  if (!hasEntries(records)) return recordsAbsence(stored.meta, stored.report, records, asksOtherDays(stored, schoolDays) ? schoolDays : storedDays(stored))
+  if (!hasEntries(records))
+    return recordsAbsence(stored.meta, stored.report, records, asksOtherDays(stored, schoolDays) ? schoolDays : storedDays(stored))
   if (records.totals && asksOtherDays(stored, schoolDays)) {
     const rows = (await analysisEntryData(db, stored.id, TOTALS_ROWS)) as TotalsRow[]
     return recordsAbsence(stored.meta, stored.report, { ...records.totals, rows }, schoolDays)
@@ -60,7 +70,12 @@ export async function loadAbsence(db: Db, stored: StoredAbsence, schoolDays?: nu
 }
 
 /** An analysis from records kept whole in its row: the daily students as they are, totals recomputed for `days`. */
-function recordsAbsence(meta: Record<string, string>, report: AbsenceAnalysis['report'], records: readonly StudentFigures[] | AbsenceTotalsRecords, days: number): AbsenceAnalysis {
+function recordsAbsence(
+  meta: Record<string, string>,
+  report: AbsenceAnalysis['report'],
+  records: readonly StudentFigures[] | AbsenceTotalsRecords,
+  days: number,
+): AbsenceAnalysis {
   if (!('layout' in records)) return { meta, report, students: records }
   const recomputed = recomputeTotals(records, days, defaultWarningThresholds)
   return { meta, report: recomputed.report, students: recomputed.students }
@@ -89,7 +104,13 @@ export async function absenceExport(
   preparedBy?: string | null,
 ): Promise<Response> {
   const analysis = await loadAbsence(db, stored, schoolDays)
-  const input = { lang, title: stored.title, createdAt: stored.createdAt, analysis, tiers: countTiers(analysis.students, analysis.report.byClassroom, thresholds) }
+  const input = {
+    lang,
+    title: stored.title,
+    createdAt: stored.createdAt,
+    analysis,
+    tiers: countTiers(analysis.students, analysis.report.byClassroom, thresholds),
+  }
   const bytes = format === 'xlsx' ? absenceReportWorkbook(input) : await renderAbsenceReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'absence', title: stored.title, createdAt: stored.createdAt })
 }

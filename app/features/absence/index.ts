@@ -35,5 +35,16 @@ export {
 } from './analyse-absence.ts'
 export { minimumSearchWords, searchStudents } from './search-students.ts'
 export { AbsenceReportView, type StudentSearch, type WarnedStudent } from './report-view.tsx'
-export { classroomKey, countTiers, defaultTierThresholds, tierKeys, tierOf, type AbsenceTier, type AbsenceTiers, type ClassroomTiers, type TierThresholds, type TierTally } from './tiers.ts'
+export {
+  classroomKey,
+  countTiers,
+  defaultTierThresholds,
+  tierKeys,
+  tierOf,
+  type AbsenceTier,
+  type AbsenceTiers,
+  type ClassroomTiers,
+  type TierThresholds,
+  type TierTally,
+} from './tiers.ts'
 export { tierThresholdFields, tierThresholdsSchema, tierThresholdsWire } from './tier-thresholds.ts'

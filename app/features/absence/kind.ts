@@ -1,6 +1,13 @@
 import type { AnalysisKindRecord } from '#app/features/analyses/index.ts'
 import type { AbsenceEntriesRecords } from './absence-figures.ts'
-import { absenceLayouts, analyseAbsence, type AbsenceAnalysis, type AbsenceReport, type AbsenceTotalsRecords, type StudentFigures } from './analyse-absence.ts'
+import {
+  absenceLayouts,
+  analyseAbsence,
+  type AbsenceAnalysis,
+  type AbsenceReport,
+  type AbsenceTotalsRecords,
+  type StudentFigures,
+} from './analyse-absence.ts'
 
 /**
  * The absence tool as an analysis kind: the layouts it reads and its analysis of a file's

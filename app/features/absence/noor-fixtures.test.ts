@@ -15,7 +15,11 @@ const fixtures = noorFixtures('absence')
 function asFixture(analysis: AbsenceAnalysis) {
   return {
     ...analysis.report,
-    skipped: analysis.report.skipped.map(({ sheet, row, reason }) => ({ ...(sheet !== undefined && { sheet }), row, reason: en.t(reason.key, reason.values) })),
+    skipped: analysis.report.skipped.map(({ sheet, row, reason }) => ({
+      ...(sheet !== undefined && { sheet }),
+      row,
+      reason: en.t(reason.key, reason.values),
+    })),
     students: analysis.students,
   }
 }
@@ -68,7 +72,12 @@ describe("Noor's absence exports", () => {
     expect(more.report.skipped).toEqual([])
     expect(more.students).toHaveLength(analysis.students.length + 1)
     const sum = (key: 'excused' | 'unexcused' | 'late') => more.students.reduce((total, s) => total + s[key], 0)
-    expect(more.report.summary).toMatchObject({ records: 40 * more.students.length, excused: sum('excused'), unexcused: sum('unexcused'), late: sum('late') })
+    expect(more.report.summary).toMatchObject({
+      records: 40 * more.students.length,
+      excused: sum('excused'),
+      unexcused: sum('unexcused'),
+      late: sum('late'),
+    })
   })
 
   it('absence-daily-noor.xls: lateness before unexcused, period absences apart, grade cells split into grade and section', () => {
@@ -84,7 +93,14 @@ describe("Noor's absence exports", () => {
 })
 
 describe("Noor's files that cannot be read", () => {
-  const cover = { name: 'الغلاف', rows: [{ row: 1, cells: ['اسم المدرسة', 'متوسطة النور'] }, { row: 2, cells: ['المرحلة', 'المتوسطة'] }], merges: [] }
+  const cover = {
+    name: 'الغلاف',
+    rows: [
+      { row: 1, cells: ['اسم المدرسة', 'متوسطة النور'] },
+      { row: 2, cells: ['المرحلة', 'المتوسطة'] },
+    ],
+    merges: [],
+  }
   const refusalOf = (run: () => unknown) => {
     try {
       run()
@@ -96,18 +112,39 @@ describe("Noor's files that cannot be read", () => {
 
   it('a workbook whose every sheet is a cover: refused, saying which columns were looked for', () => {
     const error = refusalOf(() => analyseAbsence({ container: 'xlsx', sheets: [cover, { ...cover, name: 'School Info' }] }))
-    expect(error).toMatchObject({ status: 422, messageKey: 'absence.errors.missingColumns', details: { missingColumns: ['student', 'grade', 'classroom', 'date', 'status'] } })
-    expect(en.t('absence.errors.missingColumns', { within: 40, columns: 'x' })).toMatch(/^Invalid file format\. Please download the sample file and modify it\./)
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'absence.errors.missingColumns',
+      details: { missingColumns: ['student', 'grade', 'classroom', 'date', 'status'] },
+    })
+    expect(en.t('absence.errors.missingColumns', { within: 40, columns: 'x' })).toMatch(
+      /^Invalid file format\. Please download the sample file and modify it\./,
+    )
   })
 
   it('a totals sheet without a student column: refused, naming the sheet and row of the closest header', () => {
-    const sheet = { name: 'Sheet1', rows: [{ row: 1, cells: ['الصف', 'الأول المتوسط'] }, { row: 2, cells: ['الفصل', '1'] }, { row: 4, cells: ['م', 'الغياب بعذر', 'الغياب بدون عذر'] }, { row: 5, cells: [1, 2, 3] }], merges: [] }
+    const sheet = {
+      name: 'Sheet1',
+      rows: [
+        { row: 1, cells: ['الصف', 'الأول المتوسط'] },
+        { row: 2, cells: ['الفصل', '1'] },
+        { row: 4, cells: ['م', 'الغياب بعذر', 'الغياب بدون عذر'] },
+        { row: 5, cells: [1, 2, 3] },
+      ],
+      merges: [],
+    }
     const error = refusalOf(() => analyseAbsence({ container: 'xlsx', sheets: [cover, sheet] }, { schoolDays: 30 }))
-    expect(error).toMatchObject({ messageKey: 'absence.errors.missingColumnsAt', details: { values: { sheet: 'Sheet1', row: 4 }, missingColumns: ['student'] } })
+    expect(error).toMatchObject({
+      messageKey: 'absence.errors.missingColumnsAt',
+      details: { values: { sheet: 'Sheet1', row: 4 }, missingColumns: ['student'] },
+    })
   })
 
   it('a totals file whose counts all exceed the school days: refused, with the first reasons', () => {
-    const rows = [{ row: 1, cells: ['الصف', 'الأول المتوسط', 'الفصل', '1'] }, { row: 2, cells: ['الاسم', 'الغياب بعذر', 'الغياب بدون عذر'] }]
+    const rows = [
+      { row: 1, cells: ['الصف', 'الأول المتوسط', 'الفصل', '1'] },
+      { row: 2, cells: ['الاسم', 'الغياب بعذر', 'الغياب بدون عذر'] },
+    ]
     for (let i = 0; i < 6; i++) rows.push({ row: 3 + i, cells: [`طالب رقم ${i} الغامدي`, '30', '20'] })
     const error = refusalOf(() => analyseAbsence({ container: 'csv', sheets: [{ name: null, rows, merges: [] }] }, { schoolDays: 40 }))
     expect(error).toMatchObject({ messageKey: 'absence.errors.tooManySkipped', details: { values: { skipped: 6, rows: 6 } } })
@@ -116,8 +153,14 @@ describe("Noor's files that cannot be read", () => {
   })
 
   it('school days outside 1–366 are refused', () => {
-    const rows = [{ row: 1, cells: ['الصف', 'الأول المتوسط', 'الفصل', '1'] }, { row: 2, cells: ['الاسم', 'الغياب بعذر', 'الغياب بدون عذر'] }, { row: 3, cells: ['علي أحمد محمد', 1, 2] }]
+    const rows = [
+      { row: 1, cells: ['الصف', 'الأول المتوسط', 'الفصل', '1'] },
+      { row: 2, cells: ['الاسم', 'الغياب بعذر', 'الغياب بدون عذر'] },
+      { row: 3, cells: ['علي أحمد محمد', 1, 2] },
+    ]
     for (const days of [0, 367, 2.5])
-      expect(refusalOf(() => analyseAbsence({ container: 'csv', sheets: [{ name: null, rows, merges: [] }] }, { schoolDays: days }))).toMatchObject({ messageKey: 'absence.errors.schoolDaysInvalid' })
+      expect(
+        refusalOf(() => analyseAbsence({ container: 'csv', sheets: [{ name: null, rows, merges: [] }] }, { schoolDays: days })),
+      ).toMatchObject({ messageKey: 'absence.errors.schoolDaysInvalid' })
   })
 })

@@ -14,7 +14,13 @@ import { tierOf, type AbsenceTiers, type TierThresholds } from './tiers.ts'
  * At the stored school days it reads only those students (the warned, and the ones found);
  * other school days recompute the whole report from the stored rows, as the exports do.
  */
-export async function absenceReportPage(db: Db, stored: StoredAbsence, q: string | null, schoolDays: number | null | undefined, thresholds: TierThresholds) {
+export async function absenceReportPage(
+  db: Db,
+  stored: StoredAbsence,
+  q: string | null,
+  schoolDays: number | null | undefined,
+  thresholds: TierThresholds,
+) {
   let schoolDaysError: string | null = null
   let whole: AbsenceAnalysis | null = null
   if (asksOtherDays(stored, schoolDays) || !hasEntries(stored.records)) {
@@ -39,10 +45,20 @@ export async function absenceReportPage(db: Db, stored: StoredAbsence, q: string
       search = { q, error: error.messageKey }
     }
   }
-  const withWarning = students ? students.filter((s) => s.warningLevel > 0) : ((await analysisEntryData(db, stored.id, STUDENTS, { warned: true })) as StudentFigures[])
+  const withWarning = students
+    ? students.filter((s) => s.warningLevel > 0)
+    : ((await analysisEntryData(db, stored.id, STUDENTS, { warned: true })) as StudentFigures[])
   const warned: WarnedStudent[] = withWarning
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
-    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel, tier: tierOf(s, thresholds) }))
+    .map((s) => ({
+      name: s.name,
+      grade: s.grade,
+      classroom: s.classroom,
+      unexcused: s.unexcused,
+      absenceRate: s.absenceRate,
+      warningLevel: s.warningLevel,
+      tier: tierOf(s, thresholds),
+    }))
   const tiers = whole ? tiersOfAnalysis(whole, thresholds) : await absenceTiers(db, stored, thresholds)
   return { report, warned, thresholds: [...defaultWarningThresholds], tiers, search, schoolDaysError }
 }
@@ -75,7 +91,8 @@ export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: st
     found = await findStudents(db, stored, q)
   } catch (error) {
     // A query too short is a validation failure of `q` (422, docs/api.md), with the product's message.
-    if (isDomainError(error) && error.messageKey === 'absence.search.tooShort') throw new DomainError(422, error.messageKey, { q: [error.messageKey] })
+    if (isDomainError(error) && error.messageKey === 'absence.search.tooShort')
+      throw new DomainError(422, error.messageKey, { q: [error.messageKey] })
     throw error
   }
   return found.map((s) => ({ ...studentView(s, thresholds), studentId: s.studentId, system: s.system }))

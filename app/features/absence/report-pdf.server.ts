@@ -95,21 +95,43 @@ function warningRows(words: AbsenceExportWords, students: readonly StudentFigure
 const tierRank: Record<AbsenceTier, number> = { satisfactory: 0, atRisk: 1, chronic: 2, severe: 3 }
 
 /** The students at risk or worse, the worst tier first, then the most days missed (name order kept within). */
-function tierRows(words: AbsenceExportWords, students: readonly StudentFigures[], tierOfStudent: (s: StudentFigures) => AbsenceTier | null): string[][] {
+function tierRows(
+  words: AbsenceExportWords,
+  students: readonly StudentFigures[],
+  tierOfStudent: (s: StudentFigures) => AbsenceTier | null,
+): string[][] {
   return students
     .map((s, index) => ({ s, index, tier: tierOfStudent(s) }))
     .filter((row): row is { s: StudentFigures; index: number; tier: AbsenceTier } => row.tier !== null && row.tier !== 'satisfactory')
     .sort((a, b) => tierRank[b.tier] - tierRank[a.tier] || b.s.excused + b.s.unexcused - (a.s.excused + a.s.unexcused) || a.index - b.index)
-    .map(({ s, tier }) => [s.name, `${s.grade} / ${s.classroom}`, words.integer(s.excused + s.unexcused), words.integer(s.records), words.rate(s.excused + s.unexcused, s.records), words.tier(tier)])
+    .map(({ s, tier }) => [
+      s.name,
+      `${s.grade} / ${s.classroom}`,
+      words.integer(s.excused + s.unexcused),
+      words.integer(s.records),
+      words.rate(s.excused + s.unexcused, s.records),
+      words.tier(tier),
+    ])
 }
 
-function reportData({ lang, title, createdAt, analysis, tiers: given, warningThresholds = defaultWarningThresholds, preparedBy }: AbsenceReportPdfOptions) {
+function reportData({
+  lang,
+  title,
+  createdAt,
+  analysis,
+  tiers: given,
+  warningThresholds = defaultWarningThresholds,
+  preparedBy,
+}: AbsenceReportPdfOptions) {
   const words = exportWords(lang)
   const { t } = words
   const { meta, report, students } = analysis
   const tiers = given ?? countTiers(students, report.byClassroom, defaultTierThresholds)
   const tierSegments = (g: TierTally) => (g.students > 0 ? tierKeys.map((tone) => ({ tone, value: g[tone] / g.students })) : [])
-  const tierCounts = (g: TierTally) => [words.integer(g.students), ...tierKeys.map((key) => `${words.integer(g[key])} (${words.rate(g[key], g.students)})`)]
+  const tierCounts = (g: TierTally) => [
+    words.integer(g.students),
+    ...tierKeys.map((key) => `${words.integer(g[key])} (${words.rate(g[key], g.students)})`),
+  ]
   const hasNoTier = tiers.summary.noTier > 0
   const { summary } = report
   const percentLabel = (value: number) => formatPercent(lang, value / 100, 0)
@@ -202,9 +224,18 @@ function reportData({ lang, title, createdAt, analysis, tiers: given, warningThr
     overall: { label: t('absence-report.charts.overall'), segments: segmentsOf(summary) },
     legend,
     barCharts: [
-      bars(t('absence-report.charts.byClassroom'), report.byClassroom.map((g) => ({ ...g, label: classroomLabel(g) }))),
-      bars(t('absence-report.charts.bySection'), report.bySection.map((g) => ({ ...g, label: g.section }))),
-      bars(t('absence-report.charts.bySystem'), report.bySystem.map((g) => ({ ...g, label: g.system }))),
+      bars(
+        t('absence-report.charts.byClassroom'),
+        report.byClassroom.map((g) => ({ ...g, label: classroomLabel(g) })),
+      ),
+      bars(
+        t('absence-report.charts.bySection'),
+        report.bySection.map((g) => ({ ...g, label: g.section })),
+      ),
+      bars(
+        t('absence-report.charts.bySystem'),
+        report.bySystem.map((g) => ({ ...g, label: g.system })),
+      ),
       bars(t('absence-report.charts.byWeekday'), weekdayGroups),
     ].filter((chart) => chart.rows.length > 0),
     dates: {
@@ -212,7 +243,9 @@ function reportData({ lang, title, createdAt, analysis, tiers: given, warningThr
       count: byDate.length,
       labels: dateLabels,
       panels: [
-        panel(t('absence-report.exports.attendanceByDate'), attendanceAxis, [{ label: t('absence-report.series.present'), tone: 'present', values: attendance }]),
+        panel(t('absence-report.exports.attendanceByDate'), attendanceAxis, [
+          { label: t('absence-report.series.present'), tone: 'present', values: attendance },
+        ]),
         panel(t('absence-report.exports.absenceByDate'), absenceAxis, [
           { label: t('absence-report.series.excused'), tone: 'excused', values: excused },
           { label: t('absence-report.series.unexcused'), tone: 'unexcused', values: unexcused },
@@ -227,11 +260,20 @@ function reportData({ lang, title, createdAt, analysis, tiers: given, warningThr
       chart: {
         title: t('absence.tiers.byClassroom'),
         note: t('absence.tiers.chartNote'),
-        rows: tiers.byClassroom.map((g): PdfBarRow => ({ label: classroomLabel(g), value: words.rate(g.satisfactory, g.students), segments: tierSegments(g) })),
+        rows: tiers.byClassroom.map((g): PdfBarRow => ({
+          label: classroomLabel(g),
+          value: words.rate(g.satisfactory, g.students),
+          segments: tierSegments(g),
+        })),
       },
       table: {
         title: t('absence.tiers.byClassroom'),
-        headers: [t('absence-report.tables.classroom'), t('absence.tiers.students'), ...tierKeys.map((key) => words.tier(key)), ...(hasNoTier ? [words.tier(null)] : [])],
+        headers: [
+          t('absence-report.tables.classroom'),
+          t('absence.tiers.students'),
+          ...tierKeys.map((key) => words.tier(key)),
+          ...(hasNoTier ? [words.tier(null)] : []),
+        ],
         rows: [...tiers.byClassroom, { ...tiers.summary, grade: '', classroom: '' }].map((g, i) => [
           i === tiers.byClassroom.length ? t('absence.tiers.overall') : classroomLabel(g),
           ...tierCounts(g),

@@ -50,7 +50,14 @@ function schoolRows({ students, days, unnamed = 0 }: { students: number; days: n
   const rows: CellValue[][] = [['اسم المدرسة', 'ثانوية الملك عبدالعزيز'], ['الفصل الدراسي', 'الفصل الأول 1447 هـ'], [], header]
   for (let i = 0; i < students; i++) {
     const name = `${names[i % 12]} ${names[(i * 7 + 3) % 12]} ${names[(i * 5 + 1) % 12]} ${families[i % 8]}`
-    const cells = [name, String(1_100_000_000 + i), grades[i % 6] ?? '', String(1 + ((i >> 3) % 7)), i % 5 === 0 ? 'تحفيظ' : 'عام', i % 9 === 0 ? 'مسائي' : 'نهاري']
+    const cells = [
+      name,
+      String(1_100_000_000 + i),
+      grades[i % 6] ?? '',
+      String(1 + ((i >> 3) % 7)),
+      i % 5 === 0 ? 'تحفيظ' : 'عام',
+      i % 9 === 0 ? 'مسائي' : 'نهاري',
+    ]
     const risk = random() * 0.15
     for (const serial of serials) {
       const r = random()
@@ -141,14 +148,18 @@ describe('renderAbsenceReportPdf', () => {
   })
 
   it('is titled as an absence report and ends with the sign-off for the principal, in both languages', async () => {
-    const ar = pdftotext(await renderAbsenceReportPdf({ lang: 'ar', title: 'غياب الأسبوع الأول', createdAt, analysis, preparedBy: 'نورة بنت سعد العتيبي' }))
+    const ar = pdftotext(
+      await renderAbsenceReportPdf({ lang: 'ar', title: 'غياب الأسبوع الأول', createdAt, analysis, preparedBy: 'نورة بنت سعد العتيبي' }),
+    )
     expect(ar).toContain('تقرير الغياب')
     expect(ar).toContain('غياب الأسبوع الأول')
     expect(ar).toMatch(/إعداد[\s\S]*نورة بنت سعد العتيبي[\s\S]*التوقيع/)
     expect(ar).toContain('اعتماد مدير المدرسة')
     // The sign-off comes before the rows left out, which are an appendix.
     expect(ar.indexOf('اعتماد مدير المدرسة')).toBeLessThan(ar.indexOf('لا يوجد اسم للطالب'))
-    const en = pdftotext(await renderAbsenceReportPdf({ lang: 'en', title: 'First week', createdAt, analysis, preparedBy: 'Noura Saad Alotaibi' }))
+    const en = pdftotext(
+      await renderAbsenceReportPdf({ lang: 'en', title: 'First week', createdAt, analysis, preparedBy: 'Noura Saad Alotaibi' }),
+    )
     expect(en).toContain('Absence report')
     expect(en).toMatch(/Prepared by[\s\S]*Noura Saad Alotaibi[\s\S]*Signature/)
     expect(en).toContain('Approved by the principal')

@@ -17,11 +17,34 @@ export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' 
 
 export type StudentSearch =
   | { q: string; error: string }
-  | { q: string; students: (Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'section' | 'records' | 'present' | 'excused' | 'unexcused' | 'late' | 'absenceRate' | 'warningLevel' | 'absences'> & WithTier)[] }
+  | {
+      q: string
+      students: (Pick<
+        StudentFigures,
+        | 'name'
+        | 'grade'
+        | 'classroom'
+        | 'section'
+        | 'records'
+        | 'present'
+        | 'excused'
+        | 'unexcused'
+        | 'late'
+        | 'absenceRate'
+        | 'warningLevel'
+        | 'absences'
+      > &
+        WithTier)[]
+    }
   | null
 
 /** The chart tone of each tier (green to red). */
-const tierTones = { satisfactory: 'tier-satisfactory', atRisk: 'tier-at-risk', chronic: 'tier-chronic', severe: 'tier-severe' } as const satisfies Record<AbsenceTier, ChartTone>
+const tierTones = {
+  satisfactory: 'tier-satisfactory',
+  atRisk: 'tier-at-risk',
+  chronic: 'tier-chronic',
+  severe: 'tier-severe',
+} as const satisfies Record<AbsenceTier, ChartTone>
 
 const warningKeys = ['none', 'first', 'second', 'third'] as const
 
@@ -65,14 +88,24 @@ export function AbsenceReportView({
   ]
   const classroomLabel = (g: { grade: string; classroom: string }) => `${g.grade} / ${g.classroom}`
   const groupColumns = [
-    ...(['records', 'present', 'excused', 'unexcused', 'late'] as const).map((key) => ({ header: t(`absence-report.tables.${key}`), cell: (g: GroupFigures) => count(g[key]) })),
-    ...(['attendanceRate', 'excusedRate', 'unexcusedRate'] as const).map((key) => ({ header: t(`absence-report.tables.${key}`), cell: (g: GroupFigures) => rate(g[key]) })),
+    ...(['records', 'present', 'excused', 'unexcused', 'late'] as const).map((key) => ({
+      header: t(`absence-report.tables.${key}`),
+      cell: (g: GroupFigures) => count(g[key]),
+    })),
+    ...(['attendanceRate', 'excusedRate', 'unexcusedRate'] as const).map((key) => ({
+      header: t(`absence-report.tables.${key}`),
+      cell: (g: GroupFigures) => rate(g[key]),
+    })),
   ]
   const rows = {
     classroom: report.byClassroom.map((g): ChartRow => ({ key: classroomLabel(g), label: classroomLabel(g), segments: segments(g) })),
     section: report.bySection.map((g): ChartRow => ({ key: g.section, label: g.section, segments: segments(g) })),
     system: report.bySystem.map((g): ChartRow => ({ key: g.system, label: g.system, segments: segments(g) })),
-    weekday: (report.byWeekday ?? []).map((g): ChartRow => ({ key: String(g.weekday), label: weekdayName(lang, g.weekday), segments: segments(g) })),
+    weekday: (report.byWeekday ?? []).map((g): ChartRow => ({
+      key: String(g.weekday),
+      label: weekdayName(lang, g.weekday),
+      segments: segments(g),
+    })),
   }
   // A totals file (Noor's absence report) has no days: no weekday or date figures.
   const byDate = report.byDate
@@ -82,7 +115,9 @@ export function AbsenceReportView({
       {report.recognised ? (
         <RecognisedSummary
           recognised={report.recognised}
-          {...(report.recognised.layout === 'absence-totals' && { schoolDaysForm: { action: searchAction, analysisId, max: maxSchoolDays, error: schoolDaysError } })}
+          {...(report.recognised.layout === 'absence-totals' && {
+            schoolDaysForm: { action: searchAction, analysisId, max: maxSchoolDays, error: schoolDaysError },
+          })}
         />
       ) : null}
       <section className="report-section" aria-labelledby="figures-title">
@@ -96,7 +131,10 @@ export function AbsenceReportView({
             { label: t('absence-report.figures.students'), value: count(s.students) },
             { label: t('absence-report.figures.days'), value: count(s.days) },
             { label: t('absence-report.figures.records'), value: count(s.records) },
-            Boolean(report.periodAbsences) && { label: t('absence-report.figures.periodAbsences'), value: count(report.periodAbsences ?? 0) },
+            Boolean(report.periodAbsences) && {
+              label: t('absence-report.figures.periodAbsences'),
+              value: count(report.periodAbsences ?? 0),
+            },
           ]}
         />
       </section>
@@ -106,11 +144,18 @@ export function AbsenceReportView({
           {t('absence-report.charts.overall')}
         </h2>
         <div className="chart-grid">
-          <StackedBarChart id="chart-overall" title={t('absence-report.charts.overall')} rows={[{ key: 'all', label: t('absence-report.figures.attendance'), segments: segments(s) }]} formatValue={rate} />
+          <StackedBarChart
+            id="chart-overall"
+            title={t('absence-report.charts.overall')}
+            rows={[{ key: 'all', label: t('absence-report.figures.attendance'), segments: segments(s) }]}
+            formatValue={rate}
+          />
           <StackedBarChart id="chart-classroom" title={t('absence-report.charts.byClassroom')} rows={rows.classroom} formatValue={rate} />
           <StackedBarChart id="chart-section" title={t('absence-report.charts.bySection')} rows={rows.section} formatValue={rate} />
           <StackedBarChart id="chart-system" title={t('absence-report.charts.bySystem')} rows={rows.system} formatValue={rate} />
-          {report.byWeekday ? <StackedBarChart id="chart-weekday" title={t('absence-report.charts.byWeekday')} rows={rows.weekday} formatValue={rate} /> : null}
+          {report.byWeekday ? (
+            <StackedBarChart id="chart-weekday" title={t('absence-report.charts.byWeekday')} rows={rows.weekday} formatValue={rate} />
+          ) : null}
           {byDate ? (
             <LineChart
               id="chart-dates"
@@ -121,7 +166,12 @@ export function AbsenceReportView({
               series={[
                 { key: 'present', label: t('absence-report.series.present'), tone: 'present', values: byDate.map((d) => d.attendanceRate) },
                 { key: 'excused', label: t('absence-report.series.excused'), tone: 'excused', values: byDate.map((d) => d.excusedRate) },
-                { key: 'unexcused', label: t('absence-report.series.unexcused'), tone: 'unexcused', values: byDate.map((d) => d.unexcusedRate) },
+                {
+                  key: 'unexcused',
+                  label: t('absence-report.series.unexcused'),
+                  tone: 'unexcused',
+                  values: byDate.map((d) => d.unexcusedRate),
+                },
               ]}
             />
           ) : null}
@@ -135,7 +185,12 @@ export function AbsenceReportView({
         <h2 id="search-title">{t('absence-report.search.title')}</h2>
         <Form method="get" action={searchAction} className="form search-form" role="search">
           <input type="hidden" name="id" value={analysisId} />
-          <FormField id="student-q" label={t('absence-report.search.label')} hint={t('absence-report.search.hint')} errors={search && 'error' in search ? [search.error] : undefined}>
+          <FormField
+            id="student-q"
+            label={t('absence-report.search.label')}
+            hint={t('absence-report.search.hint')}
+            errors={search && 'error' in search ? [search.error] : undefined}
+          >
             {(p) => <input {...p} name="q" type="search" defaultValue={search?.q ?? ''} autoComplete="off" maxLength={120} />}
           </FormField>
           <button type="submit" className="button button-primary">
@@ -160,7 +215,11 @@ export function AbsenceReportView({
                     { label: t('absence-report.tables.late'), value: count(st.late), tone: 'late' },
                     { label: t('absence-report.warnings.absenceRate'), value: rate(st.absenceRate) },
                     { label: t('absence-report.warnings.level'), value: t(`absence.warning.${warningKeys[st.warningLevel]}`) },
-                    { label: t('absence.tiers.tier'), value: t(`absence.tiers.names.${st.tier ?? 'none'}`), ...(st.tier && { tone: tierTones[st.tier] }) },
+                    {
+                      label: t('absence.tiers.tier'),
+                      value: t(`absence.tiers.names.${st.tier ?? 'none'}`),
+                      ...(st.tier && { tone: tierTones[st.tier] }),
+                    },
                   ]}
                 />
                 {st.absences === undefined ? null : st.absences.length ? (
@@ -202,7 +261,9 @@ export function AbsenceReportView({
 
       <section className="report-section" aria-labelledby="warnings-title">
         <h2 id="warnings-title">{t('absence-report.warnings.title')}</h2>
-        <p className="muted">{t('absence-report.warnings.lead', { first: thresholds[0] ?? 3, second: thresholds[1] ?? 5, third: thresholds[2] ?? 10 })}</p>
+        <p className="muted">
+          {t('absence-report.warnings.lead', { first: thresholds[0] ?? 3, second: thresholds[1] ?? 5, third: thresholds[2] ?? 10 })}
+        </p>
         {warned.length ? (
           // Scrolls under the student's name on a phone (see GroupTable); focusable so a keyboard can scroll it.
           // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex
@@ -246,11 +307,21 @@ export function AbsenceReportView({
       <section className="report-section" aria-labelledby="tables-title">
         <h2 id="tables-title">{t('absence-report.tables.title')}</h2>
         {[
-          { caption: 'byClassroom', head: 'classroom', rows: report.byClassroom.map((g) => ({ label: classroomLabel(g), group: g as GroupFigures })) },
+          {
+            caption: 'byClassroom',
+            head: 'classroom',
+            rows: report.byClassroom.map((g) => ({ label: classroomLabel(g), group: g as GroupFigures })),
+          },
           { caption: 'bySection', head: 'section', rows: report.bySection.map((g) => ({ label: g.section, group: g as GroupFigures })) },
           { caption: 'bySystem', head: 'system', rows: report.bySystem.map((g) => ({ label: g.system, group: g as GroupFigures })) },
           ...(report.byWeekday
-            ? [{ caption: 'byWeekday', head: 'weekday', rows: report.byWeekday.map((g) => ({ label: weekdayName(lang, g.weekday), group: g as GroupFigures })) }]
+            ? [
+                {
+                  caption: 'byWeekday',
+                  head: 'weekday',
+                  rows: report.byWeekday.map((g) => ({ label: weekdayName(lang, g.weekday), group: g as GroupFigures })),
+                },
+              ]
             : []),
           ...(byDate
             ? [
@@ -274,7 +345,13 @@ export function AbsenceReportView({
               ]
             : []),
         ].map((table) => (
-          <GroupTable key={table.caption} caption={t(`absence-report.tables.${table.caption}`)} groupHeader={t(`absence-report.tables.${table.head}`)} rows={table.rows} columns={groupColumns} />
+          <GroupTable
+            key={table.caption}
+            caption={t(`absence-report.tables.${table.caption}`)}
+            groupHeader={t(`absence-report.tables.${table.head}`)}
+            rows={table.rows}
+            columns={groupColumns}
+          />
         ))}
       </section>
 
@@ -318,7 +395,13 @@ function TiersSection({ tiers, settingsHref }: { tiers: AbsenceTiers; settingsHr
   return (
     <section className="report-section" aria-labelledby="tiers-title">
       <h2 id="tiers-title">{t('absence.tiers.title')}</h2>
-      <p className="muted">{t('absence.tiers.lead', { atRisk: boundary(thresholds.atRisk), chronic: boundary(thresholds.chronic), severe: boundary(thresholds.severe) })}</p>
+      <p className="muted">
+        {t('absence.tiers.lead', {
+          atRisk: boundary(thresholds.atRisk),
+          chronic: boundary(thresholds.chronic),
+          severe: boundary(thresholds.severe),
+        })}
+      </p>
       <p>
         <a href={settingsHref}>{t('absence.tiers.change')}</a>
       </p>
@@ -326,7 +409,13 @@ function TiersSection({ tiers, settingsHref }: { tiers: AbsenceTiers; settingsHr
       <p className="tiers-total">{t('absence.tiers.atRiskOrWorse', { count: summary.atRisk + summary.chronic + summary.severe })}</p>
       {hasNoTier ? <p className="muted">{t('absence.tiers.noTierCount', { count: summary.noTier })}</p> : null}
       <div className="chart-grid">
-        <StackedBarChart id="chart-tiers" title={t('absence.tiers.byClassroom')} note={t('absence.tiers.chartNote')} rows={rows} formatValue={(v) => formatRate(lang, v)} />
+        <StackedBarChart
+          id="chart-tiers"
+          title={t('absence.tiers.byClassroom')}
+          note={t('absence.tiers.chartNote')}
+          rows={rows}
+          formatValue={(v) => formatRate(lang, v)}
+        />
       </div>
       <GroupTable<TierTally>
         caption={t('absence.tiers.byClassroom')}

@@ -11,8 +11,24 @@ import { intlLocale, type Lang } from '#app/i18n/config.ts'
 import { formatNumber, weekdayName } from '#app/i18n/format.ts'
 import type { Translate } from '#app/i18n/translate.ts'
 import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/platform/xlsx/write.server.ts'
-import { countTiers, defaultTierThresholds, hundredths, tierKeys, tierOf, type AbsenceTier, type AbsenceTiers, type TierThresholds } from './tiers.ts'
-import { warningLevelKeys, type AbsenceAnalysis, type AbsenceMeta, type AbsenceReport, type Counts, type WarningLevel } from './analyse-absence.ts'
+import {
+  countTiers,
+  defaultTierThresholds,
+  hundredths,
+  tierKeys,
+  tierOf,
+  type AbsenceTier,
+  type AbsenceTiers,
+  type TierThresholds,
+} from './tiers.ts'
+import {
+  warningLevelKeys,
+  type AbsenceAnalysis,
+  type AbsenceMeta,
+  type AbsenceReport,
+  type Counts,
+  type WarningLevel,
+} from './analyse-absence.ts'
 
 // The Excel export of an absence analysis (docs/absence.md, "Exports"): one sheet per table of the
 // report, in the page's language and direction, counts as integers and every rate as the exact
@@ -62,7 +78,12 @@ export function exportWords(lang: Lang): AbsenceExportWords {
     weekday: (day) => weekdays[day] ?? String(day),
     warningLevel: (level) => levels[level] ?? String(level),
     tier: (tier) => (tier === null ? t('absence.tiers.names.none') : tierNames[tier]),
-    tiersLead: (thresholds) => t('absence.tiers.lead', { atRisk: threshold(thresholds.atRisk), chronic: threshold(thresholds.chronic), severe: threshold(thresholds.severe) }),
+    tiersLead: (thresholds) =>
+      t('absence.tiers.lead', {
+        atRisk: threshold(thresholds.atRisk),
+        chronic: threshold(thresholds.chronic),
+        severe: threshold(thresholds.severe),
+      }),
     period: (meta, report) => {
       const { from, to } = meta
       if (from && to) return t('analyses.report.periodValue', { from, to })
@@ -120,7 +141,11 @@ function isoDay(iso: string): Date {
 /** The tier columns' headers: students, then each tier's count and share, then those without a tier. */
 export function tierHeaders(words: AbsenceExportWords): string[] {
   const { t } = words
-  return [t('absence.tiers.students'), ...tierKeys.flatMap((key) => [words.tier(key), t('absence.tiers.shareOf', { tier: words.tier(key) })]), words.tier(null)]
+  return [
+    t('absence.tiers.students'),
+    ...tierKeys.flatMap((key) => [words.tier(key), t('absence.tiers.shareOf', { tier: words.tier(key) })]),
+    words.tier(null),
+  ]
 }
 
 /** The analysis as an .xlsx workbook: summary, one sheet per group, the tiers, the students, the skipped rows. */
@@ -129,7 +154,11 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis, tiers:
   const { t } = words
   const { meta, report, students } = analysis
   const tiers = given ?? countTiers(students, report.byClassroom, defaultTierThresholds)
-  const tierCells = (g: AbsenceTiers['summary']): XlsxCell[] => [integer(g.students), ...tierKeys.flatMap((key) => [integer(g[key]), fraction(g[key], g.students)]), integer(g.noTier)]
+  const tierCells = (g: AbsenceTiers['summary']): XlsxCell[] => [
+    integer(g.students),
+    ...tierKeys.flatMap((key) => [integer(g[key]), fraction(g[key], g.students)]),
+    integer(g.noTier),
+  ]
   const { summary } = report
   const figures = figureHeaders(t)
 
@@ -185,13 +214,25 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis, tiers:
       report.bySystem.map((g) => [g.system, ...figureCells(g)]),
     ),
     // A row per classroom and the whole; the thresholds (the teacher's, as of the download) are on the summary.
-    tableSheet(t('absence-report.exports.sheets.tiers'), lang, [t('absence.columns.grade'), t('absence-report.tables.classroom'), ...tierHeaders(words)], [
-      ...tiers.byClassroom.map((g) => [g.grade, g.classroom, ...tierCells(g)]),
-      [t('absence.tiers.overall'), '', ...tierCells(tiers.summary)],
-    ]),
+    tableSheet(
+      t('absence-report.exports.sheets.tiers'),
+      lang,
+      [t('absence.columns.grade'), t('absence-report.tables.classroom'), ...tierHeaders(words)],
+      [
+        ...tiers.byClassroom.map((g) => [g.grade, g.classroom, ...tierCells(g)]),
+        [t('absence.tiers.overall'), '', ...tierCells(tiers.summary)],
+      ],
+    ),
     // A totals file (Noor's absence report) has no days: no weekday or date sheets.
     ...(report.byWeekday
-      ? [tableSheet(t('absence-report.exports.sheets.weekdays'), lang, [t('absence-report.tables.weekday'), ...figures], report.byWeekday.map((g) => [words.weekday(g.weekday), ...figureCells(g)]))]
+      ? [
+          tableSheet(
+            t('absence-report.exports.sheets.weekdays'),
+            lang,
+            [t('absence-report.tables.weekday'), ...figures],
+            report.byWeekday.map((g) => [words.weekday(g.weekday), ...figureCells(g)]),
+          ),
+        ]
       : []),
     ...(report.byDate
       ? [

@@ -38,8 +38,38 @@ const figureHeaders = {
 } as const
 
 const studentHeaders = {
-  ar: ['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'القسم', 'النظام الدراسي', 'السجلات', 'حاضر', 'بعذر', 'بدون عذر', 'متأخر', 'نسبة الغياب', 'الإنذار', 'فئة الغياب'],
-  en: ['Student name', 'National ID', 'Grade', 'Classroom', 'Section', 'Education system', 'Records', 'Present', 'Excused', 'Unexcused', 'Late', 'Absence rate', 'Warning', 'Absence tier'],
+  ar: [
+    'اسم الطالب',
+    'رقم الهوية',
+    'الصف',
+    'الفصل',
+    'القسم',
+    'النظام الدراسي',
+    'السجلات',
+    'حاضر',
+    'بعذر',
+    'بدون عذر',
+    'متأخر',
+    'نسبة الغياب',
+    'الإنذار',
+    'فئة الغياب',
+  ],
+  en: [
+    'Student name',
+    'National ID',
+    'Grade',
+    'Classroom',
+    'Section',
+    'Education system',
+    'Records',
+    'Present',
+    'Excused',
+    'Unexcused',
+    'Late',
+    'Absence rate',
+    'Warning',
+    'Absence tier',
+  ],
 } as const
 
 const tierNames = {
@@ -127,8 +157,32 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
     const byLabel = new Map(rows.map((row) => [text(row[0]), row.slice(1)]))
     const words =
       lang === 'ar'
-        ? { school: 'المدرسة', period: 'الفترة', created: 'تاريخ التحليل', records: 'السجلات', students: 'الطلاب', days: 'أيام الدراسة', attendance: 'نسبة الحضور العامة', excused: 'نسبة الغياب بعذر', unexcused: 'نسبة الغياب بدون عذر', late: 'نسبة التأخر', figures: 'المؤشرات الرئيسية' }
-        : { school: 'School', period: 'Period', created: 'Analysed on', records: 'Records', students: 'Students', days: 'School days', attendance: 'Overall attendance', excused: 'Excused absence rate', unexcused: 'Unexcused absence rate', late: 'Late rate', figures: 'Key figures' }
+        ? {
+            school: 'المدرسة',
+            period: 'الفترة',
+            created: 'تاريخ التحليل',
+            records: 'السجلات',
+            students: 'الطلاب',
+            days: 'أيام الدراسة',
+            attendance: 'نسبة الحضور العامة',
+            excused: 'نسبة الغياب بعذر',
+            unexcused: 'نسبة الغياب بدون عذر',
+            late: 'نسبة التأخر',
+            figures: 'المؤشرات الرئيسية',
+          }
+        : {
+            school: 'School',
+            period: 'Period',
+            created: 'Analysed on',
+            records: 'Records',
+            students: 'Students',
+            days: 'School days',
+            attendance: 'Overall attendance',
+            excused: 'Excused absence rate',
+            unexcused: 'Unexcused absence rate',
+            late: 'Late rate',
+            figures: 'Key figures',
+          }
     expect(text(byLabel.get(words.school)?.[0])).toBe('متوسطة النور')
     expect(text(byLabel.get(words.period)?.[0])).toBe(lang === 'ar' ? 'من 1447/03/01 إلى 1447/03/05' : '1447/03/01 to 1447/03/05')
     expect(text(byLabel.get(words.created)?.[0])).toBe(lang === 'ar' ? '22 نوفمبر 2026' : '22 November 2026')
@@ -167,7 +221,8 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   it('names the weekdays in the page language, Sunday first', () => {
     const [header = [], ...rows] = sheet(5)
     expect(header.map(text)).toEqual([lang === 'ar' ? 'اليوم' : 'Weekday', ...figureHeaders[lang]])
-    const names = lang === 'ar' ? ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس'] : ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday']
+    const names =
+      lang === 'ar' ? ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس'] : ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday']
     expect(rows.map((row) => text(row[0]))).toEqual(names)
     rows.forEach((row, i) => expectFigures(row, 1, report.byWeekday?.[i] as Counts))
   })
@@ -208,7 +263,11 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
     expect(bandar?.[11]?.v).toBe(2 / 5)
     // Five school days each: one day missed is 20% (severe), none is satisfactory.
     const severe = ['فيصل حمد راكان المطيري', 'بندر خالد ناصر البلوي', 'محمد محمد يوسف السلمي']
-    for (const row of rows) expect([text(row[0]), text(row[13])]).toEqual([text(row[0]), severe.includes(text(row[0])) ? tierNames[lang].severe : tierNames[lang].satisfactory])
+    for (const row of rows)
+      expect([text(row[0]), text(row[13])]).toEqual([
+        text(row[0]),
+        severe.includes(text(row[0])) ? tierNames[lang].severe : tierNames[lang].satisfactory,
+      ])
   })
 
   it('counts the tiers per classroom, each count with its share, and the whole', () => {
@@ -216,8 +275,34 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
     const n = tierNames[lang]
     expect(header.map(text)).toEqual(
       lang === 'ar'
-        ? ['الصف', 'الفصل', 'الطلاب', n.satisfactory, `نسبة ${n.satisfactory}`, n.atRisk, `نسبة ${n.atRisk}`, n.chronic, `نسبة ${n.chronic}`, n.severe, `نسبة ${n.severe}`, n.none]
-        : ['Grade', 'Classroom', 'Students', n.satisfactory, `${n.satisfactory} share`, n.atRisk, `${n.atRisk} share`, n.chronic, `${n.chronic} share`, n.severe, `${n.severe} share`, n.none],
+        ? [
+            'الصف',
+            'الفصل',
+            'الطلاب',
+            n.satisfactory,
+            `نسبة ${n.satisfactory}`,
+            n.atRisk,
+            `نسبة ${n.atRisk}`,
+            n.chronic,
+            `نسبة ${n.chronic}`,
+            n.severe,
+            `نسبة ${n.severe}`,
+            n.none,
+          ]
+        : [
+            'Grade',
+            'Classroom',
+            'Students',
+            n.satisfactory,
+            `${n.satisfactory} share`,
+            n.atRisk,
+            `${n.atRisk} share`,
+            n.chronic,
+            `${n.chronic} share`,
+            n.severe,
+            `${n.severe} share`,
+            n.none,
+          ],
     )
     // By hand from the fixture: 4 + 0 severe; 2 + 2 severe; 3 + 1 severe.
     const expected: [string, string, number, number, number, number, number][] = [
@@ -282,7 +367,11 @@ describe('absenceReportWorkbook edge cases', () => {
     expectCount(summary.get('Severe'), 0)
     const students = rowsOf(wb.Sheets.Students)
     const tierOfRow = (name: string) => text(students.find((row) => text(row[0]) === name)?.[13])
-    expect([tierOfRow('فيصل حمد راكان المطيري'), tierOfRow('بندر خالد ناصر البلوي'), tierOfRow('محمد سلطان أحمد الجهني')]).toEqual(['At risk', 'Chronic', 'Satisfactory'])
+    expect([tierOfRow('فيصل حمد راكان المطيري'), tierOfRow('بندر خالد ناصر البلوي'), tierOfRow('محمد سلطان أحمد الجهني')]).toEqual([
+      'At risk',
+      'Chronic',
+      'Satisfactory',
+    ])
   })
 
   it('keeps user text as text', () => {

@@ -1,14 +1,7 @@
 import { guideSheet, sampleWords, type SampleWords } from '#app/features/analyses/index.server.ts'
 import { intlLocale, type Lang } from '#app/i18n/config.ts'
 import { writeWorkbook, type XlsxCell, type XlsxSheet } from '#app/platform/xlsx/write.server.ts'
-import {
-  sampleClassrooms,
-  sampleFirstSunday,
-  sampleSchool,
-  sampleStudents,
-  sampleWeeks,
-  type SampleStatus,
-} from './sample-data.ts'
+import { sampleClassrooms, sampleFirstSunday, sampleSchool, sampleStudents, sampleWeeks, type SampleStatus } from './sample-data.ts'
 
 // The downloadable sample for the absence tool, laid out as docs/absence.md describes: a title block,
 // an empty row, the header row and one row per student per school day; then a sheet that explains
@@ -109,7 +102,6 @@ function examplesFor(lang: Lang, { word }: Words): Record<ColumnKey, XlsxCell> {
     status: word('statuses.excused'),
   }
 }
-
 
 /** The sample absence workbook (.xlsx bytes) in the page's language. */
 export function absenceSampleWorkbook(lang: Lang): Uint8Array {

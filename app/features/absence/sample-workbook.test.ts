@@ -149,7 +149,9 @@ describe.each(['ar', 'en'] as const)('absence sample (%s)', (lang) => {
   it('gives every student a realistic name and a ten-digit national ID', () => {
     const names = data.map((row) => text(row[col(h[0] as string)]))
     const realistic =
-      lang === 'ar' ? (n: string) => /^[\u0600-\u06FF ]+$/.test(n) && n.split(' ').length === 4 : (n: string) => /^[A-Za-z' -]+$/.test(n) && n.split(' ').length >= 4
+      lang === 'ar'
+        ? (n: string) => /^[\u0600-\u06FF ]+$/.test(n) && n.split(' ').length === 4
+        : (n: string) => /^[A-Za-z' -]+$/.test(n) && n.split(' ').length >= 4
     expect(names.filter((n) => !realistic(n))).toEqual([])
     expect(data.map((row) => text(row[col(h[1] as string)])).filter((id) => !/^[12]\d{9}$/.test(id))).toEqual([])
   })

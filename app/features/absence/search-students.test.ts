@@ -42,7 +42,10 @@ describe('searchStudents', () => {
 
   it('says when nobody matches (words out of order, a missing word)', () => {
     expect(failure(() => searchStudents(students, 'أحمد محمد علي'))).toMatchObject({ status: 404, messageKey: 'absence.search.notFound' })
-    expect(failure(() => searchStudents(students, 'محمد علي الغامدي'))).toMatchObject({ status: 404, messageKey: 'absence.search.notFound' })
+    expect(failure(() => searchStudents(students, 'محمد علي الغامدي'))).toMatchObject({
+      status: 404,
+      messageKey: 'absence.search.notFound',
+    })
     expect(failure(() => searchStudents([], 'محمد أحمد علي'))).toMatchObject({ status: 404 })
   })
 

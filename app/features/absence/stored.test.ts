@@ -21,7 +21,13 @@ let n = 0
 async function teacherId() {
   const [user] = await testDb()
     .db.insert(users)
-    .values({ username: `stored ${++n}`, email: `stored${n}-${Date.now()}@example.sa`, phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() })
+    .values({
+      username: `stored ${++n}`,
+      email: `stored${n}-${Date.now()}@example.sa`,
+      phone: '+966551234567',
+      passwordHash: 'x',
+      emailVerifiedAt: new Date(),
+    })
     .returning()
   return user!.id
 }
@@ -31,7 +37,10 @@ async function save(analysis: AbsenceAnalysis, how: 'entries' | 'in its row'): P
   const userId = await teacherId()
   const base = { userId, kind: 'absence' as const, title: how, meta: {}, headline: {}, report: analysis.report }
   const { records, entries } = absenceStorage(analysis)
-  const saved = how === 'entries' ? await saveAnalysis(db, { ...base, records }, entries) : await saveAnalysis(db, { ...base, records: analysis.records ?? analysis.students })
+  const saved =
+    how === 'entries'
+      ? await saveAnalysis(db, { ...base, records }, entries)
+      : await saveAnalysis(db, { ...base, records: analysis.records ?? analysis.students })
   const stored = await findAnalysis(db, userId, saved.id)
   if (stored?.kind !== 'absence') throw new Error('not saved')
   return stored
@@ -42,7 +51,15 @@ const warnedOf = (students: AbsenceAnalysis['students'], thresholds: TierThresho
   students
     .filter((s) => s.warningLevel > 0)
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
-    .map((s) => ({ name: s.name, grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, absenceRate: s.absenceRate, warningLevel: s.warningLevel, tier: tierOf(s, thresholds) }))
+    .map((s) => ({
+      name: s.name,
+      grade: s.grade,
+      classroom: s.classroom,
+      unexcused: s.unexcused,
+      absenceRate: s.absenceRate,
+      warningLevel: s.warningLevel,
+      tier: tierOf(s, thresholds),
+    }))
 
 /** Thresholds low enough that the fixtures' students spread over every tier. */
 const low: TierThresholds = { atRisk: 1.5, chronic: 3, severe: 6.25 }
@@ -66,9 +83,16 @@ describe('a saved absence analysis', () => {
         const page = await absenceReportPage(db, stored, term, null, defaultTierThresholds)
         expect(page.report).toEqual(analysis.report)
         expect(page.warned).toEqual(warnedOf(analysis.students))
-        expect(page.search && 'students' in page.search ? page.search.students.map((s) => s.name) : page.search).toEqual(expectedFound.map((s) => s.name))
-        expect((await searchAbsenceStudents(db, stored, term, defaultTierThresholds)).map((s) => s.studentId)).toEqual(expectedFound.map((s) => s.studentId))
-        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم', null, defaultTierThresholds)).search).toEqual({ q: 'لا أحد بهذا الاسم', error: 'absence.search.notFound' })
+        expect(page.search && 'students' in page.search ? page.search.students.map((s) => s.name) : page.search).toEqual(
+          expectedFound.map((s) => s.name),
+        )
+        expect((await searchAbsenceStudents(db, stored, term, defaultTierThresholds)).map((s) => s.studentId)).toEqual(
+          expectedFound.map((s) => s.studentId),
+        )
+        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم', null, defaultTierThresholds)).search).toEqual({
+          q: 'لا أحد بهذا الاسم',
+          error: 'absence.search.notFound',
+        })
         // The tiers the database counts (entries) are the tiers of every student counted one by one.
         for (const thresholds of [defaultTierThresholds, low]) {
           const tiers = (await absenceReportPage(db, stored, null, null, thresholds)).tiers
@@ -99,7 +123,10 @@ describe('a saved absence analysis', () => {
         expect(page.report).toEqual(other.report)
         expect(page.warned).toEqual(warnedOf(other.students, low))
         expect(page.tiers).toEqual(countTiers(other.students, other.report.byClassroom, low))
-        expect(page.search).toEqual({ q: term, students: expect.arrayContaining([expect.objectContaining({ name: analysis.students[0]!.name })]) })
+        expect(page.search).toEqual({
+          q: term,
+          students: expect.arrayContaining([expect.objectContaining({ name: analysis.students[0]!.name })]),
+        })
       }
     })
   }

@@ -1,7 +1,16 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { absenceSettings, analysisEntries } from '#app/platform/db/schema.ts'
-import { classroomKey, countTiers, defaultTierThresholds, hundredths, tiersFromClassrooms, type AbsenceTiers, type ClassroomTiers, type TierThresholds } from './tiers.ts'
+import {
+  classroomKey,
+  countTiers,
+  defaultTierThresholds,
+  hundredths,
+  tiersFromClassrooms,
+  type AbsenceTiers,
+  type ClassroomTiers,
+  type TierThresholds,
+} from './tiers.ts'
 import type { AbsenceAnalysis, AbsenceReport } from './analyse-absence.ts'
 
 /** The teacher's tier thresholds; the defaults (5, 10, 20) until she sets her own. */
@@ -12,7 +21,11 @@ export async function tierThresholdsOf(db: Db, userId: string): Promise<TierThre
 
 /** Saves the teacher's tier thresholds (already validated by tierThresholdsSchema); every report shows them from now on. */
 export async function saveTierThresholds(db: Db, userId: string, thresholds: TierThresholds): Promise<TierThresholds> {
-  const values = { tierAtRisk: hundredths(thresholds.atRisk), tierChronic: hundredths(thresholds.chronic), tierSevere: hundredths(thresholds.severe) }
+  const values = {
+    tierAtRisk: hundredths(thresholds.atRisk),
+    tierChronic: hundredths(thresholds.chronic),
+    tierSevere: hundredths(thresholds.severe),
+  }
   await db
     .insert(absenceSettings)
     .values({ userId, ...values })
@@ -32,7 +45,13 @@ export function tiersOfAnalysis(analysis: Pick<AbsenceAnalysis, 'report' | 'stud
  * is a large value kept out of line), then compared as tierOf does, in whole numbers:
  * 10000·missed ≥ (100·p)·days.
  */
-export async function tiersOfEntries(db: Db, analysisId: string, part: number, report: Pick<AbsenceReport, 'byClassroom'>, thresholds: TierThresholds): Promise<AbsenceTiers> {
+export async function tiersOfEntries(
+  db: Db,
+  analysisId: string,
+  part: number,
+  report: Pick<AbsenceReport, 'byClassroom'>,
+  thresholds: TierThresholds,
+): Promise<AbsenceTiers> {
   const missed = sql`(10000 * (s.excused::bigint + s.unexcused::bigint))`
   const reaches = (percent: number) => sql`(s.records > 0 and ${missed} >= ${hundredths(percent)}::bigint * s.records)`
   const query = sql`
@@ -47,7 +66,16 @@ export async function tiersOfEntries(db: Db, analysisId: string, part: number, r
       lateral jsonb_to_record(e.data) as s(grade text, classroom text, excused int, unexcused int, records int)
     where e.analysis_id = ${analysisId} and e.part = ${part}
     group by s.grade, s.classroom`
-  type Row = { grade: string; classroom: string; students: number; noTier: number; severe: number; chronic: number; atRisk: number; satisfactory: number }
+  type Row = {
+    grade: string
+    classroom: string
+    students: number
+    noTier: number
+    severe: number
+    chronic: number
+    atRisk: number
+    satisfactory: number
+  }
   // Both drivers (node-postgres, PGlite) answer a raw query with its rows.
   const { rows } = (await db.execute(query)) as unknown as { rows: Row[] }
   const tallies = new Map<string, ClassroomTiers>()

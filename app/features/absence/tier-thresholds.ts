@@ -21,7 +21,10 @@ function readPercent(value: string): number {
 
 /** A percent from 0 (excluded) to 100 with at most two decimals, from a number or the text of a form field. */
 const percentField = z.pipe(
-  z.union([z.number({ error: 'absence.tiers.errors.number' }), z.string({ error: 'absence.tiers.errors.number' }).check(z.trim(), z.minLength(1, 'absence.tiers.errors.required'))]),
+  z.union([
+    z.number({ error: 'absence.tiers.errors.number' }),
+    z.string({ error: 'absence.tiers.errors.number' }).check(z.trim(), z.minLength(1, 'absence.tiers.errors.required')),
+  ]),
   z.pipe(
     z.transform((v: number | string) => (typeof v === 'number' ? v : readPercent(v))),
     z.number({ error: 'absence.tiers.errors.number' }).check(
@@ -35,16 +38,16 @@ const percentField = z.pipe(
 
 /** The three boundaries, each above the one before: 0 < at risk < chronic < severe ≤ 100. */
 export const tierThresholdsSchema = z.pipe(
-  z
-    .object({ at_risk: percentField, chronic: percentField, severe: percentField })
-    .check(
-      z.superRefine((v: { at_risk: number; chronic: number; severe: number }, ctx) => {
-        // Zod runs this even when a field failed: an order is only said of two numbers read.
-        const isRead = (n: unknown) => typeof n === 'number' && Number.isFinite(n)
-        if (isRead(v.at_risk) && isRead(v.chronic) && !(v.chronic > v.at_risk)) ctx.addIssue({ code: 'custom', path: ['chronic'], message: 'absence.tiers.errors.ascending', input: v })
-        if (isRead(v.chronic) && isRead(v.severe) && !(v.severe > v.chronic)) ctx.addIssue({ code: 'custom', path: ['severe'], message: 'absence.tiers.errors.ascending', input: v })
-      }),
-    ),
+  z.object({ at_risk: percentField, chronic: percentField, severe: percentField }).check(
+    z.superRefine((v: { at_risk: number; chronic: number; severe: number }, ctx) => {
+      // Zod runs this even when a field failed: an order is only said of two numbers read.
+      const isRead = (n: unknown) => typeof n === 'number' && Number.isFinite(n)
+      if (isRead(v.at_risk) && isRead(v.chronic) && !(v.chronic > v.at_risk))
+        ctx.addIssue({ code: 'custom', path: ['chronic'], message: 'absence.tiers.errors.ascending', input: v })
+      if (isRead(v.chronic) && isRead(v.severe) && !(v.severe > v.chronic))
+        ctx.addIssue({ code: 'custom', path: ['severe'], message: 'absence.tiers.errors.ascending', input: v })
+    }),
+  ),
   z.transform((v): TierThresholds => ({ atRisk: v.at_risk, chronic: v.chronic, severe: v.severe })),
 )
 

@@ -91,7 +91,9 @@ describe('countTiers', () => {
 describe('tierThresholdsSchema', () => {
   const parse = (input: unknown) => {
     const result = tierThresholdsSchema.safeParse(input)
-    return result.success ? { ok: true as const, data: result.data } : { ok: false as const, errors: result.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`) }
+    return result.success
+      ? { ok: true as const, data: result.data }
+      : { ok: false as const, errors: result.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`) }
   }
 
   it('reads the form’s text and the API’s numbers', () => {
@@ -102,7 +104,10 @@ describe('tierThresholdsSchema', () => {
   })
 
   it('refuses boundaries that are not ascending, or out of 0 < a < b < c ≤ 100', () => {
-    expect(parse({ at_risk: '10', chronic: '10', severe: '20' })).toEqual({ ok: false, errors: ['chronic: absence.tiers.errors.ascending'] })
+    expect(parse({ at_risk: '10', chronic: '10', severe: '20' })).toEqual({
+      ok: false,
+      errors: ['chronic: absence.tiers.errors.ascending'],
+    })
     expect(parse({ at_risk: '5', chronic: '25', severe: '20' })).toEqual({ ok: false, errors: ['severe: absence.tiers.errors.ascending'] })
     expect(parse({ at_risk: '0', chronic: '10', severe: '20' })).toEqual({ ok: false, errors: ['at_risk: absence.tiers.errors.range'] })
     expect(parse({ at_risk: '5', chronic: '10', severe: '100.5' })).toEqual({ ok: false, errors: ['severe: absence.tiers.errors.range'] })
@@ -115,7 +120,10 @@ describe('tierThresholdsSchema', () => {
     // A field that failed says only why it failed, not also that it is out of order.
     expect(parse({ at_risk: '5', chronic: '10', severe: '' })).toEqual({ ok: false, errors: ['severe: absence.tiers.errors.required'] })
     expect(parse({ at_risk: '5', chronic: 'x', severe: '20' })).toEqual({ ok: false, errors: ['chronic: absence.tiers.errors.number'] })
-    expect(parse({ at_risk: '5.125', chronic: '10', severe: '20' })).toEqual({ ok: false, errors: ['at_risk: absence.tiers.errors.decimals'] })
+    expect(parse({ at_risk: '5.125', chronic: '10', severe: '20' })).toEqual({
+      ok: false,
+      errors: ['at_risk: absence.tiers.errors.decimals'],
+    })
     expect(parse({ chronic: '10', severe: '20' }).ok).toBe(false)
   })
 })

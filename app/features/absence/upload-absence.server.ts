@@ -1,5 +1,12 @@
 import type { Lang } from '#app/i18n/config.ts'
-import { AnalysisError, analyseInWorker, checkUpload, readLimits, saveAnalysis, type UploadContext } from '#app/features/analyses/index.server.ts'
+import {
+  AnalysisError,
+  analyseInWorker,
+  checkUpload,
+  readLimits,
+  saveAnalysis,
+  type UploadContext,
+} from '#app/features/analyses/index.server.ts'
 import { maxSchoolDays, type AbsenceAnalysis, type AbsenceMeta } from './analyse-absence.ts'
 import { absenceStorage } from './export.server.ts'
 
@@ -13,7 +20,10 @@ export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<U
  * thread, then stored: the report in the analysis' row, each student (and a totals file's rows
  * as read) as an entry of its own, written in batches (never the file).
  */
-export async function uploadAbsence(ctx: UploadContext, input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined }) {
+export async function uploadAbsence(
+  ctx: UploadContext,
+  input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined },
+) {
   await checkUpload(ctx, input.userId, input.file)
   const file = input.file as AbsenceUpload
   const analysis: AbsenceAnalysis = await analyseInWorker(ctx, 'absence', await file.bytes(), {
@@ -24,20 +34,20 @@ export async function uploadAbsence(ctx: UploadContext, input: { userId: string;
   const saved = await saveAnalysis(
     ctx.db,
     {
-    userId: input.userId,
-    kind: 'absence',
-    title: absenceTitle(analysis.meta, file.name),
-    meta: metaRecord(analysis.meta),
-    headline: {
-      attendanceRate: analysis.report.summary.attendanceRate,
-      records: analysis.report.summary.records,
-      students: analysis.report.summary.students,
-      from: analysis.report.byDate?.[0]?.date ?? analysis.report.recognised?.period?.fromDate ?? null,
-      to: analysis.report.byDate?.at(-1)?.date ?? analysis.report.recognised?.period?.toDate ?? null,
+      userId: input.userId,
+      kind: 'absence',
+      title: absenceTitle(analysis.meta, file.name),
+      meta: metaRecord(analysis.meta),
+      headline: {
+        attendanceRate: analysis.report.summary.attendanceRate,
+        records: analysis.report.summary.records,
+        students: analysis.report.summary.students,
+        from: analysis.report.byDate?.[0]?.date ?? analysis.report.recognised?.period?.fromDate ?? null,
+        to: analysis.report.byDate?.at(-1)?.date ?? analysis.report.recognised?.period?.toDate ?? null,
+      },
+      report: analysis.report,
+      records,
     },
-    report: analysis.report,
-    records,
-  },
     entries,
   )
   return { id: saved.id, analysis }
@@ -61,7 +71,8 @@ export function schoolDaysField(value: FormDataEntryValue | null): number | unde
   if (value === null || (typeof value === 'string' && value.trim() === '')) return undefined
   const text = typeof value === 'string' ? value.trim() : ''
   const days = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN
-  if (!Number.isInteger(days) || days < 1 || days > maxSchoolDays) throw new AnalysisError('absence.errors.schoolDaysInvalid', { values: { max: maxSchoolDays } })
+  if (!Number.isInteger(days) || days < 1 || days > maxSchoolDays)
+    throw new AnalysisError('absence.errors.schoolDaysInvalid', { values: { max: maxSchoolDays } })
   return days
 }
 

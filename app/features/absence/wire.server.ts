@@ -15,7 +15,11 @@ const absenceRecognised = z.object({
   students: wireCount,
   idsIgnored: z.boolean().describe('The IDs were in scientific notation: students told apart by name, grade and classroom'),
   schoolDays: z.int().min(1).optional().describe('Totals: the school days the figures use'),
-  period: z.object({ from: z.string(), to: z.string(), fromDate: wireDay, toDate: wireDay }).nullable().optional().describe('Totals: the period as written and as Gregorian dates'),
+  period: z
+    .object({ from: z.string(), to: z.string(), fromDate: wireDay, toDate: wireDay })
+    .nullable()
+    .optional()
+    .describe('Totals: the period as written and as Gregorian dates'),
 })
 
 const tierTally = {
@@ -41,7 +45,14 @@ const tiersWire = z
 
 /** The tiers as the API answers them: exactly the wire's fields. */
 export function tiersJson(tiers: AbsenceTiers) {
-  const tally = (g: TierTally) => ({ students: g.students, satisfactory: g.satisfactory, atRisk: g.atRisk, chronic: g.chronic, severe: g.severe, noTier: g.noTier })
+  const tally = (g: TierTally) => ({
+    students: g.students,
+    satisfactory: g.satisfactory,
+    atRisk: g.atRisk,
+    chronic: g.chronic,
+    severe: g.severe,
+    noTier: g.noTier,
+  })
   return {
     thresholds: { atRisk: tiers.thresholds.atRisk, chronic: tiers.thresholds.chronic, severe: tiers.thresholds.severe },
     summary: tally(tiers.summary),
@@ -52,7 +63,9 @@ export function tiersJson(tiers: AbsenceTiers) {
 /** GET and PUT settings/absence-tiers: the teacher's thresholds, by the names the form and the request use. */
 export const tierThresholdsAnswerWire = wireShape(
   'AbsenceTierThresholds',
-  z.object({ at_risk: percentBoundary, chronic: percentBoundary, severe: percentBoundary }).describe('Percent of school days missed from which each tier starts'),
+  z
+    .object({ at_risk: percentBoundary, chronic: percentBoundary, severe: percentBoundary })
+    .describe('Percent of school days missed from which each tier starts'),
 )
 
 export const absenceAnalysisWire = wireShape(
@@ -61,12 +74,22 @@ export const absenceAnalysisWire = wireShape(
     ...analysisHeadWire,
     kind: z.literal('absence'),
     recognised: absenceRecognised.optional().describe('Absent from analyses saved before Noor’s layouts were read'),
-    summary: z.object({ students: wireCount, days: wireCount.describe('School days with records, or the totals’ school days'), ...figures }),
+    summary: z.object({
+      students: wireCount,
+      days: wireCount.describe('School days with records, or the totals’ school days'),
+      ...figures,
+    }),
     bySection: z.array(z.object({ section: z.string(), ...figures })),
     byClassroom: z.array(z.object({ grade: z.string(), classroom: z.string(), ...figures })),
     bySystem: z.array(z.object({ system: z.string(), ...figures })),
-    byWeekday: z.array(z.object({ weekday: z.int().min(0).max(6).describe('0 = Sunday'), ...figures })).optional().describe('Daily records only'),
-    byDate: z.array(z.object({ date: wireDay, hijri: z.string(), ...figures })).optional().describe('Daily records only'),
+    byWeekday: z
+      .array(z.object({ weekday: z.int().min(0).max(6).describe('0 = Sunday'), ...figures }))
+      .optional()
+      .describe('Daily records only'),
+    byDate: z
+      .array(z.object({ date: wireDay, hijri: z.string(), ...figures }))
+      .optional()
+      .describe('Daily records only'),
     periodAbsences: wireCount.optional().describe('Absences from a lesson, counted apart (present for the day)'),
     skipped: z.array(skippedRowWire),
     tiers: tiersWire,

@@ -59,7 +59,11 @@ export async function updateProfile(
  * The answer to "what is your full name?", asked once after activation: the names (the English
  * one optional), or `skip`. Either way she is not asked again; the profile still changes them.
  */
-export async function answerFullName(ctx: Pick<AccountContext, 'db'>, user: User, answer: { full_name_ar: string | null; full_name_en?: string | null } | 'skip') {
+export async function answerFullName(
+  ctx: Pick<AccountContext, 'db'>,
+  user: User,
+  answer: { full_name_ar: string | null; full_name_en?: string | null } | 'skip',
+) {
   const names = answer === 'skip' ? {} : { fullNameAr: answer.full_name_ar, fullNameEn: answer.full_name_en ?? null }
   const [updated] = await ctx.db
     .update(users)
@@ -75,18 +79,44 @@ export function isFullNameToAsk(user: Pick<User, 'fullNameAskedAt'>): boolean {
 }
 
 /** Step 1 of a password change: checks the current password and emails a code; the new hash waits with the code. */
-export async function requestPasswordChange(ctx: AccountContext, user: User, input: { current_password: string; password: string; lang: Lang }) {
+export async function requestPasswordChange(
+  ctx: AccountContext,
+  user: User,
+  input: { current_password: string; password: string; lang: Lang },
+) {
   await requirePassword(user, input.current_password, 'current_password')
   refuseCommonPassword(input.password)
   const passwordHash = await hashPassword(input.password)
-  const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', targetEmail: user.email, payload: { passwordHash } })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_password', to: user.email, name: displayName(user, input.lang), code })
+  const code = await issueCode({
+    db: ctx.db,
+    secret: ctx.env.SESSION_SECRET,
+    userId: user.id,
+    purpose: 'change_password',
+    targetEmail: user.email,
+    payload: { passwordHash },
+  })
+  await sendCodeEmail({
+    mailer: ctx.mailer,
+    logger: ctx.logger,
+    lang: input.lang,
+    purpose: 'change_password',
+    to: user.email,
+    name: displayName(user, input.lang),
+    code,
+  })
 }
 
 /** Step 2: the code applies the new password and ends every session (the caller signs this device in again). */
 export async function confirmPasswordChange(ctx: AccountContext, user: User, input: { code: string }) {
   await limitCodeChecks(ctx)
-  const { payload } = await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_password', code: input.code })
+  const { payload } = await consumeCode({
+    db: ctx.db,
+    logger: ctx.logger,
+    secret: ctx.env.SESSION_SECRET,
+    userId: user.id,
+    purpose: 'change_password',
+    code: input.code,
+  })
   if (!payload.passwordHash) throw new DomainError(422, 'accounts.errors.codeExpired', { code: ['accounts.errors.codeExpired'] })
   await ctx.db.update(users).set({ passwordHash: payload.passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id))
   ctx.logger.info({ event: 'auth.password.changed', userId: user.id }, 'password changed')
@@ -98,17 +128,44 @@ export async function confirmPasswordChange(ctx: AccountContext, user: User, inp
 export async function requestEmailChange(ctx: AccountContext, user: User, input: { email: string; password: string; lang: Lang }) {
   await requirePassword(user, input.password, 'password')
   if (input.email === user.email) throw new DomainError(422, 'accounts.errors.emailSame', { email: ['accounts.errors.emailSame'] })
-  if (await findUserByEmail(ctx, input.email)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
-  const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', targetEmail: input.email })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'change_email', to: input.email, name: displayName(user, input.lang), code })
+  if (await findUserByEmail(ctx, input.email))
+    throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
+  const code = await issueCode({
+    db: ctx.db,
+    secret: ctx.env.SESSION_SECRET,
+    userId: user.id,
+    purpose: 'change_email',
+    targetEmail: input.email,
+  })
+  await sendCodeEmail({
+    mailer: ctx.mailer,
+    logger: ctx.logger,
+    lang: input.lang,
+    purpose: 'change_email',
+    to: input.email,
+    name: displayName(user, input.lang),
+    code,
+  })
 }
 
 /** Step 2: the code received at the new address makes it the account's email. */
 export async function confirmEmailChange(ctx: AccountContext, user: User, input: { code: string }) {
   await limitCodeChecks(ctx)
-  const { targetEmail } = await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'change_email', code: input.code })
-  if (await findUserByEmail(ctx, targetEmail)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
-  const [updated] = await ctx.db.update(users).set({ email: targetEmail, emailVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, user.id)).returning()
+  const { targetEmail } = await consumeCode({
+    db: ctx.db,
+    logger: ctx.logger,
+    secret: ctx.env.SESSION_SECRET,
+    userId: user.id,
+    purpose: 'change_email',
+    code: input.code,
+  })
+  if (await findUserByEmail(ctx, targetEmail))
+    throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
+  const [updated] = await ctx.db
+    .update(users)
+    .set({ email: targetEmail, emailVerifiedAt: new Date(), updatedAt: new Date() })
+    .where(eq(users.id, user.id))
+    .returning()
   ctx.logger.info({ event: 'auth.email.changed', userId: user.id }, 'email changed')
   await notify(ctx.db, user.id, 'email_changed', { email: targetEmail })
   return updated ?? user

@@ -16,7 +16,16 @@ import {
   silenceOutboxHints,
 } from '#tests/factories.ts'
 import { fieldErrorsOf } from '#app/lib/forms.ts'
-import { answerFullName, confirmEmailChange, confirmPasswordChange, deleteAccount, isFullNameToAsk, requestEmailChange, requestPasswordChange, updateProfile } from './account-changes.server.ts'
+import {
+  answerFullName,
+  confirmEmailChange,
+  confirmPasswordChange,
+  deleteAccount,
+  isFullNameToAsk,
+  requestEmailChange,
+  requestPasswordChange,
+  updateProfile,
+} from './account-changes.server.ts'
 import { fullNameSchema, profileSchema } from './schemas.ts'
 import { displayName } from './user-json.ts'
 import { notify } from './notifications.server.ts'
@@ -31,7 +40,10 @@ silenceOutboxHints()
 
 const NEW_PASSWORD = 'Palm-Grove-2030'
 const wrongCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
-const png = (colour: string) => sharp({ create: { width: 64, height: 64, channels: 3, background: colour } }).png().toBuffer()
+const png = (colour: string) =>
+  sharp({ create: { width: 64, height: 64, channels: 3, background: colour } })
+    .png()
+    .toBuffer()
 
 async function reload(ctx: { db: ReturnType<typeof testDb>['db'] }, id: string) {
   const [row] = await ctx.db.select().from(users).where(eq(users.id, id))
@@ -52,7 +64,11 @@ describe('the full name', () => {
     const askedAt = skipped.fullNameAskedAt
 
     const { user: other } = await createUser(ctx)
-    const named = await answerFullName(ctx, other, fullNameSchema.parse({ full_name_ar: '  نورة  بنت سعد العتيبي ', full_name_en: 'Noura Saad Alotaibi' }))
+    const named = await answerFullName(
+      ctx,
+      other,
+      fullNameSchema.parse({ full_name_ar: '  نورة  بنت سعد العتيبي ', full_name_en: 'Noura Saad Alotaibi' }),
+    )
     expect(named).toMatchObject({ fullNameAr: 'نورة بنت سعد العتيبي', fullNameEn: 'Noura Saad Alotaibi', username: other.username })
     expect(isFullNameToAsk(await reload(ctx, other.id))).toBe(false)
     // Answering later keeps the first time she was asked.
@@ -67,8 +83,14 @@ describe('the full name', () => {
     // A name given in the profile answers the question too.
     expect(isFullNameToAsk(named)).toBe(false)
     // Fields left out stay; an empty one clears.
-    expect(await updateProfile(ctx, named, profileSchema.parse({ phone: '0559876543' }))).toMatchObject({ fullNameAr: 'نورة العتيبي', fullNameEn: 'Noura Alotaibi' })
-    expect(await updateProfile(ctx, named, profileSchema.parse({ full_name_en: '' }))).toMatchObject({ fullNameAr: 'نورة العتيبي', fullNameEn: null })
+    expect(await updateProfile(ctx, named, profileSchema.parse({ phone: '0559876543' }))).toMatchObject({
+      fullNameAr: 'نورة العتيبي',
+      fullNameEn: 'Noura Alotaibi',
+    })
+    expect(await updateProfile(ctx, named, profileSchema.parse({ full_name_en: '' }))).toMatchObject({
+      fullNameAr: 'نورة العتيبي',
+      fullNameEn: null,
+    })
   })
 
   it('refuses a name in the other script, and one longer than 100 characters', () => {
@@ -76,9 +98,16 @@ describe('the full name', () => {
       full_name_ar: ['accounts.errors.fullNameArabic'],
       full_name_en: ['accounts.errors.fullNameLatin'],
     })
-    expect(fieldErrorsOf(fullNameSchema.safeParse({ full_name_ar: 'ن'.repeat(101) }).error!)).toEqual({ full_name_ar: ['accounts.errors.fullNameLong'] })
-    expect(fieldErrorsOf(fullNameSchema.safeParse({ full_name_ar: '' }).error!)).toEqual({ full_name_ar: ['accounts.errors.fullNameRequired'] })
-    expect(fullNameSchema.parse({ full_name_ar: 'عبدُالله آلِ سعود', full_name_en: "D'Souza-Smith Jr." })).toEqual({ full_name_ar: 'عبدُالله آلِ سعود', full_name_en: "D'Souza-Smith Jr." })
+    expect(fieldErrorsOf(fullNameSchema.safeParse({ full_name_ar: 'ن'.repeat(101) }).error!)).toEqual({
+      full_name_ar: ['accounts.errors.fullNameLong'],
+    })
+    expect(fieldErrorsOf(fullNameSchema.safeParse({ full_name_ar: '' }).error!)).toEqual({
+      full_name_ar: ['accounts.errors.fullNameRequired'],
+    })
+    expect(fullNameSchema.parse({ full_name_ar: 'عبدُالله آلِ سعود', full_name_en: "D'Souza-Smith Jr." })).toEqual({
+      full_name_ar: 'عبدُالله آلِ سعود',
+      full_name_en: "D'Souza-Smith Jr.",
+    })
   })
 
   it('greets her by the name in the page’s language, then the other, then the username', () => {
@@ -130,18 +159,26 @@ describe('changing the password', () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx)
     clearOutbox(ctx)
-    const error = await domainErrorOf(requestPasswordChange(ctx, user, { current_password: 'Wrong-Pass-1', password: NEW_PASSWORD, lang: 'en' }))
-    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.passwordWrong', fields: { current_password: ['accounts.errors.passwordWrong'] } })
+    const error = await domainErrorOf(
+      requestPasswordChange(ctx, user, { current_password: 'Wrong-Pass-1', password: NEW_PASSWORD, lang: 'en' }),
+    )
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.passwordWrong',
+      fields: { current_password: ['accounts.errors.passwordWrong'] },
+    })
     expect(await readOutbox(ctx)).toEqual([])
   })
 
   it('refuses a common new password', async () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx)
-    await expect(requestPasswordChange(ctx, user, { current_password: password, password: 'Password1', lang: 'en' })).rejects.toMatchObject({
-      status: 422,
-      messageKey: 'accounts.errors.passwordCommon',
-    })
+    await expect(requestPasswordChange(ctx, user, { current_password: password, password: 'Password1', lang: 'en' })).rejects.toMatchObject(
+      {
+        status: 422,
+        messageKey: 'accounts.errors.passwordCommon',
+      },
+    )
   })
 
   it('applies the new password only with the emailed code, then signs every device out', async () => {
@@ -160,7 +197,10 @@ describe('changing the password', () => {
     expect(JSON.stringify(pending)).not.toContain(NEW_PASSWORD)
     expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
 
-    await expect(confirmPasswordChange(ctx, user, { code: wrongCode(code) })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.codeWrong' })
+    await expect(confirmPasswordChange(ctx, user, { code: wrongCode(code) })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.codeWrong',
+    })
     expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
 
     await confirmPasswordChange(ctx, user, { code })
@@ -180,7 +220,10 @@ describe('changing the password', () => {
     const { user, password } = await createUser(ctx)
     await requestPasswordReset(ctx, { email: user.email, lang: 'en' })
     const resetCode = await lastCodeSentTo(ctx, user.email)
-    await expect(confirmPasswordChange(ctx, user, { code: resetCode })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.codeExpired' })
+    await expect(confirmPasswordChange(ctx, user, { code: resetCode })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.codeExpired',
+    })
     expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
   })
 })
@@ -225,7 +268,9 @@ describe('changing the email', () => {
     expect(updated).toMatchObject({ id: user.id, email: newEmail })
     expect(await findUserByEmail(ctx, user.email)).toBeNull()
     expect(await findUserByEmail(ctx, newEmail)).toMatchObject({ id: user.id })
-    const changed = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).find((n) => n.kind === 'email_changed')
+    const changed = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).find(
+      (n) => n.kind === 'email_changed',
+    )
     expect(changed?.params).toEqual({ email: newEmail })
   })
 
@@ -253,7 +298,7 @@ describe('deleteAccount', () => {
     expect(await findUserByEmail(ctx, user.email)).not.toBeNull()
   })
 
-  it('removes the user, everything the account owns and its picture, and nobody else\'s', async () => {
+  it("removes the user, everything the account owns and its picture, and nobody else's", async () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx, { avatar: await png('#123456') })
     const { user: neighbour } = await createUser(ctx)

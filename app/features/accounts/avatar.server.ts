@@ -11,7 +11,11 @@ const AVATAR_SIZE = 256
 export function imageTypeOf(data: Uint8Array): 'png' | 'jpeg' | 'webp' | null {
   if (data.length >= 8 && data[0] === 0x89 && data[1] === 0x50 && data[2] === 0x4e && data[3] === 0x47) return 'png'
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'jpeg'
-  if (data.length >= 12 && String.fromCharCode(...data.subarray(0, 4)) === 'RIFF' && String.fromCharCode(...data.subarray(8, 12)) === 'WEBP')
+  if (
+    data.length >= 12 &&
+    String.fromCharCode(...data.subarray(0, 4)) === 'RIFF' &&
+    String.fromCharCode(...data.subarray(8, 12)) === 'WEBP'
+  )
     return 'webp'
   return null
 }

@@ -8,8 +8,7 @@ import { domainErrorOf } from '#tests/factories.ts'
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, imageTypeOf, storeAvatar } from './avatar.server.ts'
 
 const files = () => createLocalFileStore(mkdtempSync(path.join(tmpdir(), 'hallil-avatar-')))
-const picture = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 15, g: 93, b: 82 } } })
+const picture = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 15, g: 93, b: 82 } } })
 const bytes = (...values: number[]) => Uint8Array.from(values)
 
 describe('imageTypeOf', () => {
@@ -61,7 +60,11 @@ describe('storeAvatar', () => {
 
   it('refuses a text file named .png', async () => {
     const error = await domainErrorOf(storeAvatar(files(), new TextEncoder().encode('this is not a picture at all')))
-    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.avatarType', fields: { avatar: ['accounts.errors.avatarType'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.avatarType',
+      fields: { avatar: ['accounts.errors.avatarType'] },
+    })
   })
 
   it('refuses an empty file and a truncated image', async () => {
@@ -75,7 +78,11 @@ describe('storeAvatar', () => {
     const big = new Uint8Array(AVATAR_MAX_BYTES + 1)
     big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
     const error = await domainErrorOf(storeAvatar(files(), big))
-    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.avatarSize', fields: { avatar: ['accounts.errors.avatarSize'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.avatarSize',
+      fields: { avatar: ['accounts.errors.avatarSize'] },
+    })
   })
 
   it('refuses a small file that would decode to more than 25 megapixels', async () => {
@@ -83,6 +90,10 @@ describe('storeAvatar', () => {
     expect(bomb.length).toBeLessThan(AVATAR_MAX_BYTES)
     expect(6000 * 5000).toBeGreaterThan(AVATAR_MAX_PIXELS)
     const error = await domainErrorOf(storeAvatar(files(), bomb))
-    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.avatarPixels', fields: { avatar: ['accounts.errors.avatarPixels'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.avatarPixels',
+      fields: { avatar: ['accounts.errors.avatarPixels'] },
+    })
   })
 })

@@ -25,7 +25,15 @@ type IssueCodeOptions = {
  * A new code for a purpose: refused within 60 s of the last one (429 with Retry-After) and
  * after five in an hour. Earlier codes of the same purpose stop working.
  */
-export async function issueCode({ db, secret, userId, purpose, targetEmail, payload, now = new Date() }: IssueCodeOptions): Promise<string> {
+export async function issueCode({
+  db,
+  secret,
+  userId,
+  purpose,
+  targetEmail,
+  payload,
+  now = new Date(),
+}: IssueCodeOptions): Promise<string> {
   const code = sixDigitCode()
   await db.transaction(async (tx) => {
     // One issuer at a time per user: two requests arriving together must not both pass the

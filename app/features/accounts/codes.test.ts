@@ -29,11 +29,16 @@ describe('one-time codes', () => {
     const { user, base, ctx } = await setup()
     const code = await issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: t0 })
     expect(code).toMatch(/^\d{6}$/)
-    const [row] = await ctx.db.select().from(oneTimeCodes).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))
+    const [row] = await ctx.db
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))
     expect(row).toMatchObject({ targetEmail: user.email, attempts: 0, consumedAt: null })
     expect(row?.expiresAt).toEqual(at(CODE_TTL_SECONDS))
     expect(CODE_TTL_SECONDS).toBe(600)
-    const columnsShowingTheCode = Object.entries(row ?? {}).filter(([column, value]) => column !== 'id' && JSON.stringify(value ?? null).includes(code))
+    const columnsShowingTheCode = Object.entries(row ?? {}).filter(
+      ([column, value]) => column !== 'id' && JSON.stringify(value ?? null).includes(code),
+    )
     expect(columnsShowingTheCode).toEqual([])
     expect(row?.codeHash).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
@@ -41,7 +46,10 @@ describe('one-time codes', () => {
   it('work once and give back their target and payload', async () => {
     const { base } = await setup()
     const code = await issueCode({ ...base, purpose: 'change_email', targetEmail: 'new@school.sa', payload: { note: 'x' }, now: t0 })
-    await expect(consumeCode({ ...base, purpose: 'change_email', code, now: at(5) })).resolves.toEqual({ targetEmail: 'new@school.sa', payload: { note: 'x' } })
+    await expect(consumeCode({ ...base, purpose: 'change_email', code, now: at(5) })).resolves.toEqual({
+      targetEmail: 'new@school.sa',
+      payload: { note: 'x' },
+    })
     await expect(consumeCode({ ...base, purpose: 'change_email', code, now: at(6) })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.codeExpired',
@@ -52,10 +60,16 @@ describe('one-time codes', () => {
   it('expire after ten minutes', async () => {
     const { user, base } = await setup()
     const code = await issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: t0 })
-    await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(CODE_TTL_SECONDS) })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeExpired' })
-    await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(CODE_TTL_SECONDS + 3600) })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeExpired' })
+    await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(CODE_TTL_SECONDS) })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.codeExpired',
+    })
+    await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(CODE_TTL_SECONDS + 3600) })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.codeExpired',
+    })
     // A second before the end it is still good.
-    await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(CODE_TTL_SECONDS - 1) })).resolves.toMatchObject({ targetEmail: user.email })
+    await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(CODE_TTL_SECONDS - 1) })).resolves.toMatchObject({
+      targetEmail: user.email,
+    })
   })
 
   it(`end after ${CODE_MAX_ATTEMPTS} wrong tries, even for the right code afterwards`, async () => {
@@ -65,7 +79,10 @@ describe('one-time codes', () => {
     for (let i = 0; i < CODE_MAX_ATTEMPTS; i++)
       keys.push((await domainErrorOf(consumeCode({ ...base, purpose: 'reset', code: otherThan(code), now: at(10 + i) }))).messageKey)
     expect(keys).toEqual([...Array(CODE_MAX_ATTEMPTS - 1).fill('accounts.errors.codeWrong'), 'accounts.errors.codeExhausted'])
-    const [row] = await ctx.db.select().from(oneTimeCodes).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))
+    const [row] = await ctx.db
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))
     expect(row?.attempts).toBe(CODE_MAX_ATTEMPTS)
     const after = await domainErrorOf(consumeCode({ ...base, purpose: 'reset', code, now: at(20) }))
     expect(after.status).toBe(422)
@@ -76,7 +93,9 @@ describe('one-time codes', () => {
     const { user, base } = await setup()
     const code = await issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: t0 })
     for (let i = 0; i < CODE_MAX_ATTEMPTS - 1; i++)
-      await expect(consumeCode({ ...base, purpose: 'reset', code: otherThan(code), now: at(10) })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeWrong' })
+      await expect(consumeCode({ ...base, purpose: 'reset', code: otherThan(code), now: at(10) })).rejects.toMatchObject({
+        messageKey: 'accounts.errors.codeWrong',
+      })
     await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(11) })).resolves.toMatchObject({ targetEmail: user.email })
   })
 
@@ -87,7 +106,9 @@ describe('one-time codes', () => {
     expect(early).toMatchObject({ status: 429, messageKey: 'accounts.errors.resendWait', retryAfterSeconds: 40 })
     const almost = await domainErrorOf(issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: at(59.5) }))
     expect(almost.retryAfterSeconds).toBe(1)
-    await expect(issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: at(CODE_RESEND_SECONDS) })).resolves.toMatch(/^\d{6}$/)
+    await expect(issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: at(CODE_RESEND_SECONDS) })).resolves.toMatch(
+      /^\d{6}$/,
+    )
   })
 
   it(`are sent at most ${CODE_SENDS_PER_HOUR} times an hour`, async () => {
@@ -97,7 +118,9 @@ describe('one-time codes', () => {
     expect(sixth).toMatchObject({ status: 429, messageKey: 'accounts.errors.tooManyCodes' })
     expect(sixth.retryAfterSeconds).toBe(3600 - CODE_SENDS_PER_HOUR * 61)
     // Another purpose has its own count, and the next hour starts afresh.
-    await expect(issueCode({ ...base, purpose: 'change_email', targetEmail: 'x@school.sa', now: at(CODE_SENDS_PER_HOUR * 61) })).resolves.toMatch(/^\d{6}$/)
+    await expect(
+      issueCode({ ...base, purpose: 'change_email', targetEmail: 'x@school.sa', now: at(CODE_SENDS_PER_HOUR * 61) }),
+    ).resolves.toMatch(/^\d{6}$/)
     await expect(issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: at(3600) })).resolves.toMatch(/^\d{6}$/)
   })
 
@@ -115,11 +138,18 @@ describe('one-time codes', () => {
     const resetCode = await issueCode({ ...base, purpose: 'reset', targetEmail: user.email })
 
     // A reset code does not activate the account (the activation code of the registration is still waiting).
-    await expect(consumeCode({ ...base, purpose: 'activation', code: resetCode })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.codeWrong' })
-    await expect(consumeCode({ ...base, purpose: 'change_password', code: resetCode })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeExpired' })
+    await expect(consumeCode({ ...base, purpose: 'activation', code: resetCode })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.codeWrong',
+    })
+    await expect(consumeCode({ ...base, purpose: 'change_password', code: resetCode })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.codeExpired',
+    })
     // Another user's code is no good either.
     const otherCode = await issueCode({ ...base, userId: other.user.id, purpose: 'reset', targetEmail: other.user.email })
-    await expect(consumeCode({ ...base, purpose: 'reset', code: otherCode })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeWrong' })
+    await expect(consumeCode({ ...base, purpose: 'reset', code: otherCode })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.codeWrong',
+    })
     // The right code, purpose and user still work.
     await expect(consumeCode({ ...base, purpose: 'reset', code: resetCode })).resolves.toMatchObject({ targetEmail: user.email })
     const activationCode = await lastCodeSentTo(ctx, user.email)
@@ -129,7 +159,9 @@ describe('one-time codes', () => {
   it('are hashed with the server secret: another secret cannot use them', async () => {
     const { user, base } = await setup()
     const code = await issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: t0 })
-    await expect(consumeCode({ ...base, secret: 'x'.repeat(64), purpose: 'reset', code, now: at(1) })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeWrong' })
+    await expect(consumeCode({ ...base, secret: 'x'.repeat(64), purpose: 'reset', code, now: at(1) })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.codeWrong',
+    })
   })
 
   it('can be used by only one of two requests arriving together', async () => {
@@ -146,17 +178,27 @@ describe('one-time codes', () => {
     const guesses = Array.from({ length: 3 * CODE_MAX_ATTEMPTS }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'))
     const results = await Promise.allSettled(guesses.map((guess) => consumeCode({ ...base, purpose: 'reset', code: guess, now: at(5) })))
     expect(results.every((r) => r.status === 'rejected')).toBe(true)
-    const [row] = await ctx.db.select().from(oneTimeCodes).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))
+    const [row] = await ctx.db
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))
     expect(row?.attempts).toBeGreaterThanOrEqual(CODE_MAX_ATTEMPTS)
     await expect(consumeCode({ ...base, purpose: 'reset', code, now: at(6) })).rejects.toMatchObject({ status: 422 })
   })
 
   it('are sent once when two requests for a code arrive together', async () => {
     const { ctx, user, base } = await setup()
-    const results = await Promise.allSettled([1, 2, 3].map(() => issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: t0 })))
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => issueCode({ ...base, purpose: 'reset', targetEmail: user.email, now: t0 })),
+    )
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
     expect(refusals(results)).toEqual(['429 accounts.errors.resendWait', '429 accounts.errors.resendWait'])
-    const live = (await ctx.db.select().from(oneTimeCodes).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))).filter((r) => !r.consumedAt)
+    const live = (
+      await ctx.db
+        .select()
+        .from(oneTimeCodes)
+        .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, 'reset')))
+    ).filter((r) => !r.consumedAt)
     expect(live).toHaveLength(1)
   })
 })

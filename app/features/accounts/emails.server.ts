@@ -11,7 +11,18 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function codeEmail(lang: Lang, purpose: CodePurpose, name: string, code: string) {
   const { t } = createTranslator(lang, getMessages(lang, ['emails']))
   const subject = t(`emails.code.${purpose}.subject`)
-  const lines = [t('emails.greeting', { name }), '', t(`emails.code.${purpose}.intro`), '', code, '', t('emails.expires'), t('emails.ignore'), '', t('emails.signature')]
+  const lines = [
+    t('emails.greeting', { name }),
+    '',
+    t(`emails.code.${purpose}.intro`),
+    '',
+    code,
+    '',
+    t('emails.expires'),
+    t('emails.ignore'),
+    '',
+    t('emails.signature'),
+  ]
   const dir = dirOf(lang)
   const html = `<!doctype html>
 <html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>

@@ -30,13 +30,18 @@ describe('codeEmail', () => {
 describe('sendCodeEmail', () => {
   const options = { lang: 'ar', purpose: 'reset', to: 'noura@school.sa', name: 'نورة', code: '774411' } as const
 
-  it('hands the mailer the message in the reader\'s language, with a hint for developers', async () => {
+  it("hands the mailer the message in the reader's language, with a hint for developers", async () => {
     const sent: MailMessage[] = []
     const mailer: Mailer = { kind: 'outbox', send: async (m) => void sent.push(m), close() {} }
     const logger = pino({ level: 'silent' })
     await expect(sendCodeEmail({ ...options, mailer, logger })).resolves.toBe(true)
     expect(sent).toEqual([
-      expect.objectContaining({ to: 'noura@school.sa', lang: 'ar', subject: 'رمز إعادة تعيين كلمة المرور في حلّل', consoleHint: 'reset code for noura@school.sa: 774411' }),
+      expect.objectContaining({
+        to: 'noura@school.sa',
+        lang: 'ar',
+        subject: 'رمز إعادة تعيين كلمة المرور في حلّل',
+        consoleHint: 'reset code for noura@school.sa: 774411',
+      }),
     ])
   })
 

@@ -1,16 +1,48 @@
 export * from './index.ts'
 export * from './schemas.ts'
 export type { AccountContext } from './context.ts'
-export { answerFullName, confirmEmailChange, confirmPasswordChange, deleteAccount, isFullNameToAsk, requestEmailChange, requestPasswordChange, updateProfile } from './account-changes.server.ts'
+export {
+  answerFullName,
+  confirmEmailChange,
+  confirmPasswordChange,
+  deleteAccount,
+  isFullNameToAsk,
+  requestEmailChange,
+  requestPasswordChange,
+  updateProfile,
+} from './account-changes.server.ts'
 export { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, imageTypeOf, storeAvatar } from './avatar.server.ts'
-export { CODE_MAX_ATTEMPTS, CODE_RESEND_SECONDS, CODE_SENDS_PER_HOUR, CODE_TTL_SECONDS, consumeCode, issueCode, resendWaitSeconds } from './codes.server.ts'
+export {
+  CODE_MAX_ATTEMPTS,
+  CODE_RESEND_SECONDS,
+  CODE_SENDS_PER_HOUR,
+  CODE_TTL_SECONDS,
+  consumeCode,
+  issueCode,
+  resendWaitSeconds,
+} from './codes.server.ts'
 export { codeEmail, sendCodeEmail } from './emails.server.ts'
-export { listNotifications, markAllNotificationsRead, markNotificationRead, notify, unreadNotificationCount } from './notifications.server.ts'
+export {
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  notify,
+  unreadNotificationCount,
+} from './notifications.server.ts'
 export { dummyVerify, hashPassword, isCommonPassword, verifyPassword } from './passwords.server.ts'
 export { requestPasswordReset, resetFlowUserId, resetPassword, RESET_FLOW_TTL_MS, verifyResetCode } from './password-reset.server.ts'
 export { activateAccount, findUserByEmail, findUserById, registerUser, resendCode } from './register-user.server.ts'
 export { createReview, decideReview, listApprovedReviews, listReviewsByStatus, type ReviewView } from './reviews.server.ts'
-export { createSession, describeDevice, findSession, listSessions, revokeAllSessions, revokeOtherSessions, revokeSession, type CurrentSession } from './sessions.server.ts'
+export {
+  createSession,
+  describeDevice,
+  findSession,
+  listSessions,
+  revokeAllSessions,
+  revokeOtherSessions,
+  revokeSession,
+  type CurrentSession,
+} from './sessions.server.ts'
 export { signIn, type SignInResult } from './sign-in.server.ts'
 export { base32Decode, hotp, totpStep } from './totp.server.ts'
 export {

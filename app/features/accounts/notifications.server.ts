@@ -12,7 +12,13 @@ export async function notify(db: Db, userId: string, kind: NotificationKind, par
 
 export async function listNotifications(db: Db, userId: string, limit = 100) {
   return db
-    .select({ id: notifications.id, kind: notifications.kind, params: notifications.params, readAt: notifications.readAt, createdAt: notifications.createdAt })
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      params: notifications.params,
+      readAt: notifications.readAt,
+      createdAt: notifications.createdAt,
+    })
     .from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
@@ -36,10 +42,16 @@ export async function markNotificationRead(db: Db, userId: string, id: string): 
     .where(and(eq(notifications.id, id), eq(notifications.userId, userId), isNull(notifications.readAt)))
     .returning({ id: notifications.id })
   if (rows.length) return true
-  const [exists] = await db.select({ id: notifications.id }).from(notifications).where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+  const [exists] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
   return Boolean(exists)
 }
 
 export async function markAllNotificationsRead(db: Db, userId: string): Promise<void> {
-  await db.update(notifications).set({ readAt: new Date() }).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+  await db
+    .update(notifications)
+    .set({ readAt: new Date() })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
 }

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { notifications } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
-import { listNotifications, markAllNotificationsRead, markNotificationRead, notify, unreadNotificationCount } from './notifications.server.ts'
+import {
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  notify,
+  unreadNotificationCount,
+} from './notifications.server.ts'
 
 const testDb = setupTestDatabase()
 silenceOutboxHints()
@@ -69,7 +75,7 @@ describe('notifications', () => {
     expect(await unreadNotificationCount(db, user.id)).toBe(3)
   })
 
-  it('are all marked read at once, and only the owner\'s', async () => {
+  it("are all marked read at once, and only the owner's", async () => {
     const { ctx, db, user } = await teacherWithNotifications()
     const { user: other } = await createUser(ctx)
     await markAllNotificationsRead(db, user.id)

@@ -35,8 +35,22 @@ export async function requestPasswordReset(ctx: AccountContext, input: { email: 
   })
   if (eligible) {
     try {
-      const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: eligible.id, purpose: 'reset', targetEmail: eligible.email })
-      await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'reset', to: eligible.email, name: displayName(eligible, input.lang), code })
+      const code = await issueCode({
+        db: ctx.db,
+        secret: ctx.env.SESSION_SECRET,
+        userId: eligible.id,
+        purpose: 'reset',
+        targetEmail: eligible.email,
+      })
+      await sendCodeEmail({
+        mailer: ctx.mailer,
+        logger: ctx.logger,
+        lang: input.lang,
+        purpose: 'reset',
+        to: eligible.email,
+        name: displayName(eligible, input.lang),
+        code,
+      })
     } catch (error) {
       // A code sent a moment ago is still valid; the answer must not differ from an unknown email's.
       if (!(error instanceof DomainError && error.status === 429)) throw error
@@ -49,7 +63,13 @@ async function findFlow(ctx: AccountContext, token: string, stage: 'code_sent' |
   const [flow] = await ctx.db
     .select()
     .from(resetFlows)
-    .where(and(eq(resetFlows.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `reset:${token}`)), eq(resetFlows.stage, stage), gt(resetFlows.expiresAt, new Date())))
+    .where(
+      and(
+        eq(resetFlows.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `reset:${token}`)),
+        eq(resetFlows.stage, stage),
+        gt(resetFlows.expiresAt, new Date()),
+      ),
+    )
     .limit(1)
   return flow ?? null
 }
@@ -66,7 +86,14 @@ export async function verifyResetCode(ctx: AccountContext, input: { temporary_to
     logCodeFailure(ctx.logger, null, 'reset', 'no_account')
     throw new DomainError(422, key, { code: [key] })
   }
-  await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: flow.userId, purpose: 'reset', code: input.code })
+  await consumeCode({
+    db: ctx.db,
+    logger: ctx.logger,
+    secret: ctx.env.SESSION_SECRET,
+    userId: flow.userId,
+    purpose: 'reset',
+    code: input.code,
+  })
   const next = randomToken(32)
   await ctx.db
     .update(resetFlows)
@@ -82,7 +109,10 @@ export async function resetPassword(ctx: AccountContext, input: { temporary_toke
   refuseCommonPassword(input.password)
   const passwordHash = await hashPassword(input.password)
   await ctx.db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, flow.userId as string))
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(eq(users.id, flow.userId as string))
     await tx.delete(resetFlows).where(eq(resetFlows.id, flow.id))
   })
   ctx.logger.info({ event: 'auth.password.reset', userId: flow.userId }, 'password reset')
@@ -91,11 +121,21 @@ export async function resetPassword(ctx: AccountContext, input: { temporary_toke
 }
 
 /** The account behind a reset flow's token at a given stage (for the code page's countdown). */
-export async function resetFlowUserId(ctx: Pick<AccountContext, 'db' | 'env'>, token: string, stage: 'code_sent' | 'verified'): Promise<string | null | undefined> {
+export async function resetFlowUserId(
+  ctx: Pick<AccountContext, 'db' | 'env'>,
+  token: string,
+  stage: 'code_sent' | 'verified',
+): Promise<string | null | undefined> {
   const [flow] = await ctx.db
     .select({ userId: resetFlows.userId })
     .from(resetFlows)
-    .where(and(eq(resetFlows.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `reset:${token}`)), eq(resetFlows.stage, stage), gt(resetFlows.expiresAt, new Date())))
+    .where(
+      and(
+        eq(resetFlows.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `reset:${token}`)),
+        eq(resetFlows.stage, stage),
+        gt(resetFlows.expiresAt, new Date()),
+      ),
+    )
     .limit(1)
   return flow ? flow.userId : undefined
 }

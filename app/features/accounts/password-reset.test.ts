@@ -2,7 +2,16 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { notifications, resetFlows, sessions, users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
-import { accountContext, createUser, domainErrorOf, lastCodeSentTo, lastMailTo, mailsTo, readOutbox, silenceOutboxHints } from '#tests/factories.ts'
+import {
+  accountContext,
+  createUser,
+  domainErrorOf,
+  lastCodeSentTo,
+  lastMailTo,
+  mailsTo,
+  readOutbox,
+  silenceOutboxHints,
+} from '#tests/factories.ts'
 import { CODE_MAX_ATTEMPTS } from './codes.server.ts'
 import { requestPasswordReset, resetPassword, RESET_FLOW_TTL_MS, verifyResetCode } from './password-reset.server.ts'
 import { verifyPassword } from './passwords.server.ts'
@@ -39,11 +48,13 @@ describe('requestPasswordReset', () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx, { activated: false })
     const before = await mailsTo(ctx, user.email)
-    await expect(requestPasswordReset(ctx, { email: user.email, lang: 'ar' })).resolves.toMatchObject({ temporaryToken: expect.any(String) })
+    await expect(requestPasswordReset(ctx, { email: user.email, lang: 'ar' })).resolves.toMatchObject({
+      temporaryToken: expect.any(String),
+    })
     expect(await mailsTo(ctx, user.email)).toHaveLength(before.length)
   })
 
-  it('emails a reset code in the reader\'s language to a real account', async () => {
+  it("emails a reset code in the reader's language to a real account", async () => {
     const { ctx, user } = await accountInReset('ar')
     const mail = await lastMailTo(ctx, user.email)
     expect(mail.subject).toBe('رمز إعادة تعيين كلمة المرور في حلّل')
@@ -52,9 +63,15 @@ describe('requestPasswordReset', () => {
 
   it('is refused within a minute of the last request for the same email, known or not', async () => {
     const { ctx, user } = await accountInReset()
-    await expect(requestPasswordReset(ctx, { email: user.email, lang: 'en' })).rejects.toMatchObject({ status: 429, messageKey: 'accounts.errors.resendWait' })
+    await expect(requestPasswordReset(ctx, { email: user.email, lang: 'en' })).rejects.toMatchObject({
+      status: 429,
+      messageKey: 'accounts.errors.resendWait',
+    })
     await requestPasswordReset(ctx, { email: 'ghost.1@school.sa', lang: 'en' })
-    await expect(requestPasswordReset(ctx, { email: 'ghost.1@school.sa', lang: 'en' })).rejects.toMatchObject({ status: 429, messageKey: 'accounts.errors.resendWait' })
+    await expect(requestPasswordReset(ctx, { email: 'ghost.1@school.sa', lang: 'en' })).rejects.toMatchObject({
+      status: 429,
+      messageKey: 'accounts.errors.resendWait',
+    })
   })
 })
 
@@ -77,7 +94,9 @@ describe('the reset flow', () => {
     const kinds = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.kind)
     expect(kinds).toContain('password_changed')
     // The verified token works once.
-    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: 'Another-Pass-99' })).rejects.toMatchObject(flowExpired)
+    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: 'Another-Pass-99' })).rejects.toMatchObject(
+      flowExpired,
+    )
   })
 
   it('does not let the first token set a password without the code', async () => {
@@ -104,15 +123,23 @@ describe('the reset flow', () => {
     expect(flow!.expiresAt.getTime() - flow!.createdAt.getTime()).toBeGreaterThan(RESET_FLOW_TTL_MS - 5_000)
     expect(flow!.expiresAt.getTime() - flow!.createdAt.getTime()).toBeLessThanOrEqual(RESET_FLOW_TTL_MS + 5_000)
 
-    await ctx.db.update(resetFlows).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(resetFlows.userId, user.id))
+    await ctx.db
+      .update(resetFlows)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(resetFlows.userId, user.id))
     await expect(verifyResetCode(ctx, { temporary_token: temporaryToken, code })).rejects.toMatchObject(flowExpired)
   })
 
   it('refuses a verified flow once its hour has passed', async () => {
     const { ctx, user, password, temporaryToken, code } = await accountInReset()
     const verified = await verifyResetCode(ctx, { temporary_token: temporaryToken, code })
-    await ctx.db.update(resetFlows).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(resetFlows.userId, user.id))
-    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: NEW_PASSWORD })).rejects.toMatchObject(flowExpired)
+    await ctx.db
+      .update(resetFlows)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(resetFlows.userId, user.id))
+    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: NEW_PASSWORD })).rejects.toMatchObject(
+      flowExpired,
+    )
     const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id))
     expect(await verifyPassword(row!.passwordHash, password)).toBe(true)
   })
@@ -141,6 +168,9 @@ describe('the reset flow', () => {
     const after = await domainErrorOf(verifyResetCode(ctx, { temporary_token: temporaryToken, code }))
     expect(after.status).toBe(422)
     expect(['accounts.errors.codeExhausted', 'accounts.errors.codeExpired']).toContain(after.messageKey)
-    await expect(verifyResetCode(ctx, { temporary_token: ghostToken, code })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.codeExhausted' })
+    await expect(verifyResetCode(ctx, { temporary_token: ghostToken, code })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.codeExhausted',
+    })
   })
 })

@@ -39,7 +39,12 @@ export function isCommonPassword(password: string): boolean {
     // Bundled into the server build by Vite (a deployment needs no source folder); read from
     // the project folder where there is no bundler (the operator's command-line tools).
     const text = bundledList ?? readFileSync(path.resolve(process.cwd(), 'app/features/accounts/common-passwords.txt'), 'utf8')
-    common = new Set(text.split(/\r?\n/).map((line) => line.trim().toLowerCase()).filter(Boolean))
+    common = new Set(
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim().toLowerCase())
+        .filter(Boolean),
+    )
   }
   return common.has(password.toLowerCase())
 }

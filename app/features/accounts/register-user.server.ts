@@ -18,7 +18,8 @@ export const REGISTRATIONS_PER_HOUR_PER_IP = 10
 export const CODE_CHECKS_PER_15_MIN_PER_IP = 30
 
 export function refuseCommonPassword(password: string, field = 'password') {
-  if (isCommonPassword(password)) throw new DomainError(422, 'accounts.errors.passwordCommon', { [field]: ['accounts.errors.passwordCommon'] })
+  if (isCommonPassword(password))
+    throw new DomainError(422, 'accounts.errors.passwordCommon', { [field]: ['accounts.errors.passwordCommon'] })
 }
 
 export async function findUserByEmail(ctx: Pick<AccountContext, 'db'>, email: string) {
@@ -32,12 +33,17 @@ export async function assertUsernameFree(ctx: Pick<AccountContext, 'db'>, userna
     .from(users)
     .where(sql`lower(${users.username}) = lower(${username})`)
     .limit(1)
-  if (taken && taken.id !== exceptUserId) throw new DomainError(422, 'accounts.errors.usernameTaken', { username: ['accounts.errors.usernameTaken'] })
+  if (taken && taken.id !== exceptUserId)
+    throw new DomainError(422, 'accounts.errors.usernameTaken', { username: ['accounts.errors.usernameTaken'] })
 }
 
 /** Limits code checks from one address, whatever the account, to slow down guessing. */
 export async function limitCodeChecks(ctx: AccountContext) {
-  const limit = await hitRateLimit(ctx.db, { key: `code-check:ip:${ctx.clientIp}`, limit: CODE_CHECKS_PER_15_MIN_PER_IP, windowSeconds: 900 })
+  const limit = await hitRateLimit(ctx.db, {
+    key: `code-check:ip:${ctx.clientIp}`,
+    limit: CODE_CHECKS_PER_15_MIN_PER_IP,
+    windowSeconds: 900,
+  })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
 }
 
@@ -46,10 +52,15 @@ export async function limitCodeChecks(ctx: AccountContext) {
  * mail does not undo the account: the code can be sent again.
  */
 export async function registerUser(ctx: AccountContext, input: RegisterInput & { lang: Lang; avatar?: Uint8Array | null }) {
-  const limit = await hitRateLimit(ctx.db, { key: `register:ip:${ctx.clientIp}`, limit: REGISTRATIONS_PER_HOUR_PER_IP, windowSeconds: 3600 })
+  const limit = await hitRateLimit(ctx.db, {
+    key: `register:ip:${ctx.clientIp}`,
+    limit: REGISTRATIONS_PER_HOUR_PER_IP,
+    windowSeconds: 3600,
+  })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
   refuseCommonPassword(input.password)
-  if (await findUserByEmail(ctx, input.email)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
+  if (await findUserByEmail(ctx, input.email))
+    throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
   await assertUsernameFree(ctx, input.username)
   const avatarFile = input.avatar && input.avatar.length > 0 ? await storeAvatar(ctx.files, input.avatar) : null
   const passwordHash = await hashPassword(input.password)
@@ -63,13 +74,29 @@ export async function registerUser(ctx: AccountContext, input: RegisterInput & {
     // Two registrations raced for the same email or username: the unique index decides.
     if (avatarFile) await discardFiles(ctx.files, [avatarFile])
     const message = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : ''
-    if (/users_email_unique/.test(message)) throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
-    if (/users_username_lower_unique/.test(message)) throw new DomainError(422, 'accounts.errors.usernameTaken', { username: ['accounts.errors.usernameTaken'] })
+    if (/users_email_unique/.test(message))
+      throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
+    if (/users_username_lower_unique/.test(message))
+      throw new DomainError(422, 'accounts.errors.usernameTaken', { username: ['accounts.errors.usernameTaken'] })
     throw error
   }
   if (!user) throw new Error('user insert returned no row')
-  const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'activation', targetEmail: user.email })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: 'activation', to: user.email, name: displayName(user, input.lang), code })
+  const code = await issueCode({
+    db: ctx.db,
+    secret: ctx.env.SESSION_SECRET,
+    userId: user.id,
+    purpose: 'activation',
+    targetEmail: user.email,
+  })
+  await sendCodeEmail({
+    mailer: ctx.mailer,
+    logger: ctx.logger,
+    lang: input.lang,
+    purpose: 'activation',
+    to: user.email,
+    name: displayName(user, input.lang),
+    code,
+  })
   return user
 }
 
@@ -82,8 +109,19 @@ export async function activateAccount(ctx: AccountContext, input: { email: strin
     throw new DomainError(422, 'accounts.errors.codeWrong', { code: ['accounts.errors.codeWrong'] })
   }
   if (user.emailVerifiedAt) throw new DomainError(409, 'accounts.errors.alreadyActive')
-  await consumeCode({ db: ctx.db, logger: ctx.logger, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'activation', code: input.code })
-  const [activated] = await ctx.db.update(users).set({ emailVerifiedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, user.id)).returning()
+  await consumeCode({
+    db: ctx.db,
+    logger: ctx.logger,
+    secret: ctx.env.SESSION_SECRET,
+    userId: user.id,
+    purpose: 'activation',
+    code: input.code,
+  })
+  const [activated] = await ctx.db
+    .update(users)
+    .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
+    .where(eq(users.id, user.id))
+    .returning()
   await notify(ctx.db, user.id, 'welcome', { name: user.username })
   return activated ?? user
 }
@@ -92,7 +130,11 @@ export async function activateAccount(ctx: AccountContext, input: { email: strin
  * Sends a new code. For activation and reset the email may be anyone's, so an unknown or
  * ineligible email gets the same silent success (after the same 60-second rule).
  */
-export async function resendCode(ctx: AccountContext, input: { email: string; purpose: CodePurpose; lang: Lang }, currentUser?: { id: string } | null) {
+export async function resendCode(
+  ctx: AccountContext,
+  input: { email: string; purpose: CodePurpose; lang: Lang },
+  currentUser?: { id: string } | null,
+) {
   const user = await findUserByEmail(ctx, input.email)
   const eligible =
     user &&
@@ -113,8 +155,23 @@ export async function resendCode(ctx: AccountContext, input: { email: string; pu
     target = previous.targetEmail
     payload = previous.payload ?? undefined
   }
-  const code = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: input.purpose, targetEmail: target, payload })
-  await sendCodeEmail({ mailer: ctx.mailer, logger: ctx.logger, lang: input.lang, purpose: input.purpose, to: target, name: displayName(user, input.lang), code })
+  const code = await issueCode({
+    db: ctx.db,
+    secret: ctx.env.SESSION_SECRET,
+    userId: user.id,
+    purpose: input.purpose,
+    targetEmail: target,
+    payload,
+  })
+  await sendCodeEmail({
+    mailer: ctx.mailer,
+    logger: ctx.logger,
+    lang: input.lang,
+    purpose: input.purpose,
+    to: target,
+    name: displayName(user, input.lang),
+    code,
+  })
 }
 
 /** The last code of a change (within the hour), whose target and payload a resend keeps. */
@@ -122,7 +179,9 @@ async function latestPendingCode(ctx: AccountContext, userId: string, purpose: C
   const [row] = await ctx.db
     .select()
     .from(oneTimeCodes)
-    .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose), gt(oneTimeCodes.expiresAt, new Date(Date.now() - 3600_000))))
+    .where(
+      and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose), gt(oneTimeCodes.expiresAt, new Date(Date.now() - 3600_000))),
+    )
     .orderBy(desc(oneTimeCodes.createdAt))
     .limit(1)
   return row ?? null

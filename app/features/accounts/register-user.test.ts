@@ -31,7 +31,14 @@ describe('registerUser', () => {
     const user = await registerUser(ctx, { ...input, lang: 'ar' })
 
     const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id))
-    expect(row).toMatchObject({ username: 'Noura_T', email: 'noura.t@school.sa', phone: '+966559876543', lang: 'ar', emailVerifiedAt: null, avatarFile: null })
+    expect(row).toMatchObject({
+      username: 'Noura_T',
+      email: 'noura.t@school.sa',
+      phone: '+966559876543',
+      lang: 'ar',
+      emailVerifiedAt: null,
+      avatarFile: null,
+    })
     expect(row?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
     expect(JSON.stringify(row)).not.toContain(STRONG_PASSWORD)
     expect(await verifyPassword(row!.passwordHash, STRONG_PASSWORD)).toBe(true)
@@ -68,7 +75,11 @@ describe('registerUser', () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx, { email: 'huda@school.sa' })
     const error = await domainErrorOf(registerUser(ctx, { ...registration({ email: 'HUDA@School.sa' }), lang: 'ar' }))
-    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.emailTaken', fields: { email: ['accounts.errors.emailTaken'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.emailTaken',
+      fields: { email: ['accounts.errors.emailTaken'] },
+    })
     expect(await ctx.db.select().from(users).where(eq(users.email, user.email))).toHaveLength(1)
   })
 
@@ -77,30 +88,46 @@ describe('registerUser', () => {
     await createUser(ctx, { username: 'Sara.Alqahtani' })
     const input = registration({ username: 'sara.ALQAHTANI' })
     const error = await domainErrorOf(registerUser(ctx, { ...input, lang: 'ar' }))
-    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.usernameTaken', fields: { username: ['accounts.errors.usernameTaken'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.usernameTaken',
+      fields: { username: ['accounts.errors.usernameTaken'] },
+    })
     expect(await findUserByEmail(ctx, input.email)).toBeNull()
   })
 
   it('lets only one of two registrations racing for the same email or username through', async () => {
     const ctx = accountContext(testDb())
     const email = `race.${Date.now()}@school.sa`
-    const sameEmail = await Promise.allSettled([registration({ email }), registration({ email })].map((input) => registerUser(ctx, { ...input, lang: 'ar' })))
+    const sameEmail = await Promise.allSettled(
+      [registration({ email }), registration({ email })].map((input) => registerUser(ctx, { ...input, lang: 'ar' })),
+    )
     expect(sameEmail.map((r) => r.status).toSorted()).toEqual(['fulfilled', 'rejected'])
-    expect(sameEmail.find((r) => r.status === 'rejected')).toMatchObject({ reason: { status: 422, messageKey: 'accounts.errors.emailTaken' } })
+    expect(sameEmail.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: { status: 422, messageKey: 'accounts.errors.emailTaken' },
+    })
 
     const username = `Racer_${Date.now()}`
     const sameName = await Promise.allSettled(
-      [registration({ username }), registration({ username: username.toLowerCase() })].map((input) => registerUser(ctx, { ...input, lang: 'ar' })),
+      [registration({ username }), registration({ username: username.toLowerCase() })].map((input) =>
+        registerUser(ctx, { ...input, lang: 'ar' }),
+      ),
     )
     expect(sameName.map((r) => r.status).toSorted()).toEqual(['fulfilled', 'rejected'])
-    expect(sameName.find((r) => r.status === 'rejected')).toMatchObject({ reason: { status: 422, messageKey: 'accounts.errors.usernameTaken' } })
+    expect(sameName.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: { status: 422, messageKey: 'accounts.errors.usernameTaken' },
+    })
   })
 
   it('refuses a common password that passes the form rules', async () => {
     const ctx = accountContext(testDb())
     const input = registration({ password: 'Password1' })
     const error = await domainErrorOf(registerUser(ctx, { ...input, lang: 'ar' }))
-    expect(error).toMatchObject({ status: 422, messageKey: 'accounts.errors.passwordCommon', fields: { password: ['accounts.errors.passwordCommon'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.passwordCommon',
+      fields: { password: ['accounts.errors.passwordCommon'] },
+    })
     expect(await findUserByEmail(ctx, input.email)).toBeNull()
     expect(await readOutbox(ctx)).toEqual([])
   })
@@ -109,7 +136,10 @@ describe('registerUser', () => {
     const ctx = accountContext(testDb())
     const input = registration()
     const avatar = new TextEncoder().encode('<?php echo "hi"; ?>')
-    await expect(registerUser(ctx, { ...input, lang: 'ar', avatar })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.avatarType' })
+    await expect(registerUser(ctx, { ...input, lang: 'ar', avatar })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.avatarType',
+    })
     expect(await findUserByEmail(ctx, input.email)).toBeNull()
   })
 
@@ -150,7 +180,10 @@ describe('registerUser', () => {
       .where(eq(oneTimeCodes.userId, user.id))
     await resendCode(ctx, { email: user.email, purpose: 'activation', lang: 'ar' })
     const code = await lastCodeSentTo(ctx, user.email)
-    await expect(activateAccount(ctx, { email: user.email, code })).resolves.toMatchObject({ id: user.id, emailVerifiedAt: expect.any(Date) })
+    await expect(activateAccount(ctx, { email: user.email, code })).resolves.toMatchObject({
+      id: user.id,
+      emailVerifiedAt: expect.any(Date),
+    })
   })
 })
 
@@ -164,7 +197,10 @@ describe('activateAccount', () => {
     const rows = await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))
     expect(rows).toEqual([expect.objectContaining({ kind: 'welcome', params: { name: user.username }, readAt: null })])
     // The same code again: the account is already active.
-    await expect(activateAccount(ctx, { email: user.email, code })).rejects.toMatchObject({ status: 409, messageKey: 'accounts.errors.alreadyActive' })
+    await expect(activateAccount(ctx, { email: user.email, code })).rejects.toMatchObject({
+      status: 409,
+      messageKey: 'accounts.errors.alreadyActive',
+    })
   })
 
   it('finds the account whatever the case of the email typed', async () => {
@@ -193,8 +229,17 @@ describe('activateAccount', () => {
   it('does not accept a code sent for another purpose', async () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx, { activated: false })
-    const resetCode = await issueCode({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, purpose: 'reset', targetEmail: user.email })
-    await expect(activateAccount(ctx, { email: user.email, code: resetCode })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.codeWrong' })
+    const resetCode = await issueCode({
+      db: ctx.db,
+      secret: ctx.env.SESSION_SECRET,
+      userId: user.id,
+      purpose: 'reset',
+      targetEmail: user.email,
+    })
+    await expect(activateAccount(ctx, { email: user.email, code: resetCode })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.codeWrong',
+    })
     expect((await findUserByEmail(ctx, user.email))?.emailVerifiedAt).toBeNull()
   })
 })

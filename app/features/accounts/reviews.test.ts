@@ -29,7 +29,10 @@ describe('reviews', () => {
     const older = await createReview(db, user.id, { rating: 5, comment: 'older' })
     const newer = await createReview(db, user.id, { rating: 3, comment: 'newer' })
     const rejected = await createReview(db, user.id, { rating: 1, comment: 'rejected' })
-    await db.update(reviews).set({ createdAt: new Date(Date.now() - 60_000) }).where(eq(reviews.id, older.id))
+    await db
+      .update(reviews)
+      .set({ createdAt: new Date(Date.now() - 60_000) })
+      .where(eq(reviews.id, older.id))
     expect(await decideReview(db, older.id, 'approved')).toBe(true)
     expect(await decideReview(db, newer.id, 'approved')).toBe(true)
     expect(await decideReview(db, rejected.id, 'rejected')).toBe(true)

@@ -98,7 +98,9 @@ describe('registration form', () => {
   })
 
   it('counts Arabic-Indic digits and a 128-character password as valid', () => {
-    expect(registerSchema.safeParse({ ...valid, password: 'Sunrise-Falcon-٤٢', password_confirmation: 'Sunrise-Falcon-٤٢' }).success).toBe(true)
+    expect(registerSchema.safeParse({ ...valid, password: 'Sunrise-Falcon-٤٢', password_confirmation: 'Sunrise-Falcon-٤٢' }).success).toBe(
+      true,
+    )
     const longest = `Aa1${'x'.repeat(125)}`
     expect(registerSchema.safeParse({ ...valid, password: longest, password_confirmation: longest }).success).toBe(true)
   })
@@ -110,7 +112,9 @@ describe('registration form', () => {
   })
 
   it('asks for a missing confirmation', () => {
-    expect(issuesOf(registerSchema, { ...valid, password_confirmation: '' })).toEqual({ password_confirmation: ['accounts.errors.confirmRequired'] })
+    expect(issuesOf(registerSchema, { ...valid, password_confirmation: '' })).toEqual({
+      password_confirmation: ['accounts.errors.confirmRequired'],
+    })
   })
 
   it.each([['on'], [true], ['true'], ['1']])('accepts the terms as %j', (terms) => {

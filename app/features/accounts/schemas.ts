@@ -23,7 +23,9 @@ export function toSaudiE164(value: string): string | null {
 
 export const emailField = z.pipe(
   z.pipe(
-    z.string({ error: 'accounts.errors.emailRequired' }).check(plainText(), z.trim(), required('accounts.errors.emailRequired'), z.maxLength(254, 'accounts.errors.email')),
+    z
+      .string({ error: 'accounts.errors.emailRequired' })
+      .check(plainText(), z.trim(), required('accounts.errors.emailRequired'), z.maxLength(254, 'accounts.errors.email')),
     z.email('accounts.errors.email'),
   ),
   z.transform((v: string) => v.toLowerCase()),
@@ -45,14 +47,16 @@ export const newPasswordField = password(
 
 export const confirmationField = z.string({ error: 'accounts.errors.confirmRequired' }).check(required('accounts.errors.confirmRequired'))
 
-const usernameField = z.string({ error: 'accounts.errors.usernameRequired' }).check(
-  plainText(),
-  z.trim(),
-  required('accounts.errors.usernameRequired'),
-  z.minLength(3, 'accounts.errors.usernameShort'),
-  z.maxLength(40, 'accounts.errors.usernameLong'),
-  z.regex(/^[\p{L}\p{N}_. -]+$/u, 'accounts.errors.usernameChars'),
-)
+const usernameField = z
+  .string({ error: 'accounts.errors.usernameRequired' })
+  .check(
+    plainText(),
+    z.trim(),
+    required('accounts.errors.usernameRequired'),
+    z.minLength(3, 'accounts.errors.usernameShort'),
+    z.maxLength(40, 'accounts.errors.usernameLong'),
+    z.regex(/^[\p{L}\p{N}_. -]+$/u, 'accounts.errors.usernameChars'),
+  )
 
 const phoneField = z.pipe(
   z.string({ error: 'accounts.errors.phoneRequired' }).check(plainText(), z.trim(), required('accounts.errors.phoneRequired')),
@@ -137,13 +141,12 @@ export const fullNameArField = fullName(arabicName, 'accounts.errors.fullNameAra
 export const fullNameEnField = fullName(latinName, 'accounts.errors.fullNameLatin')
 
 /** The step after activation: the Arabic name is asked for (skipping is its own button), the English one optional. */
-export const fullNameSchema = z
-  .object({ full_name_ar: fullNameArField, full_name_en: z.optional(fullNameEnField) })
-  .check(
-    z.superRefine((value: { full_name_ar: string | null }, ctx) => {
-      if (value.full_name_ar === null) ctx.addIssue({ code: 'custom', path: ['full_name_ar'], message: 'accounts.errors.fullNameRequired', input: value })
-    }),
-  )
+export const fullNameSchema = z.object({ full_name_ar: fullNameArField, full_name_en: z.optional(fullNameEnField) }).check(
+  z.superRefine((value: { full_name_ar: string | null }, ctx) => {
+    if (value.full_name_ar === null)
+      ctx.addIssue({ code: 'custom', path: ['full_name_ar'], message: 'accounts.errors.fullNameRequired', input: value })
+  }),
+)
 
 /** Absent fields stay as they are; an empty full name clears it. */
 export const profileSchema = z.object({
@@ -171,7 +174,9 @@ export const secondFactorCodeField = z.pipe(
 )
 export const secondFactorSchema = z.object({ code: secondFactorCodeField })
 export const twoFactorLoginSchema = z.object({
-  two_factor_token: z.string().check(z.minLength(10, 'accounts.errors.twoFactorExpired'), z.maxLength(200, 'accounts.errors.twoFactorExpired')),
+  two_factor_token: z
+    .string()
+    .check(z.minLength(10, 'accounts.errors.twoFactorExpired'), z.maxLength(200, 'accounts.errors.twoFactorExpired')),
   code: secondFactorCodeField,
 })
 export const disableTwoFactorSchema = z.object({ password: passwordRequired, code: secondFactorCodeField })
@@ -181,12 +186,9 @@ export const reviewSchema = z.object({
     z.coerce.number({ error: 'accounts.errors.rating' }),
     z.int({ error: 'accounts.errors.rating' }).check(z.gte(1, 'accounts.errors.rating'), z.lte(5, 'accounts.errors.rating')),
   ),
-  comment: z.string({ error: 'accounts.errors.commentRequired' }).check(
-    plainText(),
-    z.trim(),
-    required('accounts.errors.commentRequired'),
-    z.maxLength(1000, 'accounts.errors.commentLong'),
-  ),
+  comment: z
+    .string({ error: 'accounts.errors.commentRequired' })
+    .check(plainText(), z.trim(), required('accounts.errors.commentRequired'), z.maxLength(1000, 'accounts.errors.commentLong')),
 })
 
 export type RegisterInput = z.infer<typeof registerSchema>

@@ -78,7 +78,15 @@ type FindSessionOptions = {
  * The user behind a session secret, or null when it is unknown, revoked, expired (30 days from
  * sign-in) or idle (unused for `idleDays`); an idle session is revoked there and then.
  */
-export async function findSession({ db, secret, token, kind, idleDays = SESSION_IDLE_DAYS, logger, now = new Date() }: FindSessionOptions): Promise<CurrentSession | null> {
+export async function findSession({
+  db,
+  secret,
+  token,
+  kind,
+  idleDays = SESSION_IDLE_DAYS,
+  logger,
+  now = new Date(),
+}: FindSessionOptions): Promise<CurrentSession | null> {
   if (!token || token.length > 200) return null
   const [row] = await db
     .select({ session: sessions, user: users })
@@ -106,32 +114,59 @@ export type SessionsContext = { db: Db; logger: Logger }
  * Ends one session of its owner (logging out, or "sign out" on a device in the profile);
  * another user's session id changes nothing. Logged with the user id only.
  */
-export async function revokeSession(ctx: SessionsContext, { sessionId, userId, reason }: { sessionId: string; userId: string; reason: 'logout' | 'signed_out' }): Promise<boolean> {
+export async function revokeSession(
+  ctx: SessionsContext,
+  { sessionId, userId, reason }: { sessionId: string; userId: string; reason: 'logout' | 'signed_out' },
+): Promise<boolean> {
   if (!isUuid(sessionId)) return false
-  const removed = await ctx.db.delete(sessions).where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId))).returning({ id: sessions.id })
+  const removed = await ctx.db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id })
   if (removed.length > 0) ctx.logger.info({ event: 'auth.session.revoked', userId, reason }, 'session ended')
   return removed.length > 0
 }
 
 /** "Sign out of other devices": every session of the user but this one. */
-export async function revokeOtherSessions(ctx: SessionsContext, { userId, keepSessionId }: { userId: string; keepSessionId: string }): Promise<number> {
-  const removed = await ctx.db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))).returning({ id: sessions.id })
+export async function revokeOtherSessions(
+  ctx: SessionsContext,
+  { userId, keepSessionId }: { userId: string; keepSessionId: string },
+): Promise<number> {
+  const removed = await ctx.db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
+    .returning({ id: sessions.id })
   ctx.logger.info({ event: 'auth.sessions.revoked', userId, reason: 'other_devices', count: removed.length }, 'sessions ended')
   return removed.length
 }
 
 /** Every session of the user, after a change of password (or a reset). */
-export async function revokeAllSessions(ctx: SessionsContext, { userId, reason }: { userId: string; reason: 'password_changed' | 'password_reset' }): Promise<void> {
+export async function revokeAllSessions(
+  ctx: SessionsContext,
+  { userId, reason }: { userId: string; reason: 'password_changed' | 'password_reset' },
+): Promise<void> {
   const removed = await ctx.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })
   ctx.logger.info({ event: 'auth.sessions.revoked', userId, reason, count: removed.length }, 'sessions ended')
 }
 
 /** The account's live sessions, most recently used first (an idle one is as good as gone). */
-export async function listSessions(db: Db, userId: string, { idleDays = SESSION_IDLE_DAYS, now = new Date() }: { idleDays?: number; now?: Date } = {}) {
+export async function listSessions(
+  db: Db,
+  userId: string,
+  { idleDays = SESSION_IDLE_DAYS, now = new Date() }: { idleDays?: number; now?: Date } = {},
+) {
   return db
-    .select({ id: sessions.id, kind: sessions.kind, device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      id: sessions.id,
+      kind: sessions.kind,
+      device: sessions.device,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gte(sessions.lastSeenAt, new Date(now.getTime() - idleDays * DAY_MS))))
+    .where(
+      and(eq(sessions.userId, userId), gt(sessions.expiresAt, now), gte(sessions.lastSeenAt, new Date(now.getTime() - idleDays * DAY_MS))),
+    )
     .orderBy(desc(sessions.lastSeenAt))
 }
 

@@ -19,8 +19,10 @@ import {
 const testDb = setupTestDatabase()
 silenceOutboxHints()
 
-const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36'
-const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'
+const ANDROID_CHROME =
+  'Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36'
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1'
 
 async function setup() {
   const ctx = accountContext(testDb())
@@ -50,7 +52,8 @@ describe('sessions', () => {
     expect(found?.user.id).toBe(user.id)
     expect(found?.user.email).toBe(user.email)
     // Used every six days (never idle), it still ends 30 days after sign-in.
-    for (const days of [6, 12, 18, 24]) expect(await findSession({ db, secret, token, kind: 'api', now: new Date(now.getTime() + days * 24 * 3600 * 1000) })).not.toBeNull()
+    for (const days of [6, 12, 18, 24])
+      expect(await findSession({ db, secret, token, kind: 'api', now: new Date(now.getTime() + days * 24 * 3600 * 1000) })).not.toBeNull()
     expect(await findSession({ db, secret, token, kind: 'api', now: new Date(expiresAt.getTime() - 1) })).not.toBeNull()
     expect(await findSession({ db, secret, token, kind: 'api', now: expiresAt })).toBeNull()
     expect(await findSession({ db, secret, token, kind: 'api', now: new Date(expiresAt.getTime() + 1) })).toBeNull()
@@ -66,14 +69,18 @@ describe('sessions', () => {
     const web = await createSession({ db, secret, userId: user.id, kind: 'web', now: t0 })
     const api = await createSession({ db, secret, userId: user.id, kind: 'api', now: t0 })
     const edge = await createSession({ db, secret, userId: user.id, kind: 'api', now: t0 })
-    const find = (token: string, kind: 'web' | 'api', now: Date, idleDays?: number) => findSession({ db, secret, token, kind, now, logger, idleDays })
+    const find = (token: string, kind: 'web' | 'api', now: Date, idleDays?: number) =>
+      findSession({ db, secret, token, kind, now, logger, idleDays })
     const kindsLeft = async () => (await db.select().from(sessions).where(eq(sessions.userId, user.id))).map((s) => s.kind).sort()
 
     // Used every six days, the web session lives on past the idle limit; each use is recorded.
     expect(await find(web.token, 'web', at(6))).not.toBeNull()
     expect((await listSessions(db, user.id, { now: at(6) })).map((s) => s.kind)).toEqual(['web', 'api', 'api'])
     expect(await find(web.token, 'web', at(12))).not.toBeNull()
-    const [webRow] = await db.select().from(sessions).where(and(eq(sessions.userId, user.id), eq(sessions.kind, 'web')))
+    const [webRow] = await db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, user.id), eq(sessions.kind, 'web')))
     expect(webRow?.lastSeenAt.toISOString()).toBe(at(12).toISOString())
 
     // The API tokens, unused since t0, are idle by day 12: no longer listed; refused and revoked when used.
@@ -161,7 +168,10 @@ describe('describeDevice', () => {
   it.each([
     [ANDROID_CHROME, 'Chrome · Android'],
     [IPHONE_SAFARI, 'Safari · iOS'],
-    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0', 'Edge · Windows'],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0',
+      'Edge · Windows',
+    ],
     ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14.4; rv:125.0) Gecko/20100101 Firefox/125.0', 'Firefox · macOS'],
     ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36', 'Chrome · Linux'],
     [

@@ -21,7 +21,11 @@ export async function verifyCredentials(ctx: AccountContext, input: { email: str
     ctx.logger.warn({ event: 'auth.login.limited', by: 'address' }, 'login refused')
     throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byIp.retryAfterSeconds)
   }
-  const byAccount = await hitRateLimit(ctx.db, { key: `login:account:${input.email}`, limit: LOGINS_PER_15_MIN_PER_ACCOUNT, windowSeconds: 900 })
+  const byAccount = await hitRateLimit(ctx.db, {
+    key: `login:account:${input.email}`,
+    limit: LOGINS_PER_15_MIN_PER_ACCOUNT,
+    windowSeconds: 900,
+  })
   if (!byAccount.allowed) {
     ctx.logger.warn({ event: 'auth.login.limited', by: 'account' }, 'login refused')
     throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byAccount.retryAfterSeconds)

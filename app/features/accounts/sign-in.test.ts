@@ -21,14 +21,21 @@ describe('verifyCredentials', () => {
     const { user, password } = await createUser(ctx)
     const wrong = await domainErrorOf(verifyCredentials(ctx, { email: user.email, password: `${password}!` }))
     const unknown = await domainErrorOf(verifyCredentials(ctx, { email: 'nobody@school.sa', password }))
-    expect(wrong).toMatchObject({ status: 401, messageKey: 'accounts.errors.invalidCredentials', fields: { email: ['accounts.errors.invalidCredentials'] } })
+    expect(wrong).toMatchObject({
+      status: 401,
+      messageKey: 'accounts.errors.invalidCredentials',
+      fields: { email: ['accounts.errors.invalidCredentials'] },
+    })
     expect([unknown.status, unknown.messageKey, unknown.fields]).toEqual([wrong.status, wrong.messageKey, wrong.fields])
   })
 
   it('tells an unactivated account so, but only after the right password', async () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx, { activated: false })
-    await expect(verifyCredentials(ctx, { email: user.email, password })).rejects.toMatchObject({ status: 403, messageKey: 'accounts.errors.notActivated' })
+    await expect(verifyCredentials(ctx, { email: user.email, password })).rejects.toMatchObject({
+      status: 403,
+      messageKey: 'accounts.errors.notActivated',
+    })
     await expect(verifyCredentials(ctx, { email: user.email, password: 'Not-The-Password-1' })).rejects.toMatchObject({
       status: 401,
       messageKey: 'accounts.errors.invalidCredentials',
@@ -39,7 +46,9 @@ describe('verifyCredentials', () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx)
     for (let i = 0; i < LOGINS_PER_15_MIN_PER_ACCOUNT; i++)
-      await expect(verifyCredentials({ ...ctx, clientIp: `192.0.2.${i + 1}` }, { email: user.email, password: `Guess-${i}-Aa` })).rejects.toMatchObject({ status: 401 })
+      await expect(
+        verifyCredentials({ ...ctx, clientIp: `192.0.2.${i + 1}` }, { email: user.email, password: `Guess-${i}-Aa` }),
+      ).rejects.toMatchObject({ status: 401 })
     const limited = await domainErrorOf(verifyCredentials({ ...ctx, clientIp: '192.0.2.99' }, { email: user.email, password }))
     expect(limited).toMatchObject({ status: 429, messageKey: 'common.errors.tooManyRequests' })
     expect(limited.retryAfterSeconds).toBeGreaterThan(800)
@@ -54,7 +63,12 @@ describe('verifyCredentials', () => {
     const { user, password } = await createUser(ctx)
     for (let i = 0; i < LOGINS_PER_15_MIN_PER_IP; i++)
       await expect(verifyCredentials(ctx, { email: `nobody${i}@school.sa`, password: 'Guess-Aa-1' })).rejects.toMatchObject({ status: 401 })
-    await expect(verifyCredentials(ctx, { email: user.email, password })).rejects.toMatchObject({ status: 429, messageKey: 'common.errors.tooManyRequests' })
-    await expect(verifyCredentials({ ...ctx, clientIp: '192.0.2.250' }, { email: user.email, password })).resolves.toMatchObject({ id: user.id })
+    await expect(verifyCredentials(ctx, { email: user.email, password })).rejects.toMatchObject({
+      status: 429,
+      messageKey: 'common.errors.tooManyRequests',
+    })
+    await expect(verifyCredentials({ ...ctx, clientIp: '192.0.2.250' }, { email: user.email, password })).resolves.toMatchObject({
+      id: user.id,
+    })
   })
 })

@@ -17,7 +17,8 @@ export function hotp(key: Uint8Array, counter: number, digits = TOTP_DIGITS, alg
   message.writeBigUInt64BE(BigInt(counter))
   const mac = createHmac(algorithm, key).update(message).digest()
   const offset = (mac[mac.length - 1] ?? 0) & 0x0f
-  const binary = (((mac[offset] ?? 0) & 0x7f) << 24) | ((mac[offset + 1] ?? 0) << 16) | ((mac[offset + 2] ?? 0) << 8) | (mac[offset + 3] ?? 0)
+  const binary =
+    (((mac[offset] ?? 0) & 0x7f) << 24) | ((mac[offset + 1] ?? 0) << 16) | ((mac[offset + 2] ?? 0) << 8) | (mac[offset + 3] ?? 0)
   return String(binary % 10 ** digits).padStart(digits, '0')
 }
 
@@ -92,6 +93,12 @@ export function base32Decode(text: string): Uint8Array | null {
 /** The otpauth:// address an authenticator app reads from the QR code (Key Uri Format). */
 export function otpauthUri({ issuer, account, key }: { issuer: string; account: string; key: Uint8Array }): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`
-  const query = new URLSearchParams({ secret: base32Encode(key), issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_PERIOD_SECONDS) })
+  const query = new URLSearchParams({
+    secret: base32Encode(key),
+    issuer,
+    algorithm: 'SHA1',
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_PERIOD_SECONDS),
+  })
   return `otpauth://totp/${label}?${query.toString()}`
 }

@@ -100,6 +100,8 @@ describe('base32 (RFC 4648, section 10)', () => {
 describe('otpauthUri', () => {
   it('names the issuer and account and carries the key in base32, as authenticator apps read it', () => {
     const uri = otpauthUri({ issuer: 'Hallil', account: 'noura@school.sa', key: ascii('12345678901234567890') })
-    expect(uri).toBe('otpauth://totp/Hallil:noura%40school.sa?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Hallil&algorithm=SHA1&digits=6&period=30')
+    expect(uri).toBe(
+      'otpauth://totp/Hallil:noura%40school.sa?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Hallil&algorithm=SHA1&digits=6&period=30',
+    )
   })
 })

@@ -86,7 +86,10 @@ export function pendingTotpEnrolment(ctx: Pick<AccountContext, 'env'>, user: Use
 
 /** Leaves an enrolment that was not confirmed. */
 export async function cancelTotpEnrolment(ctx: AccountContext, user: User): Promise<void> {
-  await ctx.db.update(users).set({ totpSecret: null, updatedAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
+  await ctx.db
+    .update(users)
+    .set({ totpSecret: null, updatedAt: new Date() })
+    .where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
 }
 
 /**
@@ -141,15 +144,23 @@ async function spendSecondFactor(ctx: AccountContext, user: User, code: string, 
   const [used] = await ctx.db
     .update(recoveryCodes)
     .set({ usedAt: now })
-    .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, recoveryHash(ctx, user.id, typed)), isNull(recoveryCodes.usedAt)))
+    .where(
+      and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, recoveryHash(ctx, user.id, typed)), isNull(recoveryCodes.usedAt)),
+    )
     .returning({ id: recoveryCodes.id })
   if (!used) return null
-  ctx.logger.info({ event: 'auth.two_factor.recovery_used', userId: user.id, count: await unusedRecoveryCodes(ctx, user.id) }, 'recovery code used')
+  ctx.logger.info(
+    { event: 'auth.two_factor.recovery_used', userId: user.id, count: await unusedRecoveryCodes(ctx, user.id) },
+    'recovery code used',
+  )
   return 'recovery'
 }
 
 export async function unusedRecoveryCodes(ctx: Pick<AccountContext, 'db'>, userId: string): Promise<number> {
-  const [row] = await ctx.db.select({ n: count() }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
+  const [row] = await ctx.db
+    .select({ n: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
   return row?.n ?? 0
 }
 
@@ -164,7 +175,10 @@ export async function disableTotp(ctx: AccountContext, user: User, input: { pass
     throw wrongCode()
   }
   await ctx.db.transaction(async (tx) => {
-    await tx.update(users).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: new Date() }).where(eq(users.id, user.id))
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null, updatedAt: new Date() })
+      .where(eq(users.id, user.id))
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id))
     await tx.delete(loginChallenges).where(eq(loginChallenges.userId, user.id))
   })
@@ -217,7 +231,9 @@ export async function isLoginChallengeOpen(ctx: Pick<AccountContext, 'db' | 'env
   const [row] = await ctx.db
     .select({ id: loginChallenges.id })
     .from(loginChallenges)
-    .where(and(eq(loginChallenges.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `login-challenge:${token}`)), gt(loginChallenges.expiresAt, now)))
+    .where(
+      and(eq(loginChallenges.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `login-challenge:${token}`)), gt(loginChallenges.expiresAt, now)),
+    )
     .limit(1)
   return Boolean(row)
 }
@@ -233,7 +249,12 @@ export async function completeLoginChallenge(ctx: AccountContext, input: { token
     .select({ challenge: loginChallenges, user: users })
     .from(loginChallenges)
     .innerJoin(users, eq(users.id, loginChallenges.userId))
-    .where(and(eq(loginChallenges.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `login-challenge:${input.token}`)), gt(loginChallenges.expiresAt, now)))
+    .where(
+      and(
+        eq(loginChallenges.tokenHash, keyedHash(ctx.env.SESSION_SECRET, `login-challenge:${input.token}`)),
+        gt(loginChallenges.expiresAt, now),
+      ),
+    )
     .limit(1)
   if (!row) throw challengeExpired()
   const { challenge, user } = row

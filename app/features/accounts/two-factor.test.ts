@@ -52,7 +52,9 @@ describe('turning the second factor on', () => {
     const at = new Date()
     const enrolment = await startTotpEnrolment(ctx, user)
     expect(enrolment.key).toMatch(/^([A-Z2-7]{4} ){7}[A-Z2-7]{4}$/)
-    expect(enrolment.uri).toBe(`otpauth://totp/Hallil:${encodeURIComponent(user.email)}?secret=${enrolment.key.replace(/ /g, '')}&issuer=Hallil&algorithm=SHA1&digits=6&period=30`)
+    expect(enrolment.uri).toBe(
+      `otpauth://totp/Hallil:${encodeURIComponent(user.email)}?secret=${enrolment.key.replace(/ /g, '')}&issuer=Hallil&algorithm=SHA1&digits=6&period=30`,
+    )
 
     // Not on yet: the profile shows the same key again; the database holds it sealed.
     const pending = await reload(ctx, user.id)
@@ -78,7 +80,9 @@ describe('turning the second factor on', () => {
     const stored = await ctx.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id))
     expect(stored).toHaveLength(RECOVERY_CODE_COUNT)
     for (const code of codes) expect(JSON.stringify(stored)).not.toContain(code.replace('-', ''))
-    expect((await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.kind)).toContain('two_factor_enabled')
+    expect((await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.kind)).toContain(
+      'two_factor_enabled',
+    )
 
     await expect(startTotpEnrolment(ctx, on)).rejects.toMatchObject({ status: 409, messageKey: 'accounts.errors.twoFactorAlreadyOn' })
   })
@@ -90,7 +94,10 @@ describe('turning the second factor on', () => {
     await cancelTotpEnrolment(ctx, await reload(ctx, user.id))
     const left = await reload(ctx, user.id)
     expect([left.totpSecret, left.totpEnabledAt]).toEqual([null, null])
-    await expect(confirmTotpEnrolment(ctx, left, { code: appCode(key, new Date()) })).rejects.toMatchObject({ status: 409, messageKey: 'accounts.errors.twoFactorNotStarted' })
+    await expect(confirmTotpEnrolment(ctx, left, { code: appCode(key, new Date()) })).rejects.toMatchObject({
+      status: 409,
+      messageKey: 'accounts.errors.twoFactorNotStarted',
+    })
   })
 })
 
@@ -111,11 +118,17 @@ describe('signing in with the second factor on', () => {
     const next = appCode(key, at, 1)
     expect((await completeLoginChallenge(ctx, { token: first.challenge!, code: next, now: at })).id).toBe(user.id)
     // The challenge is over, and the same code does not open a new one.
-    await expect(completeLoginChallenge(ctx, { token: first.challenge!, code: next, now: at })).rejects.toMatchObject({ messageKey: 'accounts.errors.twoFactorExpired' })
+    await expect(completeLoginChallenge(ctx, { token: first.challenge!, code: next, now: at })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.twoFactorExpired',
+    })
     const second = await signIn(ctx, { email: user.email, password })
-    await expect(completeLoginChallenge(ctx, { token: second.challenge!, code: next, now: at })).rejects.toMatchObject({ messageKey: 'accounts.errors.twoFactorCodeWrong' })
+    await expect(completeLoginChallenge(ctx, { token: second.challenge!, code: next, now: at })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.twoFactorCodeWrong',
+    })
     // A code two steps away is refused; a wrong password opens nothing.
-    await expect(completeLoginChallenge(ctx, { token: second.challenge!, code: appCode(key, at, 3), now: at })).rejects.toMatchObject({ status: 422 })
+    await expect(completeLoginChallenge(ctx, { token: second.challenge!, code: appCode(key, at, 3), now: at })).rejects.toMatchObject({
+      status: 422,
+    })
     await expect(signIn(ctx, { email: user.email, password: `${password}!` })).rejects.toMatchObject({ status: 401 })
   })
 
@@ -126,7 +139,9 @@ describe('signing in with the second factor on', () => {
     const { challenge } = await signIn(ctx, { email: user.email, password })
     expect((await completeLoginChallenge(ctx, { token: challenge!, code: a.toUpperCase() })).id).toBe(user.id)
     const again = await signIn(ctx, { email: user.email, password })
-    await expect(completeLoginChallenge(ctx, { token: again.challenge!, code: a })).rejects.toMatchObject({ messageKey: 'accounts.errors.twoFactorCodeWrong' })
+    await expect(completeLoginChallenge(ctx, { token: again.challenge!, code: a })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.twoFactorCodeWrong',
+    })
     expect((await completeLoginChallenge(ctx, { token: again.challenge!, code: b.replace('-', '') })).id).toBe(user.id)
     expect(await unusedRecoveryCodes(ctx, user.id)).toBe(RECOVERY_CODE_COUNT - 2)
     // Another teacher's recovery code is not this one's.
@@ -142,14 +157,22 @@ describe('signing in with the second factor on', () => {
     const { challenge } = await signIn(ctx, { email: user.email, password })
     const right = appCode(key, at, 1)
     const keys: string[] = []
-    for (let i = 0; i < LOGIN_CHALLENGE_MAX_ATTEMPTS; i++) keys.push((await domainErrorOf(completeLoginChallenge(ctx, { token: challenge!, code: otherThan(right), now: at }))).messageKey)
-    expect(keys).toEqual([...Array(LOGIN_CHALLENGE_MAX_ATTEMPTS - 1).fill('accounts.errors.twoFactorCodeWrong'), 'accounts.errors.twoFactorExhausted'])
-    await expect(completeLoginChallenge(ctx, { token: challenge!, code: right, now: at })).rejects.toMatchObject({ messageKey: 'accounts.errors.twoFactorExpired' })
+    for (let i = 0; i < LOGIN_CHALLENGE_MAX_ATTEMPTS; i++)
+      keys.push((await domainErrorOf(completeLoginChallenge(ctx, { token: challenge!, code: otherThan(right), now: at }))).messageKey)
+    expect(keys).toEqual([
+      ...Array(LOGIN_CHALLENGE_MAX_ATTEMPTS - 1).fill('accounts.errors.twoFactorCodeWrong'),
+      'accounts.errors.twoFactorExhausted',
+    ])
+    await expect(completeLoginChallenge(ctx, { token: challenge!, code: right, now: at })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.twoFactorExpired',
+    })
 
     const t0 = new Date()
     const late = await startLoginChallenge(ctx, user.id, t0)
     const after = new Date(t0.getTime() + LOGIN_CHALLENGE_TTL_MS)
-    await expect(completeLoginChallenge(ctx, { token: late, code: appCode(key, after), now: after })).rejects.toMatchObject({ messageKey: 'accounts.errors.twoFactorExpired' })
+    await expect(completeLoginChallenge(ctx, { token: late, code: appCode(key, after), now: after })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.twoFactorExpired',
+    })
   })
 
   it(`allows ${SECOND_FACTOR_CHECKS_PER_HOUR} checks an hour per account, whatever the challenges or addresses`, async () => {
@@ -163,7 +186,9 @@ describe('signing in with the second factor on', () => {
       const ctx = { ...base, clientIp: `203.0.113.${++n}` }
       const { challenge } = await signIn(ctx, { email: user.email, password })
       for (let i = 0; i < LOGIN_CHALLENGE_MAX_ATTEMPTS - 1 && checks < SECOND_FACTOR_CHECKS_PER_HOUR; i++, checks++)
-        await expect(completeLoginChallenge(ctx, { token: challenge!, code: otherThan(appCode(key, at, 1)), now: at })).rejects.toMatchObject({ status: 422 })
+        await expect(
+          completeLoginChallenge(ctx, { token: challenge!, code: otherThan(appCode(key, at, 1)), now: at }),
+        ).rejects.toMatchObject({ status: 422 })
     }
     const ctx = { ...base, clientIp: '203.0.113.250' }
     const { challenge } = await signIn(ctx, { email: user.email, password })
@@ -178,15 +203,24 @@ describe('turning the second factor off', () => {
     const ctx = accountContext(testDb())
     const at = new Date()
     const { user, password, key, codes } = await withSecondFactor(ctx, at)
-    await expect(disableTotp(ctx, user, { password: `${password}!`, code: appCode(key, at, 1), now: at })).rejects.toMatchObject({ fields: { password: ['accounts.errors.passwordWrong'] } })
-    await expect(disableTotp(ctx, user, { password, code: otherThan(appCode(key, at, 1)), now: at })).rejects.toMatchObject({ fields: { code: ['accounts.errors.twoFactorCodeWrong'] } })
+    await expect(disableTotp(ctx, user, { password: `${password}!`, code: appCode(key, at, 1), now: at })).rejects.toMatchObject({
+      fields: { password: ['accounts.errors.passwordWrong'] },
+    })
+    await expect(disableTotp(ctx, user, { password, code: otherThan(appCode(key, at, 1)), now: at })).rejects.toMatchObject({
+      fields: { code: ['accounts.errors.twoFactorCodeWrong'] },
+    })
     expect((await reload(ctx, user.id)).totpEnabledAt).not.toBeNull()
     await disableTotp(ctx, await reload(ctx, user.id), { password, code: codes[3]!, now: at })
     const off = await reload(ctx, user.id)
     expect([off.totpSecret, off.totpEnabledAt, off.totpLastStep]).toEqual([null, null, null])
     expect(await ctx.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id))).toEqual([])
     expect((await signIn(ctx, { email: user.email, password })).user?.id).toBe(user.id)
-    const kinds = (await ctx.db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.kind, 'two_factor_disabled')))).length
+    const kinds = (
+      await ctx.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, user.id), eq(notifications.kind, 'two_factor_disabled')))
+    ).length
     expect(kinds).toBe(1)
     await expect(disableTotp(ctx, off, { password, code: appCode(key, at, 1) })).rejects.toMatchObject({ status: 409 })
   })
@@ -202,7 +236,9 @@ describe('removeSecondFactor (the operator’s command)', () => {
     const off = await reload(ctx, user.id)
     expect([off.totpSecret, off.totpEnabledAt]).toEqual([null, null])
     expect(await unusedRecoveryCodes(ctx, user.id)).toBe(0)
-    await expect(completeLoginChallenge(ctx, { token: challenge!, code: '123456' })).rejects.toMatchObject({ messageKey: 'accounts.errors.twoFactorExpired' })
+    await expect(completeLoginChallenge(ctx, { token: challenge!, code: '123456' })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.twoFactorExpired',
+    })
     expect((await signIn(ctx, { email: user.email, password })).user?.id).toBe(user.id)
     expect((await reload(ctx, neighbour.user.id)).totpEnabledAt).not.toBeNull()
     expect(await removeSecondFactor(ctx, { email: user.email })).toBe(false)

@@ -15,7 +15,10 @@ export const userWire = wireShape(
     avatar_url: z.string().nullable(),
     email_verified_at: wireDateTime.nullable(),
     created_at: wireDateTime,
-    subscription: z.object({ package: packageRefWire, starts_at: wireDateTime, ends_at: wireDateTime }).nullable().describe('The subscription in force now'),
+    subscription: z
+      .object({ package: packageRefWire, starts_at: wireDateTime, ends_at: wireDateTime })
+      .nullable()
+      .describe('The subscription in force now'),
   }),
 )
 

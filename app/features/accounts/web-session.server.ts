@@ -28,7 +28,14 @@ export function getCurrentSession(request: Request, context: RequestContext): Pr
   if (!found) {
     const token = readCookie(request.headers.get('cookie'), sessionCookieName(context.env))
     found = token
-      ? findSession({ db: context.db, secret: context.env.SESSION_SECRET, token, kind: 'web', idleDays: context.env.SESSION_IDLE_DAYS, logger: context.logger })
+      ? findSession({
+          db: context.db,
+          secret: context.env.SESSION_SECRET,
+          token,
+          kind: 'web',
+          idleDays: context.env.SESSION_IDLE_DAYS,
+          logger: context.logger,
+        })
       : Promise.resolve(null)
     currentCache.set(request, found)
   }
@@ -37,7 +44,13 @@ export function getCurrentSession(request: Request, context: RequestContext): Pr
 
 /** Signs a device in: a new session id at every login. */
 export async function startWebSession(context: RequestContext, request: Request, userId: string): Promise<string> {
-  const { token } = await createSession({ db: context.db, secret: context.env.SESSION_SECRET, userId, kind: 'web', userAgent: request.headers.get('user-agent') })
+  const { token } = await createSession({
+    db: context.db,
+    secret: context.env.SESSION_SECRET,
+    userId,
+    kind: 'web',
+    userAgent: request.headers.get('user-agent'),
+  })
   return sessionCookie(context.env, token)
 }
 
@@ -62,7 +75,9 @@ export async function requireUser(request: Request, context: RequestContext, lan
   if (current) return current
   const url = new URL(request.url)
   const back = safeRedirect(`${url.pathname}${url.search}`, `/${lang}`)
-  throw redirect(`/${lang}/login?redirectTo=${encodeURIComponent(back)}`, { headers: { 'Set-Cookie': flashCookie('error', 'accounts.messages.loginRequired') } })
+  throw redirect(`/${lang}/login?redirectTo=${encodeURIComponent(back)}`, {
+    headers: { 'Set-Cookie': flashCookie('error', 'accounts.messages.loginRequired') },
+  })
 }
 
 /** Guest pages (login, registration, reset) send a signed-in user home. */
@@ -117,12 +132,14 @@ export function withoutFlashOnPrefetch(request: Request, response: Response): Re
 export const RESET_COOKIE = 'hallil_reset'
 export const resetFlowCookie = (env: Env, token: string) =>
   `${RESET_COOKIE}=${token}; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
-export const clearResetFlowCookie = (env: Env) => `${RESET_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+export const clearResetFlowCookie = (env: Env) =>
+  `${RESET_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
 export const readResetFlowToken = (request: Request) => readCookie(request.headers.get('cookie'), RESET_COOKIE) ?? null
 
 // A sign-in waiting for its second factor: the challenge token in its own HttpOnly cookie (ten minutes).
 export const TWO_FACTOR_COOKIE = 'hallil_2fa'
 export const twoFactorCookie = (env: Env, token: string) =>
   `${TWO_FACTOR_COOKIE}=${token}; Path=/; Max-Age=600; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
-export const clearTwoFactorCookie = (env: Env) => `${TWO_FACTOR_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
+export const clearTwoFactorCookie = (env: Env) =>
+  `${TWO_FACTOR_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${isSecure(env) ? '; Secure' : ''}`
 export const readTwoFactorToken = (request: Request) => readCookie(request.headers.get('cookie'), TWO_FACTOR_COOKIE) ?? null

@@ -31,7 +31,9 @@ describe('the session cookie', () => {
 
     const https = { ...ctx.env, APP_URL: 'https://hallil.sa' }
     expect(sessionCookieName(https)).toBe('__Host-hallil_session')
-    expect(sessionCookie(https, 'token123')).toBe(`__Host-hallil_session=token123; Path=/; Max-Age=${30 * 24 * 3600}; HttpOnly; SameSite=Lax; Secure`)
+    expect(sessionCookie(https, 'token123')).toBe(
+      `__Host-hallil_session=token123; Path=/; Max-Age=${30 * 24 * 3600}; HttpOnly; SameSite=Lax; Secure`,
+    )
     expect(clearSessionCookie(https)).toBe('__Host-hallil_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure')
   })
 
@@ -58,14 +60,22 @@ describe('the session cookie', () => {
     const left = sentBack(await startWebSession(ctx, new Request('http://localhost/ar/login'), user.id))
     const idOf = async (cookie: string) => (await getCurrentSession(requestWith(cookie), ctx))!.sessionId
     const [recentId, leftId] = [await idOf(recent), await idOf(left)]
-    await ctx.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 1.5 * day) }).where(eq(sessions.id, recentId))
-    await ctx.db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 2.5 * day) }).where(eq(sessions.id, leftId))
+    await ctx.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 1.5 * day) })
+      .where(eq(sessions.id, recentId))
+    await ctx.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 2.5 * day) })
+      .where(eq(sessions.id, leftId))
 
     expect((await requireUser(requestWith(recent), ctx, 'ar')).user.id).toBe(user.id)
     const refused = await requireUser(requestWith(left, 'http://localhost/ar/profile'), ctx, 'ar').catch((thrown: unknown) => thrown)
     expect(refused).toBeInstanceOf(Response)
     expect((refused as Response).headers.get('location')).toBe(`/ar/login?redirectTo=${encodeURIComponent('/ar/profile')}`)
-    expect((await ctx.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id))).map((s) => s.id)).toEqual([recentId])
+    expect((await ctx.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id))).map((s) => s.id)).toEqual([
+      recentId,
+    ])
   })
 
   it('does not accept an API token, a forged value or another cookie name', async () => {
@@ -89,7 +99,9 @@ describe('the session cookie', () => {
       }
       throw new Error('a guest was let in')
     }
-    expect(await guestAt('http://localhost/ar/profile?tab=sessions')).toBe(`/ar/login?redirectTo=${encodeURIComponent('/ar/profile?tab=sessions')}`)
+    expect(await guestAt('http://localhost/ar/profile?tab=sessions')).toBe(
+      `/ar/login?redirectTo=${encodeURIComponent('/ar/profile?tab=sessions')}`,
+    )
     expect(await guestAt('http://localhost//evil.example/x')).toBe(`/ar/login?redirectTo=${encodeURIComponent('/ar')}`)
   })
 })

@@ -1,5 +1,11 @@
 import { observeWorkerTask, watchWorkerPool } from '#app/platform/metrics.server.ts'
-import { createWorkerPool, type RunOptions, type TaskOptions, type TaskResult, type WorkerPool } from '#app/platform/xlsx/worker-pool.server.ts'
+import {
+  createWorkerPool,
+  type RunOptions,
+  type TaskOptions,
+  type TaskResult,
+  type WorkerPool,
+} from '#app/platform/xlsx/worker-pool.server.ts'
 import type { WorkerTaskName, WorkerTasks } from './worker-tasks.server.ts'
 
 // The process's pool of analysis workers, started on the first upload. Its entry is worker.ts
@@ -19,7 +25,12 @@ watchWorkerPool('analysis', () => shared?.stats)
 const RECYCLE_AFTER_BYTES = 1024 * 1024
 
 /** Runs an analyses' task (`readWorkbook`, or a tool's read-and-analyse) on an upload in a worker thread. Throws what the task throws. */
-export function runInWorker<K extends WorkerTaskName>(task: K, data: Uint8Array, options: TaskOptions<WorkerTasks, K>, run?: RunOptions): Promise<TaskResult<WorkerTasks, K>> {
+export function runInWorker<K extends WorkerTaskName>(
+  task: K,
+  data: Uint8Array,
+  options: TaskOptions<WorkerTasks, K>,
+  run?: RunOptions,
+): Promise<TaskResult<WorkerTasks, K>> {
   shared ??= createWorkerPool<WorkerTasks>({
     entry,
     recycleAfterBytes: RECYCLE_AFTER_BYTES,

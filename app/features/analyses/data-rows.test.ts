@@ -49,7 +49,11 @@ describe('Roster', () => {
 
   it('says why a row cannot be placed', () => {
     const r = roster()
-    expect([r.place([' ', 'الأول', '1']), r.place(['علي', null, '1']), r.place(['علي', 'الأول'])]).toEqual(['noName', 'noGrade', 'noClassroom'])
+    expect([r.place([' ', 'الأول', '1']), r.place(['علي', null, '1']), r.place(['علي', 'الأول'])]).toEqual([
+      'noName',
+      'noGrade',
+      'noClassroom',
+    ])
   })
 
   it('gives one classroom object per grade and classroom, however written, labelled as first written', () => {

@@ -14,7 +14,11 @@ import { cellText, isBlankCell, locateTable, type LocatedTable, type TableSpec }
 export const refusalReasonLimit = 20
 
 /** The sample's table in the rows, or the refusal: `<namespace>.errors.missingColumns` (naming the columns) or `.noDataRows`. */
-export function requireTable<K extends string, L extends string>(rows: readonly SheetRow[], spec: TableSpec<K, L>, namespace: string): LocatedTable<K, L> {
+export function requireTable<K extends string, L extends string>(
+  rows: readonly SheetRow[],
+  spec: TableSpec<K, L>,
+  namespace: string,
+): LocatedTable<K, L> {
   const table = locateTable(rows, spec)
   if (!table.found) throw new AnalysisError(`${namespace}.errors.missingColumns`, { missingColumns: table.missing })
   if (table.rows.length === 0) throw new AnalysisError(`${namespace}.errors.noDataRows`)
@@ -82,7 +86,10 @@ export function readGradeCell(text: string): GradeCell {
   const cleaned = cleanText(text)
   const underscore = cleaned.indexOf('_')
   if (underscore > 0) {
-    const section = cleaned.slice(underscore + 1).replace(/_+/g, ' ').trim()
+    const section = cleaned
+      .slice(underscore + 1)
+      .replace(/_+/g, ' ')
+      .trim()
     const grade = cleaned.slice(0, underscore).trim()
     return section ? { grade, section } : { grade }
   }

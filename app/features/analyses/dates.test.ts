@@ -47,7 +47,19 @@ describe('Gregorian text', () => {
   })
 
   it('refuses years outside the Hijri and Gregorian ranges and other shapes', () => {
-    const texts = ['1299/01/01', '1601/01/01', '1700/01/01', '1899/12/31', '24/08/25', '2025/08', '08/24/2025', 'unknown', 'غير معروف', '', '2025/08/24/1']
+    const texts = [
+      '1299/01/01',
+      '1601/01/01',
+      '1700/01/01',
+      '1899/12/31',
+      '24/08/25',
+      '2025/08',
+      '08/24/2025',
+      'unknown',
+      'غير معروف',
+      '',
+      '2025/08/24/1',
+    ]
     expect(texts.map((text) => [text, parseDateText(text)])).toEqual(texts.map((text) => [text, null]))
   })
 })
@@ -101,13 +113,16 @@ describe('weekdays and days', () => {
 
   it('agrees with Date for Gregorian days', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1900-03-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }), (date) => {
-        const iso = date.toISOString().slice(0, 10)
-        const [y, m, d] = iso.split('-').map(Number) as [number, number, number]
-        const found = dayOfGregorian(y, m, d)
-        expect(found).toBe(day(iso))
-        expect(schoolDateOfDay(found as number)).toMatchObject({ date: iso, weekday: new Date(`${iso}T00:00:00Z`).getUTCDay() })
-      }),
+      fc.property(
+        fc.date({ min: new Date('1900-03-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }),
+        (date) => {
+          const iso = date.toISOString().slice(0, 10)
+          const [y, m, d] = iso.split('-').map(Number) as [number, number, number]
+          const found = dayOfGregorian(y, m, d)
+          expect(found).toBe(day(iso))
+          expect(schoolDateOfDay(found as number)).toMatchObject({ date: iso, weekday: new Date(`${iso}T00:00:00Z`).getUTCDay() })
+        },
+      ),
     )
   })
 })

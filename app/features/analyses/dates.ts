@@ -153,7 +153,11 @@ function computeDateText(text: string): SchoolDate | null {
   } else return null
   const month = Number(b)
   const dayNumber =
-    year >= hijriYears.min && year <= hijriYears.max ? dayOfHijri(year, month, day) : year >= gregorianYears.min ? dayOfGregorian(year, month, day) : null
+    year >= hijriYears.min && year <= hijriYears.max
+      ? dayOfHijri(year, month, day)
+      : year >= gregorianYears.min
+        ? dayOfGregorian(year, month, day)
+        : null
   return dayNumber === null ? null : schoolDateOfDay(dayNumber)
 }
 

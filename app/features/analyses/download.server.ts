@@ -23,7 +23,11 @@ export function xlsxResponse(bytes: Uint8Array, fileName: string, asciiName: str
  * system takes become spaces), with `<kind>-<day of the analysis>` for clients that only read
  * an ASCII name, and for a title with nothing left.
  */
-export function exportResponse(bytes: Uint8Array, format: 'pdf' | 'xlsx', analysis: { kind: string; title: string; createdAt: Date }): Response {
+export function exportResponse(
+  bytes: Uint8Array,
+  format: 'pdf' | 'xlsx',
+  analysis: { kind: string; title: string; createdAt: Date },
+): Response {
   const base = `${analysis.kind}-${analysis.createdAt.toISOString().slice(0, 10)}`
   const name =
     [...analysis.title]

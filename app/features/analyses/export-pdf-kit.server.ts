@@ -62,7 +62,15 @@ export function pdfReportBase(
     about,
     tones,
     preparedBy,
-  }: { kind: PdfReportKind; title: string; school?: string | undefined; createdAt: Date; about: readonly PdfAboutItem[]; tones: PdfTones; preparedBy?: string | null | undefined },
+  }: {
+    kind: PdfReportKind
+    title: string
+    school?: string | undefined
+    createdAt: Date
+    about: readonly PdfAboutItem[]
+    tones: PdfTones
+    preparedBy?: string | null | undefined
+  },
 ): PdfReportBase {
   const { t, lang } = words
   const analysed = words.analysedOn(createdAt)
@@ -258,7 +266,11 @@ export async function renderReportPdf(body: string, data: PdfReportBase): Promis
   // the same bytes as rendering here. The document's title last: a set rule at the top whose
   // value changes per document would stop typst from reusing layout.
   try {
-    const rendered = await renderOffThread(`${kit}\n${body}\n#set document(title: d.title + " — " + d.subtitle)\n`, { inputs: { report } }, { pdf: true })
+    const rendered = await renderOffThread(
+      `${kit}\n${body}\n#set document(title: d.title + " — " + d.subtitle)\n`,
+      { inputs: { report } },
+      { pdf: true },
+    )
     return rendered.pdf ?? new Uint8Array()
   } catch (error) {
     if (error instanceof PdfRenderLimitError) throw new DomainError(503, 'common.errors.statusText.503', undefined, 30)

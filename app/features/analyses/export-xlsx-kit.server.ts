@@ -62,7 +62,13 @@ export function aboutLines(words: ExportWords, createdAt: Date, known: readonly 
  * The first sheet: the title, the title block, then the given blocks (key figures, settings),
  * each after an empty row. The title spans the first three columns without widening them.
  */
-export function summarySheet(name: string, lang: Lang, title: string, about: readonly AboutLine[], blocks: readonly (readonly XlsxCell[][])[]): XlsxSheet {
+export function summarySheet(
+  name: string,
+  lang: Lang,
+  title: string,
+  about: readonly AboutLine[],
+  blocks: readonly (readonly XlsxCell[][])[],
+): XlsxSheet {
   const aboutRows: XlsxCell[][] = about.map(([label, ...values]) => [xlsxCells.label(label), ...values])
   const body: XlsxCell[][] = [...aboutRows, ...blocks.flatMap((block) => [[], ...block])]
   const widths = columnWidths(body, 0)

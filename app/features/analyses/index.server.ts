@@ -11,7 +11,16 @@ export {
   type AnalysisSummary,
   type StoredAnalysis,
 } from './store.server.ts'
-export { analyseInWorker, checkUpload, readLimits, uploadAnswer, uploadedFile, uploadError, uploadFailure, type UploadContext } from './upload.server.ts'
+export {
+  analyseInWorker,
+  checkUpload,
+  readLimits,
+  uploadAnswer,
+  uploadedFile,
+  uploadError,
+  uploadFailure,
+  type UploadContext,
+} from './upload.server.ts'
 export { closeAnalysisWorkers } from './analysis-workers.server.ts'
 export { exportResponse, xlsxResponse } from './download.server.ts'
 export { AnalysisError } from './analysis-error.ts'

@@ -14,7 +14,20 @@ export {
   type HijriDate,
   type SchoolDate,
 } from './dates.ts'
-export { idsInScientificNotation, lacksGradeOrClassroom, recogniseLayout, schoolNameOf, sheetsOf, withOtherTool, type AnalysisInput, type AnalysisKindRecord, type LayoutName, type LayoutSpec, type RecognisedLayout, type SheetTable } from './layouts.ts'
+export {
+  idsInScientificNotation,
+  lacksGradeOrClassroom,
+  recogniseLayout,
+  schoolNameOf,
+  sheetsOf,
+  withOtherTool,
+  type AnalysisInput,
+  type AnalysisKindRecord,
+  type LayoutName,
+  type LayoutSpec,
+  type RecognisedLayout,
+  type SheetTable,
+} from './layouts.ts'
 export {
   isGradeCode,
   isScientificId,

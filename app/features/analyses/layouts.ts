@@ -86,7 +86,13 @@ export function recogniseLayout(sheets: readonly SheetGrid[], layouts: readonly 
           return
         }
         if (!closest || Object.keys(found.columns).length > closest.matched)
-          closest = { sheet: sheet.name, sheetNumber: index + 1, row: found.headerRow, matched: Object.keys(found.columns).length, missing: lacking }
+          closest = {
+            sheet: sheet.name,
+            sheetNumber: index + 1,
+            row: found.headerRow,
+            matched: Object.keys(found.columns).length,
+            missing: lacking,
+          }
         return
       }
       const matched = found.matched?.length ?? 0
@@ -102,7 +108,11 @@ export function recogniseLayout(sheets: readonly SheetGrid[], layouts: readonly 
         missingColumns: closest.missing,
       })
     const first = layouts[0]
-    const required = first ? Object.entries(first.table.columns).filter(([key, spec]) => spec.required || first.named?.includes(key)).map(([key]) => key) : []
+    const required = first
+      ? Object.entries(first.table.columns)
+          .filter(([key, spec]) => spec.required || first.named?.includes(key))
+          .map(([key]) => key)
+      : []
     throw new AnalysisError(`${namespace}.errors.missingColumns`, { values: { within: defaultHeaderWithin }, missingColumns: required })
   }
   return { layout: best.layout.name, tables: best.tables, sheetsSkipped: sheets.length - best.tables.length }
@@ -113,7 +123,11 @@ export function recogniseLayout(sheets: readonly SheetGrid[], layouts: readonly 
  * layouts read it (a grades file uploaded to the absence tool, or the other way round), so the
  * teacher is sent there instead of to the sample. Any other error is returned as it is.
  */
-export function withOtherTool(error: unknown, input: AnalysisInput, others: readonly Pick<AnalysisKindRecord<string, never, unknown>, 'kind' | 'layouts'>[]): unknown {
+export function withOtherTool(
+  error: unknown,
+  input: AnalysisInput,
+  others: readonly Pick<AnalysisKindRecord<string, never, unknown>, 'kind' | 'layouts'>[],
+): unknown {
   if (!(error instanceof AnalysisError) || !error.details.missingColumns) return error
   const sheets = sheetsOf(input)
   for (const other of others) {
@@ -155,7 +169,10 @@ const schoolLabels = new HeaderWords({ school: ['اسم المدرسة', 'الم
  */
 export function schoolNameOf(sheets: readonly SheetGrid[]): string | undefined {
   for (const sheet of sheets) {
-    const school = readTitle(sheet.rows.filter((row) => row.row <= defaultHeaderWithin), schoolLabels).school
+    const school = readTitle(
+      sheet.rows.filter((row) => row.row <= defaultHeaderWithin),
+      schoolLabels,
+    ).school
     if (school) return school
   }
   return undefined

@@ -139,9 +139,14 @@ describe('roundFraction', () => {
 
   it('matches the rational reference', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: 4 }), (n, d, decimals) => {
-        expect(roundFraction(n, d, decimals)).toBe(referenceRound(n, d, decimals))
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }),
+        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 4 }),
+        (n, d, decimals) => {
+          expect(roundFraction(n, d, decimals)).toBe(referenceRound(n, d, decimals))
+        },
+      ),
       { numRuns: 3000 },
     )
   })

@@ -22,7 +22,11 @@ export function sampleWords(namespace: string, lang: Lang): SampleWords {
 export type GuideColumn = { readonly key: string; readonly isRequired: boolean }
 
 /** The explanation of every column in one language, with that language's example values. */
-function guideBlock({ word, list }: SampleWords, columns: readonly GuideColumn[], examples: Readonly<Record<string, XlsxCell>>): XlsxCell[][] {
+function guideBlock(
+  { word, list }: SampleWords,
+  columns: readonly GuideColumn[],
+  examples: Readonly<Record<string, XlsxCell>>,
+): XlsxCell[][] {
   const heading = (key: string) => ({ value: word(`guide.table.${key}`), style: 'header' as const })
   return [
     [{ value: word('guide.heading'), style: 'title' }],
@@ -51,6 +55,11 @@ export function guideSheet(
     name: words[lang].word('sheets.columns'),
     rightToLeft: lang === 'ar',
     columns: [{ width: 20 }, { width: 10 }, { width: 34 }, { width: 28 }, { width: 110 }],
-    rows: [...guideBlock(words[lang], columns, examplesFor(lang, words[lang])), [], [], ...guideBlock(words[other], columns, examplesFor(other, words[other]))],
+    rows: [
+      ...guideBlock(words[lang], columns, examplesFor(lang, words[lang])),
+      [],
+      [],
+      ...guideBlock(words[other], columns, examplesFor(other, words[other])),
+    ],
   }
 }

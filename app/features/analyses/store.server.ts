@@ -46,7 +46,11 @@ export const ENTRY_BATCH = 500
  * Until the last batch is in, the analysis is unfinished: never listed or read, and deleted if
  * a batch fails (or swept, if the process died meanwhile).
  */
-export async function saveAnalysis(db: Db, input: SaveAnalysisInput, entries: Iterable<AnalysisEntry> = []): Promise<{ id: string; createdAt: Date }> {
+export async function saveAnalysis(
+  db: Db,
+  input: SaveAnalysisInput,
+  entries: Iterable<AnalysisEntry> = [],
+): Promise<{ id: string; createdAt: Date }> {
   const [row] = await db
     .insert(analyses)
     .values({ ...input, title: cleanTitle(input.title), complete: false })
@@ -65,7 +69,14 @@ export async function saveAnalysis(db: Db, input: SaveAnalysisInput, entries: It
     for (const entry of entries) {
       const position = positions.get(entry.part) ?? 0
       positions.set(entry.part, position + 1)
-      batch.push({ analysisId: row.id, part: entry.part, position, nameKey: entry.nameKey ?? null, warningLevel: entry.warningLevel ?? null, data: entry.data })
+      batch.push({
+        analysisId: row.id,
+        part: entry.part,
+        position,
+        nameKey: entry.nameKey ?? null,
+        warningLevel: entry.warningLevel ?? null,
+        data: entry.data,
+      })
       if (batch.length >= ENTRY_BATCH) await flush()
     }
     await flush()
@@ -94,7 +105,13 @@ export async function analysisEntryData(db: Db, analysisId: string, part: number
   const rows = await db
     .select({ data: analysisEntries.data })
     .from(analysisEntries)
-    .where(and(eq(analysisEntries.analysisId, analysisId), eq(analysisEntries.part, part), filter.warned ? gt(analysisEntries.warningLevel, 0) : undefined))
+    .where(
+      and(
+        eq(analysisEntries.analysisId, analysisId),
+        eq(analysisEntries.part, part),
+        filter.warned ? gt(analysisEntries.warningLevel, 0) : undefined,
+      ),
+    )
     .orderBy(asc(analysisEntries.position))
   return rows.map((r) => r.data)
 }
@@ -120,7 +137,11 @@ export async function analysisEntriesByName(db: Db, analysisId: string, part: nu
 }
 
 /** The teacher's analyses, newest first, without their reports; `limit` for a glance (her home shows the latest few). */
-export async function listAnalyses(db: Db, userId: string, options: { kind?: AnalysisKind; limit?: number } = {}): Promise<AnalysisSummary[]> {
+export async function listAnalyses(
+  db: Db,
+  userId: string,
+  options: { kind?: AnalysisKind; limit?: number } = {},
+): Promise<AnalysisSummary[]> {
   const { kind, limit } = options
   const query = db
     .select({
@@ -177,6 +198,10 @@ export async function deleteAnalysis(db: Db, userId: string, id: string): Promis
 }
 
 function cleanTitle(title: string): string {
-  const clean = [...withoutBidiControls(title)].map((ch) => ((ch.codePointAt(0) ?? 0) < 32 || ch === '\u007f' ? ' ' : ch)).join('').replace(/\s+/g, ' ').trim()
+  const clean = [...withoutBidiControls(title)]
+    .map((ch) => ((ch.codePointAt(0) ?? 0) < 32 || ch === '\u007f' ? ' ' : ch))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
   return (clean || '—').slice(0, TITLE_MAX)
 }

@@ -21,7 +21,13 @@ let n = 0
 async function teacher() {
   const [user] = await testDb()
     .db.insert(users)
-    .values({ username: `store ${++n}`, email: `store${n}-${Date.now()}@example.sa`, phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() })
+    .values({
+      username: `store ${++n}`,
+      email: `store${n}-${Date.now()}@example.sa`,
+      phone: '+966551234567',
+      passwordHash: 'x',
+      emailVerifiedAt: new Date(),
+    })
     .returning()
   return user!
 }
@@ -73,16 +79,26 @@ describe('saved analyses', () => {
     const db = testDb().db
     const a = await teacher()
     const count = ENTRY_BATCH * 2 + 7
-    const entries: AnalysisEntry[] = Array.from({ length: count }, (_v, i) => ({ part: 0, nameKey: `طالب ${i} الاسم`, warningLevel: i % 100 === 0 ? 2 : 0, data: { i } }))
+    const entries: AnalysisEntry[] = Array.from({ length: count }, (_v, i) => ({
+      part: 0,
+      nameKey: `طالب ${i} الاسم`,
+      warningLevel: i % 100 === 0 ? 2 : 0,
+      data: { i },
+    }))
     // A second list between them, and names with LIKE's own characters.
     entries.splice(10, 0, { part: 1, data: { row: 'a' } }, { part: 1, data: { row: 'b' } })
-    entries.push({ part: 0, nameKey: 'عبد_الله 50% محمد', data: { i: 'underscore' } }, { part: 0, nameKey: 'عبدxالله 50x محمد', data: { i: 'x' } })
+    entries.push(
+      { part: 0, nameKey: 'عبد_الله 50% محمد', data: { i: 'underscore' } },
+      { part: 0, nameKey: 'عبدxالله 50x محمد', data: { i: 'x' } },
+    )
     const saved = await saveAnalysis(db, input(a.id, 'كبير'), entries)
 
     const all = (await analysisEntryData(db, saved.id, 0)) as Array<{ i: number | string }>
     expect(all.map((e) => e.i)).toEqual([...Array.from({ length: count }, (_v, i) => i), 'underscore', 'x'])
     expect(await analysisEntryData(db, saved.id, 1)).toEqual([{ row: 'a' }, { row: 'b' }])
-    expect(((await analysisEntryData(db, saved.id, 0, { warned: true })) as Array<{ i: number }>).map((e) => e.i)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000])
+    expect(((await analysisEntryData(db, saved.id, 0, { warned: true })) as Array<{ i: number }>).map((e) => e.i)).toEqual([
+      0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000,
+    ])
     // Whole words: `طالب 1` finds 1 and not 10–19 (`طالب 10 …`); the full key finds itself.
     expect(await analysisEntriesByName(db, saved.id, 0, 'طالب 1')).toEqual([{ i: 1 }])
     expect(await analysisEntriesByName(db, saved.id, 0, 'طالب 1 الاسم')).toEqual([{ i: 1 }])
@@ -108,7 +124,10 @@ describe('saved analyses', () => {
     expect(await db.select().from(analyses).where(eq(analyses.userId, a.id))).toEqual([])
 
     // A process that died between batches leaves an unfinished row: not listed, not found, swept once old.
-    const [left] = await db.insert(analyses).values({ ...input(a.id, 'left behind'), complete: false }).returning()
+    const [left] = await db
+      .insert(analyses)
+      .values({ ...input(a.id, 'left behind'), complete: false })
+      .returning()
     await db.insert(analysisEntries).values({ analysisId: left!.id, part: 0, position: 0, nameKey: 'x', data: {} })
     expect(await listAnalyses(db, a.id)).toEqual([])
     expect(await findAnalysis(db, a.id, left!.id)).toBeNull()

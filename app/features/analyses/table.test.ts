@@ -42,9 +42,21 @@ describe('locateTable', () => {
   })
 
   it('compares headers after normalisation and ignoring Latin case', () => {
-    const table = locateTable(sheet([['  STUDENT   name ', 'score'], ['Ali', 1]]), spec)
+    const table = locateTable(
+      sheet([
+        ['  STUDENT   name ', 'score'],
+        ['Ali', 1],
+      ]),
+      spec,
+    )
     expect(table).toMatchObject({ found: true, headerLanguage: 'en', columns: { name: 0, score: 1 } })
-    const arabic = locateTable(sheet([['اسمُ الطالبِ', 'الـدرجة'], ['علي', 1]]), spec)
+    const arabic = locateTable(
+      sheet([
+        ['اسمُ الطالبِ', 'الـدرجة'],
+        ['علي', 1],
+      ]),
+      spec,
+    )
     expect(arabic).toMatchObject({ found: true, columns: { name: 0, score: 1 } })
   })
 
@@ -54,27 +66,71 @@ describe('locateTable', () => {
   })
 
   it('says which required columns the closest row lacks', () => {
-    expect(locateTable(sheet([['Title'], ['Student name', 'Marks'], ['Ali', 1]]), spec)).toEqual({ found: false, missing: ['score'], closestRow: 2, matched: ['name'] })
-    expect(locateTable(sheet([['a', 'b'], [1, 2]]), spec)).toEqual({ found: false, missing: ['name', 'score'] })
+    expect(locateTable(sheet([['Title'], ['Student name', 'Marks'], ['Ali', 1]]), spec)).toEqual({
+      found: false,
+      missing: ['score'],
+      closestRow: 2,
+      matched: ['name'],
+    })
+    expect(
+      locateTable(
+        sheet([
+          ['a', 'b'],
+          [1, 2],
+        ]),
+        spec,
+      ),
+    ).toEqual({ found: false, missing: ['name', 'score'] })
     expect(locateTable([], spec)).toEqual({ found: false, missing: ['name', 'score'] })
   })
 
   it('looks for the header only within the first 40 rows', () => {
     const filler = Array.from({ length: 40 }, (): CellValue[] => ['...'])
     expect(locateTable(sheet([...filler, ['Student name', 'Score'], ['Ali', 1]]), spec)).toMatchObject({ found: false })
-    expect(locateTable(sheet([...filler.slice(1), ['Student name', 'Score'], ['Ali', 1]]), spec)).toMatchObject({ found: true, headerRow: 40 })
-    expect(locateTable(sheet([['Student name', 'Score'], ['Ali', 1]], 41), spec)).toMatchObject({ found: false })
+    expect(locateTable(sheet([...filler.slice(1), ['Student name', 'Score'], ['Ali', 1]]), spec)).toMatchObject({
+      found: true,
+      headerRow: 40,
+    })
+    expect(
+      locateTable(
+        sheet(
+          [
+            ['Student name', 'Score'],
+            ['Ali', 1],
+          ],
+          41,
+        ),
+        spec,
+      ),
+    ).toMatchObject({ found: false })
   })
 
   it('matches a header that contains an accepted text as whole words, the longest winning, `_` read as a space', () => {
-    const table = locateTable(sheet([['اســـم الطالب', null, 'الدرجة_النهائية', 'ملاحظة المعلم (Note)'], ['علي', null, 90, '']]), spec)
+    const table = locateTable(
+      sheet([
+        ['اســـم الطالب', null, 'الدرجة_النهائية', 'ملاحظة المعلم (Note)'],
+        ['علي', null, 90, ''],
+      ]),
+      spec,
+    )
     expect(table).toMatchObject({ found: true, columns: { name: 0, score: 2, note: 3 } })
     // `Score` inside `Scored` is not a whole word.
-    expect(locateTable(sheet([['Student name', 'Scored'], ['Ali', 1]]), spec)).toMatchObject({ found: false })
+    expect(
+      locateTable(
+        sheet([
+          ['Student name', 'Scored'],
+          ['Ali', 1],
+        ]),
+        spec,
+      ),
+    ).toMatchObject({ found: false })
   })
 
   it('reads data under a header merged over several columns from whichever of them holds it', () => {
-    const rows = sheet([['Score', null, 'Student name'], [null, 90, 'Ali']])
+    const rows = sheet([
+      ['Score', null, 'Student name'],
+      [null, 90, 'Ali'],
+    ])
     const table = locateTable(rows, spec, [{ firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 1 }])
     expect(table).toMatchObject({ found: true, rows: [{ row: 2, cells: [90, 90, 'Ali'] }] })
   })
@@ -105,7 +161,14 @@ describe('locateTable', () => {
 
   it('matches a title label against the whole cell, an English translation beside it dropped', () => {
     const labels = { school: ['اسم المدرسة'], term: ['الصف'] }
-    const table = locateTable(sheet([['الترتيب على الصف', '3'], ['اسم المدرسة / School name', 'النور'], ['Student name', 'Score']]), { ...spec, titleLabels: labels })
+    const table = locateTable(
+      sheet([
+        ['الترتيب على الصف', '3'],
+        ['اسم المدرسة / School name', 'النور'],
+        ['Student name', 'Score'],
+      ]),
+      { ...spec, titleLabels: labels },
+    )
     expect(table).toMatchObject({ found: true, title: { school: 'النور' } })
     expect((table as { title: object }).title).not.toHaveProperty('term')
   })
@@ -121,18 +184,35 @@ describe('locateTable', () => {
       spec,
     )
     expect(table).toMatchObject({ found: true, title: { school: 'Al-Noor School', term: 'First' } })
-    const arabic = locateTable(sheet([['اسم المدرسة : متوسطة النور', 'الفصل الدراسي:', 'الثاني'], ['اسم الطالب', 'الدرجة'], ['علي', 1]]), spec)
+    const arabic = locateTable(
+      sheet([
+        ['اسم المدرسة : متوسطة النور', 'الفصل الدراسي:', 'الثاني'],
+        ['اسم الطالب', 'الدرجة'],
+        ['علي', 1],
+      ]),
+      spec,
+    )
     expect(arabic).toMatchObject({ title: { school: 'متوسطة النور', term: 'الثاني' } })
   })
 
   it('leaves a label without a value out, and writes a date value as ISO', () => {
-    const table = locateTable(sheet([['School', 'Term'], ['Term', { kind: 'date', serial: 45893 }], ['Student name', 'Score']]), spec)
+    const table = locateTable(
+      sheet([
+        ['School', 'Term'],
+        ['Term', { kind: 'date', serial: 45893 }],
+        ['Student name', 'Score'],
+      ]),
+      spec,
+    )
     expect(table).toMatchObject({ found: true, title: { term: '2025-08-24' }, rows: [] })
     expect((table as { title: object }).title).not.toHaveProperty('school')
   })
 
   it('refuses a spec that accepts one header for two columns', () => {
-    const bad: TableSpec<'a' | 'b', never> = { columns: { a: { headers: ['X'], required: true }, b: { headers: ['x'], required: false } }, titleLabels: {} }
+    const bad: TableSpec<'a' | 'b', never> = {
+      columns: { a: { headers: ['X'], required: true }, b: { headers: ['x'], required: false } },
+      titleLabels: {},
+    }
     expect(() => locateTable([], bad)).toThrow(/both a and b/)
   })
 })

@@ -108,7 +108,10 @@ export class HeaderWords<K extends string> {
     if (key === undefined) {
       key = this.exact.get(label) ?? null
       if (key === null) {
-        const padded = ` ${label.replace(/[():/\\|-]/g, ' ').replace(/ {2,}/g, ' ').trim()} `
+        const padded = ` ${label
+          .replace(/[():/\\|-]/g, ' ')
+          .replace(/ {2,}/g, ' ')
+          .trim()} `
         key = this.words.find((word) => padded.includes(word.padded))?.key ?? null
       }
       if (this.cache.size > 10_000) this.cache.clear()
@@ -218,7 +221,11 @@ function nearestValue(cells: readonly CellValue[], at: number, isLabel: (cell: C
  * Data cells under a header merged over several columns may sit in any of its columns: moves
  * the first value found in the header's span into the header's own column.
  */
-function spansOf<K extends string>(columns: Partial<Record<K, number>>, headerRow: number, merges: readonly MergedRange[]): Array<[number, number]> {
+function spansOf<K extends string>(
+  columns: Partial<Record<K, number>>,
+  headerRow: number,
+  merges: readonly MergedRange[],
+): Array<[number, number]> {
   const spans: Array<[number, number]> = []
   for (const column of Object.values(columns) as number[]) {
     const merge = merges.find((m) => m.firstRow <= headerRow && m.lastRow >= headerRow && m.firstColumn === column && m.lastColumn > column)
@@ -307,7 +314,10 @@ function headerWordsOf<K extends string, L extends string>(spec: TableSpec<K, L>
   let words = headerWordsCache.get(spec.columns)
   if (!words) {
     const keys = Object.keys(spec.columns) as K[]
-    words = new HeaderWords(Object.fromEntries(keys.map((key) => [key, spec.columns[key].headers])) as Record<K, readonly string[]>, 'Header')
+    words = new HeaderWords(
+      Object.fromEntries(keys.map((key) => [key, spec.columns[key].headers])) as Record<K, readonly string[]>,
+      'Header',
+    )
     headerWordsCache.set(spec.columns, words)
   }
   return words as HeaderWords<K>

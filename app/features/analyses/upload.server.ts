@@ -40,15 +40,19 @@ export async function checkUpload(ctx: UploadContext, userId: string, file: { na
   if (file.size > ctx.env.ANALYSIS_MAX_UPLOAD_MB * MB)
     throw new AnalysisError('analyses.errors.tooLarge', { values: { mb: ctx.env.ANALYSIS_MAX_UPLOAD_MB } }, 413)
   const limit = await hitRateLimit(ctx.db, { key: `upload:${userId}`, limit: ctx.env.ANALYSIS_UPLOADS_PER_HOUR, windowSeconds: 3600 })
-  if (!limit.allowed)
-    throw new DomainError(429, 'analyses.errors.rateLimited', undefined, limit.retryAfterSeconds)
+  if (!limit.allowed) throw new DomainError(429, 'analyses.errors.rateLimited', undefined, limit.retryAfterSeconds)
 }
 
 /**
  * Runs a feature's worker task (read the sheet and analyse it) off the event loop, turning the
  * reader's refusals into the teacher's messages.
  */
-export async function analyseInWorker<K extends WorkerTaskName>(ctx: UploadContext, task: K, bytes: Uint8Array, options: Parameters<typeof runInWorker<K>>[2]) {
+export async function analyseInWorker<K extends WorkerTaskName>(
+  ctx: UploadContext,
+  task: K,
+  bytes: Uint8Array,
+  options: Parameters<typeof runInWorker<K>>[2],
+) {
   try {
     return await runInWorker(task, bytes, options)
   } catch (error) {
@@ -89,7 +93,6 @@ export function uploadError(ctx: UploadContext, error: unknown): Error {
   return error instanceof Error ? error : new Error('analysis failed')
 }
 
-
 /** A refusal as data for the page (or the JSON answer); anything unexpected is rethrown. */
 export function uploadFailure(error: unknown): UploadFailure {
   if (error instanceof AnalysisError)
@@ -99,10 +102,23 @@ export function uploadFailure(error: unknown): UploadFailure {
       ...(error.details.values ? { values: { ...error.details.values } } : {}),
       ...(error.details.missingColumns ? { missingColumns: [...error.details.missingColumns] } : {}),
       ...(error.details.otherTool ? { otherTool: error.details.otherTool } : {}),
-      ...(error.details.skipped ? { skipped: error.details.skipped.map((s) => ({ row: s.row, reason: { key: s.reason.key, ...(s.reason.values ? { values: { ...s.reason.values } } : {}) } })) } : {}),
+      ...(error.details.skipped
+        ? {
+            skipped: error.details.skipped.map((s) => ({
+              row: s.row,
+              reason: { key: s.reason.key, ...(s.reason.values ? { values: { ...s.reason.values } } : {}) },
+            })),
+          }
+        : {}),
     }
   if (error instanceof DomainError)
-    return { status: error.status, messageKey: error.messageKey, ...(error.retryAfterSeconds ? { retryAfterSeconds: error.retryAfterSeconds, values: { minutes: Math.ceil(error.retryAfterSeconds / 60) } } : {}) }
+    return {
+      status: error.status,
+      messageKey: error.messageKey,
+      ...(error.retryAfterSeconds
+        ? { retryAfterSeconds: error.retryAfterSeconds, values: { minutes: Math.ceil(error.retryAfterSeconds / 60) } }
+        : {}),
+    }
   throw error
 }
 

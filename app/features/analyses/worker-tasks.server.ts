@@ -21,7 +21,11 @@ function analyseTask<K extends string, Options, Analysis>(record: AnalysisKindRe
       return record.analyse(grid, options)
     } catch (error) {
       // Columns missing: perhaps it is the other tool's file (only then is the file read again).
-      throw withOtherTool(error, grid, kinds.filter((other) => other.kind !== record.kind))
+      throw withOtherTool(
+        error,
+        grid,
+        kinds.filter((other) => other.kind !== record.kind),
+      )
     }
   }
 }

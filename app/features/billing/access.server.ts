@@ -13,6 +13,7 @@ import { currentSubscription } from './subscriptions.server.ts'
 export async function requireSubscriberPage(request: Request, context: RequestContext, lang: Lang) {
   const session = await requireUser(request, context, lang)
   const subscription = await currentSubscription(context.db, session.user.id)
-  if (!subscription) throw redirect(`/${lang}/packages`, { headers: { 'Set-Cookie': flashCookie('error', 'billing.errors.notSubscribed') } })
+  if (!subscription)
+    throw redirect(`/${lang}/packages`, { headers: { 'Set-Cookie': flashCookie('error', 'billing.errors.notSubscribed') } })
   return { ...session, subscription }
 }

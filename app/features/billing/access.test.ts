@@ -25,9 +25,21 @@ async function thrown(promise: Promise<unknown>): Promise<Response> {
 }
 
 async function signedInRequest(ctx: ReturnType<typeof testContext>) {
-  const [user] = await ctx.db.insert(users).values({ username: `u${Date.now()}`, email: `u${Date.now()}@x.sa`, phone: '+966551234567', passwordHash: await hashPassword('x'), emailVerifiedAt: new Date() }).returning()
+  const [user] = await ctx.db
+    .insert(users)
+    .values({
+      username: `u${Date.now()}`,
+      email: `u${Date.now()}@x.sa`,
+      phone: '+966551234567',
+      passwordHash: await hashPassword('x'),
+      emailVerifiedAt: new Date(),
+    })
+    .returning()
   const { token } = await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user!.id, kind: 'web' })
-  return { user: user!, request: new Request('http://localhost/ar/analysis', { headers: { cookie: `${sessionCookieName(ctx.env)}=${token}` } }) }
+  return {
+    user: user!,
+    request: new Request('http://localhost/ar/analysis', { headers: { cookie: `${sessionCookieName(ctx.env)}=${token}` } }),
+  }
 }
 
 describe('the tools guard', () => {

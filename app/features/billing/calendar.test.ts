@@ -13,12 +13,16 @@ describe('addCalendarMonths', () => {
 
   it('always moves forward by the right number of months', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('2020-01-01'), max: new Date('2040-01-01'), noInvalidDate: true }), fc.integer({ min: 1, max: 36 }), (start, months) => {
-        const end = addCalendarMonths(start, months)
-        expect(end.getTime()).toBeGreaterThan(start.getTime())
-        const monthDiff = (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth()
-        expect(monthDiff).toBe(months)
-      }),
+      fc.property(
+        fc.date({ min: new Date('2020-01-01'), max: new Date('2040-01-01'), noInvalidDate: true }),
+        fc.integer({ min: 1, max: 36 }),
+        (start, months) => {
+          const end = addCalendarMonths(start, months)
+          expect(end.getTime()).toBeGreaterThan(start.getTime())
+          const monthDiff = (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth()
+          expect(monthDiff).toBe(months)
+        },
+      ),
     )
   })
 })

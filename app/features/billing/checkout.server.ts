@@ -20,9 +20,14 @@ export async function startCheckout(
   gateway: PaymentGateway,
   input: { userId: string; packageId: number; method: PaymentMethod; lang: Lang; source?: PaymentSource },
 ) {
-  if (!ctx.env.PAYMENT_METHODS.includes(input.method)) throw new DomainError(422, 'billing.errors.method', { method: ['billing.errors.method'] })
+  if (!ctx.env.PAYMENT_METHODS.includes(input.method))
+    throw new DomainError(422, 'billing.errors.method', { method: ['billing.errors.method'] })
   if (await currentSubscription(ctx.db, input.userId)) throw new DomainError(409, 'billing.errors.alreadySubscribed')
-  const [pkg] = await ctx.db.select().from(packages).where(and(eq(packages.id, input.packageId), eq(packages.isActive, true))).limit(1)
+  const [pkg] = await ctx.db
+    .select()
+    .from(packages)
+    .where(and(eq(packages.id, input.packageId), eq(packages.isActive, true)))
+    .limit(1)
   if (!pkg) throw new DomainError(404, 'billing.errors.packageNotFound')
   const amounts = priceBreakdown(pkg.priceHalalas, ctx.env.VAT_RATE_BP)
   const [payment] = await ctx.db
@@ -44,7 +49,12 @@ export async function startCheckout(
     // The payer's browser creates the payment at the gateway with our idempotency key as its
     // id (Moyasar's given_id), so the card never passes through this server.
     await ctx.db.update(payments).set({ gatewayPaymentId: payment.idempotencyKey }).where(eq(payments.id, payment.id))
-    return { paymentId: payment.id, gatewayPaymentId: payment.idempotencyKey, redirectUrl: `/${input.lang}/payments/pay/${payment.id}`, status: 'initiated' as const }
+    return {
+      paymentId: payment.id,
+      gatewayPaymentId: payment.idempotencyKey,
+      redirectUrl: `/${input.lang}/payments/pay/${payment.id}`,
+      status: 'initiated' as const,
+    }
   }
   try {
     const created = await gateway.createPayment({ ...request, method: input.method, source: input.source })
@@ -52,7 +62,10 @@ export async function startCheckout(
     return { paymentId: payment.id, gatewayPaymentId: created.id, redirectUrl: created.redirectUrl, status: created.status }
   } catch (error) {
     const reason = error instanceof GatewayError ? error.kind : 'error'
-    await ctx.db.update(payments).set({ status: 'failed', failureReason: `create: ${reason}` }).where(eq(payments.id, payment.id))
+    await ctx.db
+      .update(payments)
+      .set({ status: 'failed', failureReason: `create: ${reason}` })
+      .where(eq(payments.id, payment.id))
     if (error instanceof GatewayError) {
       ctx.logger.warn({ kind: error.kind, paymentId: payment.id }, 'gateway refused to create a payment')
       throw new DomainError(error.kind === 'unavailable' ? 503 : 422, 'billing.errors.subscriptionFailed')
@@ -64,7 +77,11 @@ export async function startCheckout(
 /** The payment of a teacher, by our id; another teacher's id is "not found". */
 export async function findUserPayment(ctx: Pick<RequestContext, 'db'>, userId: string, paymentId: string) {
   if (!isUuid(paymentId)) return null
-  const [row] = await ctx.db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.userId, userId))).limit(1)
+  const [row] = await ctx.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+    .limit(1)
   return row ?? null
 }
 
@@ -87,7 +104,11 @@ function paymentRequest(env: CheckoutContext['env'], pkg: PackageRow, payment: P
  * The payer's side of a browser-created payment: the teacher's own payment, still open, with
  * what their browser sends to the gateway. Null when there is nothing left to pay here.
  */
-export async function browserCheckoutFor(ctx: CheckoutContext, gateway: PaymentGateway, input: { userId: string; paymentId: string; lang: Lang }) {
+export async function browserCheckoutFor(
+  ctx: CheckoutContext,
+  gateway: PaymentGateway,
+  input: { userId: string; paymentId: string; lang: Lang },
+) {
   const payment = await findUserPayment(ctx, input.userId, input.paymentId)
   if (!payment || !gateway.browserCheckout || payment.gateway !== gateway.name) return { payment, checkout: null }
   if (payment.status !== 'initiated') return { payment, checkout: null }
@@ -97,7 +118,12 @@ export async function browserCheckoutFor(ctx: CheckoutContext, gateway: PaymentG
 }
 
 /** The payment of a teacher by the gateway's id (the payer's return carries only that). */
-export async function findUserPaymentByGatewayId(ctx: Pick<RequestContext, 'db'>, userId: string, gateway: PaymentGateway['name'], gatewayPaymentId: string) {
+export async function findUserPaymentByGatewayId(
+  ctx: Pick<RequestContext, 'db'>,
+  userId: string,
+  gateway: PaymentGateway['name'],
+  gatewayPaymentId: string,
+) {
   if (!gatewayPaymentId || gatewayPaymentId.length > 200) return null
   const [row] = await ctx.db
     .select()

@@ -7,7 +7,15 @@ import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { startMoyasarFake, type MoyasarFake } from '#tests/fakes/moyasar.ts'
 import { browserCheckoutFor, startCheckout } from './checkout.server.ts'
-import { appleMerchantSession, cardSource, confirmStcPay, createBrowserPayment, luhnValid, stcPaySource, type BrowserSource } from './gateway-browser.ts'
+import {
+  appleMerchantSession,
+  cardSource,
+  confirmStcPay,
+  createBrowserPayment,
+  luhnValid,
+  stcPaySource,
+  type BrowserSource,
+} from './gateway-browser.ts'
 import { createMoyasarGateway } from './gateways/moyasar.server.ts'
 import type { BrowserCheckout } from './gateways/types.ts'
 import { reconcilePayments, settlePayment } from './settle-payment.server.ts'
@@ -30,13 +38,20 @@ afterEach(async () => {
   await fake.close()
 })
 
-const gateway = () => createMoyasarGateway({ secretKey: SECRET_KEY, publishableKey: PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: fake.url })
+const gateway = () =>
+  createMoyasarGateway({ secretKey: SECRET_KEY, publishableKey: PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: fake.url })
 
 let n = 0
 async function teacher() {
   const [user] = await testDb()
     .db.insert(users)
-    .values({ username: `payer ${++n}`, email: `payer${n}-${Date.now()}@example.sa`, phone: '+966551234567', passwordHash: await hashPassword('x'), emailVerifiedAt: new Date() })
+    .values({
+      username: `payer ${++n}`,
+      email: `payer${n}-${Date.now()}@example.sa`,
+      phone: '+966551234567',
+      passwordHash: await hashPassword('x'),
+      emailVerifiedAt: new Date(),
+    })
     .returning()
   return user!
 }
@@ -65,10 +80,21 @@ async function throughThreeDs(url: string): Promise<URL> {
 
 describe('card checks on the page', () => {
   it('accepts a valid card, with spaces and Arabic-Indic digits, and refuses each wrong field by name', () => {
-    expect(cardSource({ name: ' Noura  Alqahtani ', number: '٤١١١ ١١١١ ١١١١ ١١١١', month: '٠٩', year: `20${nextYear}`, cvc: '٠١٢' }, NOW)).toEqual({
-      source: { type: 'creditcard', name: 'Noura Alqahtani', number: '4111111111111111', month: 9, year: 2000 + Number(nextYear), cvc: '012' },
+    expect(
+      cardSource({ name: ' Noura  Alqahtani ', number: '٤١١١ ١١١١ ١١١١ ١١١١', month: '٠٩', year: `20${nextYear}`, cvc: '٠١٢' }, NOW),
+    ).toEqual({
+      source: {
+        type: 'creditcard',
+        name: 'Noura Alqahtani',
+        number: '4111111111111111',
+        month: 9,
+        year: 2000 + Number(nextYear),
+        cvc: '012',
+      },
     })
-    expect(cardSource({ name: 'Noura', number: '4111111111111112', month: '13', year: '20', cvc: '12' }, NOW)).toEqual({ errors: ['number', 'name', 'month', 'year', 'cvc'] })
+    expect(cardSource({ name: 'Noura', number: '4111111111111112', month: '13', year: '20', cvc: '12' }, NOW)).toEqual({
+      errors: ['number', 'name', 'month', 'year', 'cvc'],
+    })
     // This month still counts; last month has expired.
     expect(cardSource({ name: 'A B', number: '4111111111111111', month: '11', year: '26', cvc: '123' }, NOW)).toHaveProperty('source')
     expect(cardSource({ name: 'A B', number: '4111111111111111', month: '10', year: '26', cvc: '123' }, NOW)).toEqual({ errors: ['year'] })
@@ -90,7 +116,12 @@ describe('a payment the browser creates at Moyasar', () => {
     const [row] = await ctx.db.select().from(payments).where(eq(payments.id, started.paymentId))
     expect(row?.gatewayPaymentId).toBe(row?.idempotencyKey)
     expect(checkout).toMatchObject({ apiUrl: fake.url, publishableKey: PUBLISHABLE_KEY })
-    expect(checkout.body).toMatchObject({ given_id: row?.idempotencyKey, amount: row?.total, currency: 'SAR', metadata: { payment_id: started.paymentId } })
+    expect(checkout.body).toMatchObject({
+      given_id: row?.idempotencyKey,
+      amount: row?.total,
+      currency: 'SAR',
+      metadata: { payment_id: started.paymentId },
+    })
     expect(JSON.stringify(checkout)).not.toContain(SECRET_KEY)
     // Nothing reached Moyasar yet: the server created no payment there.
     expect(fake.requests).toEqual([])
@@ -165,9 +196,21 @@ describe('a payment the browser creates at Moyasar', () => {
 
   it('Apple Pay: merchant validation through Moyasar, then a token payment paid at once', async () => {
     const { ctx, checkout } = await openCheckout('applepay')
-    const session = await appleMerchantSession(checkout, 'https://apple-pay-gateway.apple.com/paymentservices/startSession', 'Hallil', 'hallil.sa')
+    const session = await appleMerchantSession(
+      checkout,
+      'https://apple-pay-gateway.apple.com/paymentservices/startSession',
+      'Hallil',
+      'hallil.sa',
+    )
     expect(session).toMatchObject({ domainName: 'hallil.sa' })
-    await expect(appleMerchantSession({ ...checkout, publishableKey: 'pk_test_wrong' }, 'https://apple-pay-gateway.apple.com/x', 'Hallil', 'hallil.sa')).rejects.toThrow('merchant validation failed')
+    await expect(
+      appleMerchantSession(
+        { ...checkout, publishableKey: 'pk_test_wrong' },
+        'https://apple-pay-gateway.apple.com/x',
+        'Hallil',
+        'hallil.sa',
+      ),
+    ).rejects.toThrow('merchant validation failed')
     const step = await createBrowserPayment(checkout, { type: 'applepay', token: JSON.stringify({ paymentData: { version: 'EC_v1' } }) })
     expect(step.kind).toBe('navigate')
     expect(new URL(step.kind === 'navigate' ? step.url : '').searchParams.get('status')).toBe('paid')

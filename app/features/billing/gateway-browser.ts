@@ -120,14 +120,19 @@ function invalidFields(body: unknown): PayError[] {
 }
 
 /** Creates the payment at the gateway with the source the payer typed, and says where to go. */
-export async function createBrowserPayment(checkout: BrowserCheckout, source: BrowserSource, fetchImpl: typeof fetch = fetch): Promise<PayStep> {
+export async function createBrowserPayment(
+  checkout: BrowserCheckout,
+  source: BrowserSource,
+  fetchImpl: typeof fetch = fetch,
+): Promise<PayStep> {
   const answer = await post(fetchImpl, `${checkout.apiUrl}/v1/payments`, checkout.publishableKey, { ...checkout.body, source })
   if (!answer) return { kind: 'unreachable' }
   if (answer.status >= 500 || answer.status === 429) return { kind: 'unreachable' }
   const payment = asPayment(answer.body)
   if ((answer.status === 200 || answer.status === 201) && payment) {
     const next = payment.source?.transaction_url
-    if (payment.status === 'initiated' && next) return source.type === 'stcpay' ? { kind: 'otp', url: next } : { kind: 'navigate', url: next }
+    if (payment.status === 'initiated' && next)
+      return source.type === 'stcpay' ? { kind: 'otp', url: next } : { kind: 'navigate', url: next }
     return { kind: 'navigate', url: callbackUrl(checkout, { id: payment.id, status: payment.status, message: payment.source?.message }) }
   }
   const type = answer.body && typeof answer.body === 'object' ? (answer.body as { type?: unknown }).type : null
@@ -138,7 +143,12 @@ export async function createBrowserPayment(checkout: BrowserCheckout, source: Br
 }
 
 /** STC Pay's second step: the code the payer received, sent to the payment's transaction URL. */
-export async function confirmStcPay(checkout: BrowserCheckout, transactionUrl: string, otp: string, fetchImpl: typeof fetch = fetch): Promise<PayStep> {
+export async function confirmStcPay(
+  checkout: BrowserCheckout,
+  transactionUrl: string,
+  otp: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<PayStep> {
   const code = digitsOnly(otp)
   if (!/^\d{4,8}$/.test(code)) return { kind: 'invalid', fields: ['otp'] }
   const answer = await post(fetchImpl, transactionUrl, null, { otp_value: code })
@@ -149,7 +159,13 @@ export async function confirmStcPay(checkout: BrowserCheckout, transactionUrl: s
 }
 
 /** Apple Pay's merchant validation through the gateway (no Apple developer certificate of our own). */
-export async function appleMerchantSession(checkout: BrowserCheckout, validationUrl: string, displayName: string, domain: string, fetchImpl: typeof fetch = fetch): Promise<unknown> {
+export async function appleMerchantSession(
+  checkout: BrowserCheckout,
+  validationUrl: string,
+  displayName: string,
+  domain: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<unknown> {
   const answer = await post(fetchImpl, `${checkout.apiUrl}/v1/applepay/initiate`, null, {
     validation_url: validationUrl,
     display_name: displayName,

@@ -12,12 +12,14 @@ export function gatewayFor(ctx: GatewayContext, lang: Lang = 'ar'): PaymentGatew
   const { env } = ctx
   if (env.PAYMENT_GATEWAY === 'moyasar') {
     // The environment check at start-up guarantees the three keys with this gateway.
-    return withFailuresCounted(createMoyasarGateway({
-      secretKey: env.MOYASAR_SECRET_KEY ?? '',
-      publishableKey: env.MOYASAR_PUBLISHABLE_KEY ?? '',
-      webhookSecret: env.MOYASAR_WEBHOOK_SECRET ?? '',
-      apiUrl: env.MOYASAR_API_URL,
-    }))
+    return withFailuresCounted(
+      createMoyasarGateway({
+        secretKey: env.MOYASAR_SECRET_KEY ?? '',
+        publishableKey: env.MOYASAR_PUBLISHABLE_KEY ?? '',
+        webhookSecret: env.MOYASAR_WEBHOOK_SECRET ?? '',
+        apiUrl: env.MOYASAR_API_URL,
+      }),
+    )
   }
   return withFailuresCounted(sandboxFor(ctx, lang))
 }

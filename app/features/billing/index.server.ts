@@ -4,9 +4,25 @@ export { browserCheckoutFor, findUserPayment, findUserPaymentByGatewayId, startC
 export { gatewayFor, sandboxFor } from './gateway.server.ts'
 export { SANDBOX_CARD_FAILS, SANDBOX_CARD_SUCCEEDS, SandboxCardRejected, sandboxWebhookSecret } from './gateways/sandbox.server.ts'
 export { GatewayError, type PaymentMethod } from './gateways/types.ts'
-export { findUserInvoice, invoiceDocumentOf, invoicePdfResponse, invoiceToJson, invoiceWire, listUserInvoices, type InvoiceRow } from './invoices.server.ts'
+export {
+  findUserInvoice,
+  invoiceDocumentOf,
+  invoicePdfResponse,
+  invoiceToJson,
+  invoiceWire,
+  listUserInvoices,
+  type InvoiceRow,
+} from './invoices.server.ts'
 export { reconcilePayments, settlePayment } from './settle-payment.server.ts'
-export { currentSubscription, listSubscriptions, notifySubscriptionEndings, requireSubscription, subscriptionToJson, subscriptionWire, type SubscriptionView } from './subscriptions.server.ts'
+export {
+  currentSubscription,
+  listSubscriptions,
+  notifySubscriptionEndings,
+  requireSubscription,
+  subscriptionToJson,
+  subscriptionWire,
+  type SubscriptionView,
+} from './subscriptions.server.ts'
 export { halalasToDecimal, readZatcaQr, zatcaQr } from './zatca-qr.ts'
 export { qrSvg, qrSvgDataUrl } from './qr-svg.ts'
 export { requireSubscriberPage } from './access.server.ts'

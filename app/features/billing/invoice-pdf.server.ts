@@ -32,9 +32,7 @@ export type InvoiceDocument = {
 }
 
 type Bilingual = { en: string; ar: string }
-type Row =
-  | { label: Bilingual; en: string[]; ar: string[] }
-  | { label: Bilingual; value: string; dir: 'ltr' | 'rtl' }
+type Row = { label: Bilingual; en: string[]; ar: string[] } | { label: Bilingual; value: string; dir: 'ltr' | 'rtl' }
 
 // Every word on the invoice comes from the billing locale files (the field labels shared with
 // the invoice page, and `invoice.printed.*` for words only the PDF prints).
@@ -114,7 +112,12 @@ function customerRow(invoice: InvoiceDocument): Row {
 }
 
 function invoiceData(invoice: InvoiceDocument) {
-  for (const [name, value] of Object.entries({ price: invoice.price, vat: invoice.vat, total: invoice.total, vatRateBp: invoice.vatRateBp })) {
+  for (const [name, value] of Object.entries({
+    price: invoice.price,
+    vat: invoice.vat,
+    total: invoice.total,
+    vatRateBp: invoice.vatRateBp,
+  })) {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`)
   }
   const money = (halalas: number) => ({ en: [formatMoney('en', halalas)], ar: [formatMoney('ar', halalas)] })

@@ -54,7 +54,18 @@ async function scanQr(pdf: Uint8Array): Promise<string | undefined> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hallil-invoice-'))
   try {
     writeFileSync(path.join(dir, 'invoice.pdf'), pdf)
-    execFileSync('/usr/bin/pdftoppm', ['-r', '150', '-png', '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'invoice.pdf'), path.join(dir, 'page')])
+    execFileSync('/usr/bin/pdftoppm', [
+      '-r',
+      '150',
+      '-png',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-singlefile',
+      path.join(dir, 'invoice.pdf'),
+      path.join(dir, 'page'),
+    ])
     return await decodeQr(readFileSync(path.join(dir, 'page.png')))
   } finally {
     rmSync(dir, { recursive: true, force: true })
@@ -111,11 +122,15 @@ describe('renderInvoicePdf', () => {
   })
 
   it('prints the customer’s full name on each side in its language, the username where one is missing', () => {
-    const both = pdftotext(renderInvoicePdf(invoice({ customerName: 'noura_t', customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: 'Noura Saad Alotaibi' })))
+    const both = pdftotext(
+      renderInvoicePdf(invoice({ customerName: 'noura_t', customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: 'Noura Saad Alotaibi' })),
+    )
     expect(both).toContain('Noura Saad Alotaibi')
     expect(both).toContain('العتيبي')
     expect(both).not.toContain('noura_t')
-    const arabicOnly = pdftotext(renderInvoicePdf(invoice({ customerName: 'noura_t', customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: null })))
+    const arabicOnly = pdftotext(
+      renderInvoicePdf(invoice({ customerName: 'noura_t', customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: null })),
+    )
     expect(arabicOnly).toContain('noura_t')
     expect(arabicOnly).toContain('العتيبي')
   })
@@ -143,7 +158,9 @@ describe('renderInvoicePdf', () => {
 
   it('draws the docs/billing.md test vector as a QR code that scans back', async () => {
     const vector = 'AQxCb2JzIFJlY29yZHMCDzMxMDEyMjM5MzUwMDAwMwMUMjAyMi0wNC0yNVQxNTozMDowMFoEBzEwMDAuMDAFBjE1MC4wMA=='
-    const png = await sharp(Buffer.from(qrSvg(vector)), { density: 300 }).png().toBuffer()
+    const png = await sharp(Buffer.from(qrSvg(vector)), { density: 300 })
+      .png()
+      .toBuffer()
     expect(await decodeQr(png)).toBe(vector)
   })
 
@@ -164,6 +181,8 @@ describe('renderInvoicePdf', () => {
     }
     times.sort((a, b) => a - b)
     // Measured, not asserted: machines differ.
-    console.info(`invoice pdf: warm median ${times[10]?.toFixed(1)} ms over 20 renders (min ${times[0]?.toFixed(1)}, max ${times[19]?.toFixed(1)})`)
+    console.info(
+      `invoice pdf: warm median ${times[10]?.toFixed(1)} ms over 20 renders (min ${times[0]?.toFixed(1)}, max ${times[19]?.toFixed(1)})`,
+    )
   })
 })

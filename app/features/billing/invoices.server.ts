@@ -10,7 +10,11 @@ import { isUuid } from '#app/lib/ids.ts'
 /** A teacher's invoice; another teacher's id, or any other string, is simply not found. */
 export async function findUserInvoice(db: Db, userId: string, invoiceId: string) {
   if (!isUuid(invoiceId)) return null
-  const [row] = await db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.userId, userId))).limit(1)
+  const [row] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.userId, userId)))
+    .limit(1)
   return row ?? null
 }
 
@@ -75,7 +79,13 @@ export function invoiceDocumentOf(inv: InvoiceRow) {
   return {
     serial: inv.serial,
     issuedAt: inv.issuedAt,
-    seller: { nameAr: inv.sellerNameAr, nameEn: inv.sellerNameEn, addressAr: inv.sellerAddressAr, addressEn: inv.sellerAddressEn, vatNumber: inv.sellerVatNumber },
+    seller: {
+      nameAr: inv.sellerNameAr,
+      nameEn: inv.sellerNameEn,
+      addressAr: inv.sellerAddressAr,
+      addressEn: inv.sellerAddressEn,
+      vatNumber: inv.sellerVatNumber,
+    },
     customerName: inv.customerName,
     customerNameAr: inv.customerNameAr,
     customerNameEn: inv.customerNameEn,

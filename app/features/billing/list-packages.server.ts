@@ -23,11 +23,7 @@ export type ListPackagesOptions = { db: Db; lang: Lang; vatRateBasisPoints: numb
 
 /** Every active package, in display order, with its VAT and total. */
 export async function listPackages({ db, lang, vatRateBasisPoints }: ListPackagesOptions): Promise<PackageView[]> {
-  const rows = await db
-    .select()
-    .from(packages)
-    .where(eq(packages.isActive, true))
-    .orderBy(asc(packages.sortOrder), asc(packages.id))
+  const rows = await db.select().from(packages).where(eq(packages.isActive, true)).orderBy(asc(packages.sortOrder), asc(packages.id))
   return rows.map((row) => ({
     id: row.id,
     name: lang === 'ar' ? row.nameAr : row.nameEn,

@@ -7,13 +7,25 @@ import type { PackageView } from './list-packages.server.ts'
 import { PackageGrid, type PackageHeadingLevel } from './package-card.tsx'
 
 function render(lang: Lang, packages: PackageView[], headingLevel: PackageHeadingLevel = 3) {
-  const Stub = createRoutesStub([{ id: 'root', path: '/', Component: () => <PackageGrid packages={packages} headingLevel={headingLevel} /> }])
+  const Stub = createRoutesStub([
+    { id: 'root', path: '/', Component: () => <PackageGrid packages={packages} headingLevel={headingLevel} /> },
+  ])
   return renderToString(
     <Stub initialEntries={['/']} hydrationData={{ loaderData: { root: { lang, messages: getMessages(lang, ['common', 'packages']) } } }} />,
   )
 }
 
-const yearly: PackageView = { id: 3, name: 'Yearly', description: 'A full year.', months: 12, price: 24900, vatRate: 15, vat: 3735, total: 28635, isBestSeller: true }
+const yearly: PackageView = {
+  id: 3,
+  name: 'Yearly',
+  description: 'A full year.',
+  months: 12,
+  price: 24900,
+  vatRate: 15,
+  vat: 3735,
+  total: 28635,
+  isBestSeller: true,
+}
 
 describe('PackageGrid', () => {
   it('says so when there are no packages, in both languages', () => {

@@ -10,7 +10,15 @@ import type { PackageView } from './list-packages.server.ts'
 export type PackageHeadingLevel = 2 | 3
 
 /** A package with its price excluding VAT, the VAT and the total on separate lines. */
-export function PackageCard({ pkg, action, headingLevel }: { pkg: PackageView; action?: React.ReactNode; headingLevel: PackageHeadingLevel }) {
+export function PackageCard({
+  pkg,
+  action,
+  headingLevel,
+}: {
+  pkg: PackageView
+  action?: React.ReactNode
+  headingLevel: PackageHeadingLevel
+}) {
   const { t } = useT()
   const lang = useLang()
   const headingId = `package-${pkg.id}`
@@ -48,7 +56,15 @@ export function PackageCard({ pkg, action, headingLevel }: { pkg: PackageView; a
   )
 }
 
-export function PackageGrid({ packages, action, headingLevel }: { packages: PackageView[]; action?: (pkg: PackageView) => React.ReactNode; headingLevel: PackageHeadingLevel }) {
+export function PackageGrid({
+  packages,
+  action,
+  headingLevel,
+}: {
+  packages: PackageView[]
+  action?: (pkg: PackageView) => React.ReactNode
+  headingLevel: PackageHeadingLevel
+}) {
   const { t } = useT()
   if (packages.length === 0) return <p className="empty-state">{t('packages.empty')}</p>
   return (

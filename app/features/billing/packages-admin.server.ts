@@ -39,7 +39,11 @@ export async function addPackage(db: Db, fields: PackageFields) {
 export async function updatePackage(db: Db, slug: string, fields: Partial<PackageFields> & { isActive?: boolean }) {
   return db.transaction(async (tx) => {
     if (fields.isBestSeller) await tx.update(packages).set({ isBestSeller: false })
-    const [row] = await tx.update(packages).set({ ...fields, updatedAt: new Date() }).where(eq(packages.slug, slug)).returning()
+    const [row] = await tx
+      .update(packages)
+      .set({ ...fields, updatedAt: new Date() })
+      .where(eq(packages.slug, slug))
+      .returning()
     return row ?? null
   })
 }

@@ -18,7 +18,14 @@ const SELLER = 'hallil'
  * are checked, and one transaction marks it paid, starts the subscription, issues the invoice
  * and notifies. Unique keys (a subscription and an invoice per payment) make it exactly once.
  */
-export async function settlePayment({ db, gateway, env, logger, gatewayPaymentId, now = new Date() }: SettleOptions): Promise<SettleResult | null> {
+export async function settlePayment({
+  db,
+  gateway,
+  env,
+  logger,
+  gatewayPaymentId,
+  now = new Date(),
+}: SettleOptions): Promise<SettleResult | null> {
   const [local] = await db
     .select()
     .from(payments)
@@ -29,7 +36,10 @@ export async function settlePayment({ db, gateway, env, logger, gatewayPaymentId
     return null
   }
   const remote = await gateway.fetchPayment(gatewayPaymentId)
-  const matches = remote.amount === local.total && remote.currency === local.currency && (!remote.metadata.payment_id || remote.metadata.payment_id === local.id)
+  const matches =
+    remote.amount === local.total &&
+    remote.currency === local.currency &&
+    (!remote.metadata.payment_id || remote.metadata.payment_id === local.id)
   if (!matches) {
     logger.error({ paymentId: local.id }, 'gateway payment does not match: amount, currency or metadata differ')
     await markFailed(db, local.id, 'amount_mismatch', now)
@@ -78,7 +88,10 @@ export async function settlePayment({ db, gateway, env, logger, gatewayPaymentId
       .returning({ lastSerial: invoiceCounters.lastSerial })
     const serial = `INV-${String(counter?.lastSerial ?? 0).padStart(6, '0')}`
     // The customer as the account names her now, kept with the invoice (which never changes).
-    const [customer] = await tx.select({ username: users.username, fullNameAr: users.fullNameAr, fullNameEn: users.fullNameEn }).from(users).where(eq(users.id, userId))
+    const [customer] = await tx
+      .select({ username: users.username, fullNameAr: users.fullNameAr, fullNameEn: users.fullNameEn })
+      .from(users)
+      .where(eq(users.id, userId))
     const issuedAt = now
     const qr = zatcaQr({
       sellerName: env.SELLER_NAME_AR,
@@ -114,7 +127,9 @@ export async function settlePayment({ db, gateway, env, logger, gatewayPaymentId
         qr,
       })
       .returning({ id: invoices.id })
-    await tx.insert(notifications).values({ userId, kind: 'payment_succeeded', params: { package: pkg.nameEn, packageAr: pkg.nameAr, serial } })
+    await tx
+      .insert(notifications)
+      .values({ userId, kind: 'payment_succeeded', params: { package: pkg.nameEn, packageAr: pkg.nameAr, serial } })
     return { paymentId: locked.id, status: 'paid' as const, subscriptionId: subscription?.id, invoiceId: invoice?.id }
   })
 }
@@ -140,7 +155,13 @@ export async function reconcilePayments(options: Omit<SettleOptions, 'gatewayPay
   const pending = await options.db
     .select({ id: payments.id, gatewayPaymentId: payments.gatewayPaymentId, createdAt: payments.createdAt })
     .from(payments)
-    .where(and(eq(payments.gateway, options.gateway.name), eq(payments.status, 'initiated'), lt(payments.createdAt, new Date(now.getTime() - (options.olderThanMs ?? 60_000)))))
+    .where(
+      and(
+        eq(payments.gateway, options.gateway.name),
+        eq(payments.status, 'initiated'),
+        lt(payments.createdAt, new Date(now.getTime() - (options.olderThanMs ?? 60_000))),
+      ),
+    )
   let settled = 0
   for (const p of pending) {
     if (!p.gatewayPaymentId) continue

@@ -21,7 +21,13 @@ let n = 0
 async function teacher() {
   const [user] = await testDb()
     .db.insert(users)
-    .values({ username: `teacher ${++n}`, email: `t${n}-${Date.now()}@example.sa`, phone: '+966551234567', passwordHash: await hashPassword('x'), emailVerifiedAt: new Date() })
+    .values({
+      username: `teacher ${++n}`,
+      email: `t${n}-${Date.now()}@example.sa`,
+      phone: '+966551234567',
+      passwordHash: await hashPassword('x'),
+      emailVerifiedAt: new Date(),
+    })
     .returning()
   return user!
 }
@@ -42,7 +48,8 @@ describe('settlePayment', () => {
     const { ctx, gateway, checkout, callback } = await pay(user.id)
     expect(callback.searchParams.get('id')).toBe(checkout.gatewayPaymentId)
     expect(callback.searchParams.get('status')).toBe('paid')
-    const settle = () => settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
+    const settle = () =>
+      settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
     // The callback, the webhook and retries, in any order, some at once.
     const results = await Promise.all([settle(), settle(), settle()])
     const again = await settle()
@@ -57,28 +64,45 @@ describe('settlePayment', () => {
     expect(await currentSubscription(ctx.db, user.id)).not.toBeNull()
     const invoice = invs[0]!
     expect(invoice.total).toBe(invoice.price + invoice.vat)
-    expect(readZatcaQr(invoice.qr)).toEqual([ctx.env.SELLER_NAME_AR, ctx.env.SELLER_VAT_NUMBER, invoice.issuedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'), (invoice.total / 100).toFixed(2), (invoice.vat / 100).toFixed(2)])
+    expect(readZatcaQr(invoice.qr)).toEqual([
+      ctx.env.SELLER_NAME_AR,
+      ctx.env.SELLER_VAT_NUMBER,
+      invoice.issuedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      (invoice.total / 100).toFixed(2),
+      (invoice.vat / 100).toFixed(2),
+    ])
   })
 
   it('refuses a second subscription while one is current', async () => {
     const user = await teacher()
     const { ctx, gateway, checkout } = await pay(user.id)
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
-    await expect(startCheckout(ctx, gateway, { userId: user.id, packageId: 2, method: 'mada', lang: 'ar' })).rejects.toMatchObject({ status: 409, messageKey: 'billing.errors.alreadySubscribed' })
+    await expect(startCheckout(ctx, gateway, { userId: user.id, packageId: 2, method: 'mada', lang: 'ar' })).rejects.toMatchObject({
+      status: 409,
+      messageKey: 'billing.errors.alreadySubscribed',
+    })
   })
 
   it('offers only the configured payment methods', async () => {
     const user = await teacher()
     const ctx = testContext(testDb())
     const limited = { ...ctx, env: { ...ctx.env, PAYMENT_METHODS: ['mada' as const] } }
-    await expect(startCheckout(limited, sandboxFor(limited), { userId: user.id, packageId: 1, method: 'stcpay', lang: 'en' })).rejects.toMatchObject({ status: 422, fields: { method: ['billing.errors.method'] } })
+    await expect(
+      startCheckout(limited, sandboxFor(limited), { userId: user.id, packageId: 1, method: 'stcpay', lang: 'en' }),
+    ).rejects.toMatchObject({ status: 422, fields: { method: ['billing.errors.method'] } })
   })
 
   it('marks a declined card failed, with no subscription or invoice', async () => {
     const user = await teacher()
     const { ctx, gateway, checkout, callback } = await pay(user.id, SANDBOX_CARD_FAILS)
     expect(callback.searchParams.get('status')).toBe('failed')
-    const result = await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
+    const result = await settlePayment({
+      db: ctx.db,
+      gateway,
+      env: ctx.env,
+      logger: ctx.logger,
+      gatewayPaymentId: checkout.gatewayPaymentId,
+    })
     expect(result?.status).toBe('failed')
     expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))).toHaveLength(0)
     expect(await ctx.db.select().from(invoices).where(eq(invoices.userId, user.id))).toHaveLength(0)
@@ -89,7 +113,13 @@ describe('settlePayment', () => {
     const user = await teacher()
     const { ctx, gateway, checkout } = await pay(user.id)
     await ctx.db.update(sandboxPayments).set({ amount: 100 }).where(eq(sandboxPayments.id, checkout.gatewayPaymentId))
-    const result = await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
+    const result = await settlePayment({
+      db: ctx.db,
+      gateway,
+      env: ctx.env,
+      logger: ctx.logger,
+      gatewayPaymentId: checkout.gatewayPaymentId,
+    })
     expect(result?.status).toBe('failed')
     expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))).toHaveLength(0)
   })
@@ -98,8 +128,14 @@ describe('settlePayment', () => {
     const paid = await Promise.all(Array.from({ length: 20 }, async () => pay((await teacher()).id)))
     const { ctx, gateway } = paid[0]!
     const before = await ctx.db.select({ serial: invoices.serial }).from(invoices)
-    await Promise.all(paid.map((p) => settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: p.checkout.gatewayPaymentId })))
-    const serials = (await ctx.db.select({ serial: invoices.serial }).from(invoices)).map((r) => Number(r.serial.slice(4))).toSorted((a, b) => a - b)
+    await Promise.all(
+      paid.map((p) =>
+        settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: p.checkout.gatewayPaymentId }),
+      ),
+    )
+    const serials = (await ctx.db.select({ serial: invoices.serial }).from(invoices))
+      .map((r) => Number(r.serial.slice(4)))
+      .toSorted((a, b) => a - b)
     expect(serials).toHaveLength(before.length + 20)
     expect(serials).toEqual(Array.from({ length: serials.length }, (_, i) => i + 1))
   })
@@ -107,7 +143,10 @@ describe('settlePayment', () => {
   it('reconciliation settles a payment whose payer never came back', async () => {
     const user = await teacher()
     const { ctx, gateway, checkout } = await pay(user.id)
-    await ctx.db.update(payments).set({ createdAt: sql`now() - interval '10 minutes'` }).where(eq(payments.id, checkout.paymentId))
+    await ctx.db
+      .update(payments)
+      .set({ createdAt: sql`now() - interval '10 minutes'` })
+      .where(eq(payments.id, checkout.paymentId))
     const result = await reconcilePayments({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger })
     expect(result.settled).toBeGreaterThanOrEqual(1)
     expect(await currentSubscription(ctx.db, user.id)).not.toBeNull()
@@ -116,9 +155,17 @@ describe('settlePayment', () => {
   it('keeps invoices append-only, and keeps them when the account is deleted', async () => {
     const user = await teacher()
     const { ctx, gateway, checkout } = await pay(user.id)
-    const settled = await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
+    const settled = await settlePayment({
+      db: ctx.db,
+      gateway,
+      env: ctx.env,
+      logger: ctx.logger,
+      gatewayPaymentId: checkout.gatewayPaymentId,
+    })
     const refusal = (error: unknown) => String((error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message)
-    await expect(ctx.db.update(invoices).set({ total: 1 }).where(eq(invoices.id, settled!.invoiceId!)).catch(refusal)).resolves.toContain('append-only')
+    await expect(ctx.db.update(invoices).set({ total: 1 }).where(eq(invoices.id, settled!.invoiceId!)).catch(refusal)).resolves.toContain(
+      'append-only',
+    )
     await expect(ctx.db.delete(invoices).where(eq(invoices.id, settled!.invoiceId!)).catch(refusal)).resolves.toContain('append-only')
     await ctx.db.delete(users).where(eq(users.id, user.id))
     const [kept] = await ctx.db.select().from(invoices).where(eq(invoices.id, settled!.invoiceId!))
@@ -130,7 +177,13 @@ describe('settlePayment', () => {
     const user = await teacher()
     await testDb().db.update(users).set({ fullNameAr: 'نورة بنت سعد العتيبي', fullNameEn: null }).where(eq(users.id, user.id))
     const { ctx, gateway, checkout } = await pay(user.id)
-    const settled = await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
+    const settled = await settlePayment({
+      db: ctx.db,
+      gateway,
+      env: ctx.env,
+      logger: ctx.logger,
+      gatewayPaymentId: checkout.gatewayPaymentId,
+    })
     // A later change of name leaves the issued invoice as it was.
     await ctx.db.update(users).set({ fullNameAr: 'اسم آخر', fullNameEn: 'Another Name' }).where(eq(users.id, user.id))
     const [issued] = await ctx.db.select().from(invoices).where(eq(invoices.id, settled!.invoiceId!))
@@ -138,7 +191,11 @@ describe('settlePayment', () => {
     expect(invoiceToJson(issued!, 'ar').customer_name).toBe('نورة بنت سعد العتيبي')
     // No English name was given: the English side has the username.
     expect(invoiceToJson(issued!, 'en').customer_name).toBe(user.username)
-    expect(invoiceDocumentOf(issued!)).toMatchObject({ customerName: user.username, customerNameAr: 'نورة بنت سعد العتيبي', customerNameEn: null })
+    expect(invoiceDocumentOf(issued!)).toMatchObject({
+      customerName: user.username,
+      customerNameAr: 'نورة بنت سعد العتيبي',
+      customerNameEn: null,
+    })
   })
 
   it('moves a subscription to expired at its end', async () => {
@@ -164,7 +221,9 @@ describe('subscription notifications', () => {
     const afterEnd = new Date(sub!.endsAt.getTime() + 3600 * 1000)
     await notifySubscriptionEndings(ctx.db, afterEnd)
     await notifySubscriptionEndings(ctx.db, afterEnd)
-    const kinds = (await ctx.db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.userId, user.id))).map((r) => r.kind).toSorted()
+    const kinds = (await ctx.db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.userId, user.id)))
+      .map((r) => r.kind)
+      .toSorted()
     expect(kinds).toEqual(['payment_succeeded', 'subscription_ended', 'subscription_ending'])
   })
 })

@@ -104,24 +104,40 @@ export async function notifySubscriptionEndings(db: Db, now = new Date()): Promi
   const ending = await db
     .update(subscriptions)
     .set({ endingNotifiedAt: now })
-    .where(and(isNull(subscriptions.endingNotifiedAt), gt(subscriptions.endsAt, now), lte(subscriptions.endsAt, inSevenDays), lte(subscriptions.startsAt, now)))
+    .where(
+      and(
+        isNull(subscriptions.endingNotifiedAt),
+        gt(subscriptions.endsAt, now),
+        lte(subscriptions.endsAt, inSevenDays),
+        lte(subscriptions.startsAt, now),
+      ),
+    )
     .returning({ userId: subscriptions.userId, packageId: subscriptions.packageId, endsAt: subscriptions.endsAt })
   const ended = await db
     .update(subscriptions)
     .set({ endedNotifiedAt: now })
-    .where(and(isNull(subscriptions.endedNotifiedAt), lte(subscriptions.endsAt, now), sql`${subscriptions.endsAt} > ${now.toISOString()}::timestamptz - interval '30 days'`))
+    .where(
+      and(
+        isNull(subscriptions.endedNotifiedAt),
+        lte(subscriptions.endsAt, now),
+        sql`${subscriptions.endsAt} > ${now.toISOString()}::timestamptz - interval '30 days'`,
+      ),
+    )
     .returning({ userId: subscriptions.userId, packageId: subscriptions.packageId, endsAt: subscriptions.endsAt })
-  const names = new Map((await db.select({ id: packages.id, nameAr: packages.nameAr, nameEn: packages.nameEn }).from(packages)).map((p) => [p.id, p]))
-  const rows = [
-    ...ending.map((s) => ({ ...s, kind: 'subscription_ending' })),
-    ...ended.map((s) => ({ ...s, kind: 'subscription_ended' })),
-  ]
+  const names = new Map(
+    (await db.select({ id: packages.id, nameAr: packages.nameAr, nameEn: packages.nameEn }).from(packages)).map((p) => [p.id, p]),
+  )
+  const rows = [...ending.map((s) => ({ ...s, kind: 'subscription_ending' })), ...ended.map((s) => ({ ...s, kind: 'subscription_ended' }))]
   if (rows.length > 0)
     await db.insert(notifications).values(
       rows.map((s) => ({
         userId: s.userId,
         kind: s.kind,
-        params: { package: names.get(s.packageId)?.nameEn ?? '', packageAr: names.get(s.packageId)?.nameAr ?? '', date: s.endsAt.toISOString() },
+        params: {
+          package: names.get(s.packageId)?.nameEn ?? '',
+          packageAr: names.get(s.packageId)?.nameAr ?? '',
+          date: s.endsAt.toISOString(),
+        },
       })),
     )
   return { ending: ending.length, ended: ended.length }

@@ -4,7 +4,8 @@
  */
 export function vatOf(priceHalalas: number, rateBasisPoints: number): number {
   if (!Number.isSafeInteger(priceHalalas) || priceHalalas < 0) throw new RangeError('price must be a non-negative integer of halalas')
-  if (!Number.isSafeInteger(rateBasisPoints) || rateBasisPoints < 0) throw new RangeError('rate must be a non-negative integer of basis points')
+  if (!Number.isSafeInteger(rateBasisPoints) || rateBasisPoints < 0)
+    throw new RangeError('rate must be a non-negative integer of basis points')
   return Math.floor((priceHalalas * rateBasisPoints + 5_000) / 10_000)
 }
 

@@ -9,18 +9,24 @@ import { contactMessageTypes } from '#app/lib/constants.ts'
 
 export const contactSchema = z.object({
   type: z.enum(contactMessageTypes, { error: 'contact.errors.type' }),
-  name: z.string({ error: 'contact.errors.nameRequired' }).check(plainText(), z.trim(), required('contact.errors.nameRequired'), z.maxLength(100, 'contact.errors.nameTooLong')),
+  name: z
+    .string({ error: 'contact.errors.nameRequired' })
+    .check(plainText(), z.trim(), required('contact.errors.nameRequired'), z.maxLength(100, 'contact.errors.nameTooLong')),
   email: z.pipe(
-    z.string({ error: 'common.validation.emailRequired' }).check(plainText(), z.trim(), required('common.validation.emailRequired'), z.maxLength(254, 'common.validation.email')),
+    z
+      .string({ error: 'common.validation.emailRequired' })
+      .check(plainText(), z.trim(), required('common.validation.emailRequired'), z.maxLength(254, 'common.validation.email')),
     z.email('common.validation.email'),
   ),
-  message: z.string({ error: 'contact.errors.messageRequired' }).check(
-    plainText(),
-    z.trim(),
-    required('contact.errors.messageRequired'),
-    z.minLength(10, 'contact.errors.messageTooShort'),
-    z.maxLength(5000, 'contact.errors.messageTooLong'),
-  ),
+  message: z
+    .string({ error: 'contact.errors.messageRequired' })
+    .check(
+      plainText(),
+      z.trim(),
+      required('contact.errors.messageRequired'),
+      z.minLength(10, 'contact.errors.messageTooShort'),
+      z.maxLength(5000, 'contact.errors.messageTooLong'),
+    ),
 })
 
 export type ContactInput = z.infer<typeof contactSchema>

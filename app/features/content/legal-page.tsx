@@ -20,7 +20,9 @@ export function LegalPage({ ns }: { ns: 'privacy' | 'terms' }) {
       </PageHero>
       <div className="container narrow legal-body">
         <nav className="legal-toc" aria-labelledby={`${ns}-toc`}>
-          <h2 id={`${ns}-toc`} className="visually-hidden">{t(`${ns}.title`)}</h2>
+          <h2 id={`${ns}-toc`} className="visually-hidden">
+            {t(`${ns}.title`)}
+          </h2>
           <ol>
             {sections.map((section, i) => (
               <li key={section.title}>

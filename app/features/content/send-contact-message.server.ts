@@ -7,17 +7,10 @@ import type { ContactInput } from './contact-schema.ts'
 export const CONTACT_LIMIT_PER_HOUR = 5
 
 export type SendContactMessageOptions = { db: Db; input: ContactInput; lang: Lang; clientIp: string }
-export type SendContactMessageResult =
-  | { ok: true; id: string }
-  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number }
+export type SendContactMessageResult = { ok: true; id: string } | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number }
 
 /** Stores a message from the contact form or the API, at most five an hour from one address. */
-export async function sendContactMessage({
-  db,
-  input,
-  lang,
-  clientIp,
-}: SendContactMessageOptions): Promise<SendContactMessageResult> {
+export async function sendContactMessage({ db, input, lang, clientIp }: SendContactMessageOptions): Promise<SendContactMessageResult> {
   const limit = await hitRateLimit(db, {
     key: `contact:ip:${clientIp}`,
     limit: CONTACT_LIMIT_PER_HOUR,

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { draftFromJson, editorReducer, emptyDraft, isDirty, isoFromTypedDate, newQuestion, toExamBody, typedDateFromIso, type DraftExam } from './editor-state.ts'
+import {
+  draftFromJson,
+  editorReducer,
+  emptyDraft,
+  isDirty,
+  isoFromTypedDate,
+  newQuestion,
+  toExamBody,
+  typedDateFromIso,
+  type DraftExam,
+} from './editor-state.ts'
 import type { ExamJson } from './exam-json.ts'
 import { examFieldErrors, examSchema, questionTypes } from './schemas.ts'
 import { sampleExam } from '#tests/exams.ts'
@@ -45,7 +55,10 @@ describe('the editor state', () => {
     const key = draft.questions[0]!.key
     draft = editorReducer(draft, { type: 'update', key, patch: { text: 'Q', marks: '', lines: '2,5' } })
     const parsed = examSchema.safeParse(toExamBody(draft))
-    expect(parsed.success ? {} : examFieldErrors(parsed.error)).toEqual({ 'questions.0.marks': ['exams.errors.marks'], 'questions.0.lines': ['exams.errors.essayLines'] })
+    expect(parsed.success ? {} : examFieldErrors(parsed.error)).toEqual({
+      'questions.0.marks': ['exams.errors.marks'],
+      'questions.0.lines': ['exams.errors.essayLines'],
+    })
     draft = editorReducer(draft, { type: 'update', key, patch: { marks: '1,5', lines: '3' } })
     expect(examSchema.parse(toExamBody(draft)).questions[0]).toMatchObject({ marks: 1.5, lines: 3 })
   })
@@ -134,7 +147,16 @@ describe('the editor state', () => {
 
   it('leaves the draft as it was for a path it does not hold', () => {
     const draft = withQuestions('multiple_choice', 'matching')
-    for (const path of ['questions', 'questions.9.text', 'questions.0.options.7', 'questions.1.pairs.0.middle', 'questions.0.key', 'questions.0.type', 'show_student_name', 'nothing'])
+    for (const path of [
+      'questions',
+      'questions.9.text',
+      'questions.0.options.7',
+      'questions.1.pairs.0.middle',
+      'questions.0.key',
+      'questions.0.type',
+      'show_student_name',
+      'nothing',
+    ])
       expect(editorReducer(draft, { type: 'typed', path, value: 'x' })).toBe(draft)
   })
 })

@@ -41,14 +41,32 @@ let counter = 0
 export const newKey = () => `q${Date.now().toString(36)}${(counter++).toString(36)}`
 
 export function newQuestion(type: QuestionType): DraftQuestion {
-  const base: DraftQuestion = { key: newKey(), type, text: '', marks: '1', image: null, options: [], correct: null, lines: '5', pairs: [], answers: [] }
+  const base: DraftQuestion = {
+    key: newKey(),
+    type,
+    text: '',
+    marks: '1',
+    image: null,
+    options: [],
+    correct: null,
+    lines: '5',
+    pairs: [],
+    answers: [],
+  }
   switch (type) {
     case 'multiple_choice':
       return { ...base, options: ['', '', '', ''] }
     case 'checkbox':
       return { ...base, options: ['', '', ''], correct: [] }
     case 'matching':
-      return { ...base, pairs: [{ left: '', right: '' }, { left: '', right: '' }, { left: '', right: '' }] }
+      return {
+        ...base,
+        pairs: [
+          { left: '', right: '' },
+          { left: '', right: '' },
+          { left: '', right: '' },
+        ],
+      }
     case 'fill_blank':
       return { ...base, text: '' }
     default:
@@ -57,7 +75,17 @@ export function newQuestion(type: QuestionType): DraftQuestion {
 }
 
 export function emptyDraft(): DraftExam {
-  return { title: '', school_name: '', subject: '', grade: '', date: '', duration_minutes: '', info: '', show_student_name: true, questions: [] }
+  return {
+    title: '',
+    school_name: '',
+    subject: '',
+    grade: '',
+    date: '',
+    duration_minutes: '',
+    info: '',
+    show_student_name: true,
+    questions: [],
+  }
 }
 
 const numberText = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value))
@@ -77,7 +105,12 @@ export function draftFromJson(exam: ExamJson): DraftExam {
 }
 
 function draftQuestionFromJson(q: QuestionJson): DraftQuestion {
-  const draft = { ...newQuestion(q.type), text: q.text, marks: String(q.marks), image: q.image && q.image_url ? { id: q.image, url: q.image_url } : null }
+  const draft = {
+    ...newQuestion(q.type),
+    text: q.text,
+    marks: String(q.marks),
+    image: q.image && q.image_url ? { id: q.image, url: q.image_url } : null,
+  }
   switch (q.type) {
     case 'multiple_choice':
       return { ...draft, options: [...q.options], correct: q.correct }
@@ -220,13 +253,21 @@ export function editorReducer(draft: DraftExam, action: EditorAction): DraftExam
       return { ...draft, questions }
     }
     case 'addOption':
-      return mapQuestion(draft, action.key, (q) => (q.options.length >= EXAM_LIMITS.checkboxOptions.max ? q : { ...q, options: [...q.options, ''] }))
+      return mapQuestion(draft, action.key, (q) =>
+        q.options.length >= EXAM_LIMITS.checkboxOptions.max ? q : { ...q, options: [...q.options, ''] },
+      )
     case 'removeOption':
-      return mapQuestion(draft, action.key, (q) => (q.options.length <= EXAM_LIMITS.checkboxOptions.min ? q : withoutOption(q, action.index)))
+      return mapQuestion(draft, action.key, (q) =>
+        q.options.length <= EXAM_LIMITS.checkboxOptions.min ? q : withoutOption(q, action.index),
+      )
     case 'addPair':
-      return mapQuestion(draft, action.key, (q) => (q.pairs.length >= EXAM_LIMITS.matchingPairs.max ? q : { ...q, pairs: [...q.pairs, { left: '', right: '' }] }))
+      return mapQuestion(draft, action.key, (q) =>
+        q.pairs.length >= EXAM_LIMITS.matchingPairs.max ? q : { ...q, pairs: [...q.pairs, { left: '', right: '' }] },
+      )
     case 'removePair':
-      return mapQuestion(draft, action.key, (q) => (q.pairs.length <= EXAM_LIMITS.matchingPairs.min ? q : { ...q, pairs: q.pairs.filter((_, i) => i !== action.index) }))
+      return mapQuestion(draft, action.key, (q) =>
+        q.pairs.length <= EXAM_LIMITS.matchingPairs.min ? q : { ...q, pairs: q.pairs.filter((_, i) => i !== action.index) },
+      )
     case 'typed':
       return typedAt(draft, action.path, action.value)
   }
@@ -248,9 +289,12 @@ function typedAt(draft: DraftExam, path: string, value: string): DraftExam {
   const i = Number(index)
   const update = (patch: Partial<DraftQuestion>) => mapQuestion(draft, q.key, (x) => syncBlanks({ ...x, ...patch }))
   if ((field === 'text' || field === 'marks' || field === 'lines') && index === undefined) return update({ [field]: value })
-  if (field === 'options' && i < q.options.length && side === undefined) return update({ options: q.options.map((o, k) => (k === i ? value : o)) })
-  if (field === 'answers' && i < q.answers.length && side === undefined) return update({ answers: q.answers.map((a, k) => (k === i ? value : a)) })
-  if (field === 'pairs' && i < q.pairs.length && (side === 'left' || side === 'right')) return update({ pairs: q.pairs.map((p, k) => (k === i ? { ...p, [side]: value } : p)) })
+  if (field === 'options' && i < q.options.length && side === undefined)
+    return update({ options: q.options.map((o, k) => (k === i ? value : o)) })
+  if (field === 'answers' && i < q.answers.length && side === undefined)
+    return update({ answers: q.answers.map((a, k) => (k === i ? value : a)) })
+  if (field === 'pairs' && i < q.pairs.length && (side === 'left' || side === 'right'))
+    return update({ pairs: q.pairs.map((p, k) => (k === i ? { ...p, [side]: value } : p)) })
   return draft
 }
 

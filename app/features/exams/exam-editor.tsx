@@ -8,7 +8,17 @@ import { useToast } from '#app/ui/toaster.tsx'
 import { ConfirmDialog } from '#app/ui/confirm-dialog.tsx'
 import { typedText } from '#app/ui/typed-before-hydration.ts'
 import { useHydrated } from '#app/ui/use-hydrated.ts'
-import { draftFromJson, editorReducer, emptyDraft, isDirty, isoFromTypedDate, toExamBody, typedDateFromIso, type DraftExam, type HeaderField } from './editor-state.ts'
+import {
+  draftFromJson,
+  editorReducer,
+  emptyDraft,
+  isDirty,
+  isoFromTypedDate,
+  toExamBody,
+  typedDateFromIso,
+  type DraftExam,
+  type HeaderField,
+} from './editor-state.ts'
 import type { ExamJson } from './exam-json.ts'
 import { QuestionEditor, type UploadResult } from './question-editor.tsx'
 import { ExamSizeMeter } from './size-meter.tsx'
@@ -56,7 +66,9 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
   const errorsAt = (path: string) => errors[path]
 
   // Leaving: other pages inside the app ask first; closing the tab gets the browser's own question.
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !isSaving && currentLocation.pathname !== nextLocation.pathname)
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => dirty && !isSaving && currentLocation.pathname !== nextLocation.pathname,
+  )
   useEffect(() => {
     if (!dirty) return
     const warn = (event: BeforeUnloadEvent) => event.preventDefault()
@@ -113,14 +125,16 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
       if (value !== null) dispatch({ type: 'typed', path: field.dataset.path ?? '', value })
     }
     const showName = root.querySelector<HTMLInputElement>('#exam-show-name')
-    if (showName && showName.checked !== showName.defaultChecked) dispatch({ type: 'header', field: 'show_student_name', value: showName.checked })
+    if (showName && showName.checked !== showName.defaultChecked)
+      dispatch({ type: 'header', field: 'show_student_name', value: showName.checked })
     for (const card of root.querySelectorAll<HTMLElement>('[data-question]')) {
       const choices = [...card.querySelectorAll<HTMLInputElement>('input[data-choice]')]
       const q = initial.questions[Number(card.dataset.question)]
       if (!q || choices.every((c) => c.checked === c.defaultChecked)) continue
       const ticked = choices.filter((c) => c.checked).map((c) => c.dataset.choice ?? '')
       const first = ticked[0]
-      const correct = q.type === 'checkbox' ? ticked.map(Number) : first === undefined ? null : q.type === 'true_false' ? first === 'true' : Number(first)
+      const correct =
+        q.type === 'checkbox' ? ticked.map(Number) : first === undefined ? null : q.type === 'true_false' ? first === 'true' : Number(first)
       dispatch({ type: 'update', key: q.key, patch: { correct } })
     }
     // Once, when the editor mounts: later values reach the draft through onChange.
@@ -200,19 +214,71 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
         <section className="card exam-details" aria-labelledby="exam-details-title">
           <h2 id="exam-details-title">{t('exams.editor.details')}</h2>
           <div className="exam-details-grid">
-            <FormField id="exam-title" label={t('exams.editor.fields.title')} hint={t('exams.editor.fields.titleHint')} errors={errorsAt('title')} required>
-              {(p) => <input {...p} data-path="title" value={draft.title} maxLength={EXAM_LIMITS.title} dir="auto" onChange={(e) => setHeader('title', e.target.value)} />}
+            <FormField
+              id="exam-title"
+              label={t('exams.editor.fields.title')}
+              hint={t('exams.editor.fields.titleHint')}
+              errors={errorsAt('title')}
+              required
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  data-path="title"
+                  value={draft.title}
+                  maxLength={EXAM_LIMITS.title}
+                  dir="auto"
+                  onChange={(e) => setHeader('title', e.target.value)}
+                />
+              )}
             </FormField>
             <FormField id="exam-school" label={t('exams.editor.fields.schoolName')} errors={errorsAt('school_name')}>
-              {(p) => <input {...p} data-path="school_name" value={draft.school_name} maxLength={EXAM_LIMITS.title} dir="auto" autoComplete="organization" onChange={(e) => setHeader('school_name', e.target.value)} />}
+              {(p) => (
+                <input
+                  {...p}
+                  data-path="school_name"
+                  value={draft.school_name}
+                  maxLength={EXAM_LIMITS.title}
+                  dir="auto"
+                  autoComplete="organization"
+                  onChange={(e) => setHeader('school_name', e.target.value)}
+                />
+              )}
             </FormField>
             <FormField id="exam-subject" label={t('exams.editor.fields.subject')} errors={errorsAt('subject')}>
-              {(p) => <input {...p} data-path="subject" value={draft.subject} maxLength={EXAM_LIMITS.shortText} dir="auto" onChange={(e) => setHeader('subject', e.target.value)} />}
+              {(p) => (
+                <input
+                  {...p}
+                  data-path="subject"
+                  value={draft.subject}
+                  maxLength={EXAM_LIMITS.shortText}
+                  dir="auto"
+                  onChange={(e) => setHeader('subject', e.target.value)}
+                />
+              )}
             </FormField>
             <FormField id="exam-grade" label={t('exams.editor.fields.grade')} errors={errorsAt('grade')}>
-              {(p) => <input {...p} data-path="grade" value={draft.grade} maxLength={EXAM_LIMITS.shortText} dir="auto" onChange={(e) => setHeader('grade', e.target.value)} />}
+              {(p) => (
+                <input
+                  {...p}
+                  data-path="grade"
+                  value={draft.grade}
+                  maxLength={EXAM_LIMITS.shortText}
+                  dir="auto"
+                  onChange={(e) => setHeader('grade', e.target.value)}
+                />
+              )}
             </FormField>
-            <FormField id="exam-date" label={t('exams.editor.fields.date')} hint={dateRead ? t('exams.editor.fields.dateRead', dateRead) : `${t('exams.editor.fields.dateFormat')} ${t('exams.editor.fields.dateHint')}`} errors={errorsAt('date')}>
+            <FormField
+              id="exam-date"
+              label={t('exams.editor.fields.date')}
+              hint={
+                dateRead
+                  ? t('exams.editor.fields.dateRead', dateRead)
+                  : `${t('exams.editor.fields.dateFormat')} ${t('exams.editor.fields.dateHint')}`
+              }
+              errors={errorsAt('date')}
+            >
               {/* Text, not the browser's date control: that one speaks the browser's language, not the page's. */}
               {(p) => (
                 <input
@@ -234,15 +300,48 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
               )}
             </FormField>
             <FormField id="exam-duration" label={t('exams.editor.fields.duration')} errors={errorsAt('duration_minutes')}>
-              {(p) => <input {...p} data-path="duration_minutes" type="number" inputMode="numeric" min={1} max={EXAM_LIMITS.durationMinutes} step={1} dir="ltr" value={draft.duration_minutes} onChange={(e) => setHeader('duration_minutes', e.target.value)} />}
+              {(p) => (
+                <input
+                  {...p}
+                  data-path="duration_minutes"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={EXAM_LIMITS.durationMinutes}
+                  step={1}
+                  dir="ltr"
+                  value={draft.duration_minutes}
+                  onChange={(e) => setHeader('duration_minutes', e.target.value)}
+                />
+              )}
             </FormField>
           </div>
-          <FormField id="exam-info" label={t('exams.editor.fields.info')} hint={t('exams.editor.fields.infoHint')} errors={errorsAt('info')}>
-            {(p) => <textarea {...p} data-path="info" rows={2} value={draft.info} maxLength={EXAM_LIMITS.info} dir="auto" onChange={(e) => setHeader('info', e.target.value)} />}
+          <FormField
+            id="exam-info"
+            label={t('exams.editor.fields.info')}
+            hint={t('exams.editor.fields.infoHint')}
+            errors={errorsAt('info')}
+          >
+            {(p) => (
+              <textarea
+                {...p}
+                data-path="info"
+                rows={2}
+                value={draft.info}
+                maxLength={EXAM_LIMITS.info}
+                dir="auto"
+                onChange={(e) => setHeader('info', e.target.value)}
+              />
+            )}
           </FormField>
           <div className="field-check">
             <label htmlFor="exam-show-name">
-              <input id="exam-show-name" type="checkbox" checked={draft.show_student_name} onChange={(e) => setHeader('show_student_name', e.target.checked)} />
+              <input
+                id="exam-show-name"
+                type="checkbox"
+                checked={draft.show_student_name}
+                onChange={(e) => setHeader('show_student_name', e.target.checked)}
+              />
               {t('exams.editor.fields.showStudentName')}
             </label>
           </div>
@@ -259,11 +358,17 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
             </p>
           </div>
           <ExamSizeMeter exam={toExamBody(draft)} errors={errorsAt('_form')} />
-          <p id="exam-move-hint" className="visually-hidden">{t('exams.editor.question.moveHint')}</p>
-          <p className="visually-hidden" aria-live="polite">{announcement}</p>
+          <p id="exam-move-hint" className="visually-hidden">
+            {t('exams.editor.question.moveHint')}
+          </p>
+          <p className="visually-hidden" aria-live="polite">
+            {announcement}
+          </p>
           {errorsAt('questions') ? (
             <p className="field-error" data-path="questions" tabIndex={-1}>
-              {errorsAt('questions')?.map((key) => t(key)).join(' · ')}
+              {errorsAt('questions')
+                ?.map((key) => t(key))
+                .join(' · ')}
             </p>
           ) : null}
           {draft.questions.length === 0 ? <p className="empty-state">{t('exams.editor.noQuestions')}</p> : null}
@@ -304,7 +409,9 @@ export function ExamEditor({ exam, onCreated }: { exam: ExamJson | null; onCreat
                     dispatch({ type: 'add', questionType: type })
                     // The new question's first field takes the focus, so typing goes on there
                     // (with a keyboard or a screen reader the new card would otherwise be far behind).
-                    requestAnimationFrame(() => questionList.current?.lastElementChild?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])')?.focus())
+                    requestAnimationFrame(() =>
+                      questionList.current?.lastElementChild?.querySelector<HTMLElement>('textarea, input:not([type="hidden"])')?.focus(),
+                    )
                   }}
                   aria-label={t('exams.editor.addType', { type: t(`exams.editor.types.${type}`) })}
                 >

@@ -36,9 +36,10 @@ export const examWire = wireShape(
 
 export const examSummaryWire = wireShape(
   'ExamSummary',
-  examWire.pick({ id: true, title: true, subject: true, grade: true, date: true, total_marks: true, created_at: true, updated_at: true }).extend({ question_count: wireCount }),
+  examWire
+    .pick({ id: true, title: true, subject: true, grade: true, date: true, total_marks: true, created_at: true, updated_at: true })
+    .extend({ question_count: wireCount }),
 )
-
 
 /** `imageUrl` turns an image id into the address this client reads it from (page or API). */
 export function examToJson(exam: ExamRecord, imageUrl: (imageId: string) => string): Wire<typeof examWire> & ExamJson {

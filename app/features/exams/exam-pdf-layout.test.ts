@@ -14,7 +14,13 @@ import { examRecordOf, sampleExamBody } from '#tests/exams.ts'
 type Box = { text: string; xMin: number; yMin: number; xMax: number; yMax: number }
 type Page = { lines: Array<Box & { words: Box[] }>; words: Box[] }
 
-const unescape = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')
+const unescape = (text: string) =>
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
 const boxOf = (attributes: string, text: string): Box => {
   const at = (name: string) => Number(new RegExp(`${name}="([\\d.-]+)"`).exec(attributes)?.[1])
   return { text: unescape(text), xMin: at('xMin'), yMin: at('yMin'), xMax: at('xMax'), yMax: at('yMax') }
@@ -38,7 +44,8 @@ const onPage = (word: string) => (/\p{Script=Arabic}/u.test(word) ? [...word].to
 // Boxes that merely touch (a word and the punctuation after it, a line's descent and the next
 // line's ascent) are not an overlap: 0.5 pt is a sixth of a millimetre.
 const TOUCH = 0.5
-const overlaps = (a: Box, b: Box) => Math.min(a.xMax, b.xMax) - Math.max(a.xMin, b.xMin) > TOUCH && Math.min(a.yMax, b.yMax) - Math.max(a.yMin, b.yMin) > TOUCH
+const overlaps = (a: Box, b: Box) =>
+  Math.min(a.xMax, b.xMax) - Math.max(a.xMin, b.xMin) > TOUCH && Math.min(a.yMax, b.yMax) - Math.max(a.yMin, b.yMin) > TOUCH
 const sameRow = (a: Box, b: Box) => Math.min(a.yMax, b.yMax) - Math.max(a.yMin, b.yMin) > 0.5 * Math.min(a.yMax - a.yMin, b.yMax - b.yMin)
 
 function overlapping(boxes: Box[]) {
@@ -59,8 +66,23 @@ const long = {
     duration_minutes: 90,
     info: 'أجب عن جميع الأسئلة الآتية.',
     questions: [
-      { type: 'matching', text: 'صل كل مادة بصيغتها الكيميائية:', marks: 3, pairs: [{ left: 'الماء', right: 'H2O' }, { left: 'ثاني أكسيد الكربون', right: 'CO2' }, { left: 'ملح الطعام', right: 'كلوريد الصوديوم' }] },
-      { type: 'multiple_choice', text: 'أي الكواكب أقرب إلى الشمس؟', marks: 1, options: ['عطارد', 'الزهرة', 'الأرض', 'المريخ'], correct: 0 },
+      {
+        type: 'matching',
+        text: 'صل كل مادة بصيغتها الكيميائية:',
+        marks: 3,
+        pairs: [
+          { left: 'الماء', right: 'H2O' },
+          { left: 'ثاني أكسيد الكربون', right: 'CO2' },
+          { left: 'ملح الطعام', right: 'كلوريد الصوديوم' },
+        ],
+      },
+      {
+        type: 'multiple_choice',
+        text: 'أي الكواكب أقرب إلى الشمس؟',
+        marks: 1,
+        options: ['عطارد', 'الزهرة', 'الأرض', 'المريخ'],
+        correct: 0,
+      },
     ],
   },
   en: {
@@ -72,8 +94,23 @@ const long = {
     duration_minutes: 90,
     info: 'Answer all the questions.',
     questions: [
-      { type: 'matching', text: 'Match each word with its meaning in Arabic:', marks: 3, pairs: [{ left: 'Heart', right: 'القلب' }, { left: 'Lungs', right: 'الرئتان' }, { left: 'Stomach', right: 'Digests food' }] },
-      { type: 'multiple_choice', text: 'Which planet is closest to the Sun?', marks: 1, options: ['Mercury', 'Venus', 'Earth', 'Mars'], correct: 0 },
+      {
+        type: 'matching',
+        text: 'Match each word with its meaning in Arabic:',
+        marks: 3,
+        pairs: [
+          { left: 'Heart', right: 'القلب' },
+          { left: 'Lungs', right: 'الرئتان' },
+          { left: 'Stomach', right: 'Digests food' },
+        ],
+      },
+      {
+        type: 'multiple_choice',
+        text: 'Which planet is closest to the Sun?',
+        marks: 1,
+        options: ['Mercury', 'Venus', 'Earth', 'Mars'],
+        correct: 0,
+      },
     ],
   },
 } as const
@@ -86,7 +123,8 @@ const kinds: Array<[string, ExamPrintKind, number]> = [
   ['versions', { answers: false, versions: 2 }, 4],
 ]
 
-const examIn = (lang: Lang, overrides: Record<string, unknown> = {}) => examRecordOf(examSchema.parse(sampleExamBody({ ...long[lang], ...overrides })))
+const examIn = (lang: Lang, overrides: Record<string, unknown> = {}) =>
+  examRecordOf(examSchema.parse(sampleExamBody({ ...long[lang], ...overrides })))
 const render = (lang: Lang, kind: ExamPrintKind) => renderExamPdf(examIn(lang), { lang, ...kind, images: new Map() })
 
 // Each PDF is rendered once and read by every test that needs it.
@@ -142,11 +180,17 @@ describe('the printed header block', () => {
           const minutes = header.words.find((w) => w.text === '90')
           if (!year || !hijriYear || !minutes) throw new Error('the date or the duration is missing from the header')
           expect(sameRow(year, hijriYear), `${year.text} and ${hijriYear.text} on one line`).toBe(true)
-          for (const figure of [year, hijriYear]) expect(Math.abs(figure.yMax - figure.yMin - (minutes.yMax - minutes.yMin)), `height of ${figure.text}`).toBeLessThan(0.2)
+          for (const figure of [year, hijriYear])
+            expect(Math.abs(figure.yMax - figure.yMin - (minutes.yMax - minutes.yMin)), `height of ${figure.text}`).toBeLessThan(0.2)
         }
         // In reading order too: one line, as the teacher reads it.
-        const text = execFileSync('/usr/bin/pdftotext', ['-layout', '-', '-'], { input: pdfOf(lang, kind) }).toString('utf8').replace(/[\u202A-\u202E]/g, '')
-        const pattern = expectedDate[lang].split(' ').map((w) => w.replace(/(\d+)/, '$1\\s*')).join('\\s*')
+        const text = execFileSync('/usr/bin/pdftotext', ['-layout', '-', '-'], { input: pdfOf(lang, kind) })
+          .toString('utf8')
+          .replace(/[\u202A-\u202E]/g, '')
+        const pattern = expectedDate[lang]
+          .split(' ')
+          .map((w) => w.replace(/(\d+)/, '$1\\s*'))
+          .join('\\s*')
         expect(text.match(new RegExp(pattern, 'g'))).toHaveLength(documents)
       })
     }

@@ -130,7 +130,11 @@ function questionData(q: PrintedQuestion, lang: Lang, isKey: boolean, imagePath:
         ...base,
         text: b(q.text),
         columns: optionColumns(q.options),
-        options: q.options.map((text, i) => ({ letter: optionLetters[i] ?? String(i + 1), text: b(text), isCorrect: isKey && correct.has(i) })),
+        options: q.options.map((text, i) => ({
+          letter: optionLetters[i] ?? String(i + 1),
+          text: b(text),
+          isCorrect: isKey && correct.has(i),
+        })),
       }
     }
     case 'true_false':
@@ -141,7 +145,11 @@ function questionData(q: PrintedQuestion, lang: Lang, isKey: boolean, imagePath:
       return {
         ...base,
         text: b(q.text),
-        left: q.pairs.map((p, i) => ({ number: figure(lang, i + 1), text: b(p.left), answer: isKey ? figure(lang, q.key[i] as number) : null })),
+        left: q.pairs.map((p, i) => ({
+          number: figure(lang, i + 1),
+          text: b(p.left),
+          answer: isKey ? figure(lang, q.key[i] as number) : null,
+        })),
         right: q.rightOrder.map((source, i) => ({ number: figure(lang, i + 1), text: b(q.pairs[source]?.right ?? '') })),
       }
     case 'fill_blank':
@@ -166,7 +174,11 @@ function imageFiles(exam: ExamRecord, images: ExamPrintOptions['images']) {
 /** The documents one PDF holds, in print order: the test or its key, or each version and then its key. */
 export function printedDocuments(exam: ExamRecord, kind: ExamPrintKind): Array<{ version: PrintedVersion; isKey: boolean }> {
   const seed = kind.seed || exam.id
-  if (kind.versions) return printedVersions(exam.questions, seed, kind.versions).flatMap((version) => [{ version, isKey: false }, { version, isKey: true }])
+  if (kind.versions)
+    return printedVersions(exam.questions, seed, kind.versions).flatMap((version) => [
+      { version, isKey: false },
+      { version, isKey: true },
+    ])
   return [{ version: printedTest(exam.questions, seed), isKey: kind.answers }]
 }
 
@@ -185,7 +197,9 @@ export function examPrintData(exam: ExamRecord, options: ExamPrintOptions) {
       exam.grade ? { label: t('exams.pdf.grade'), value: breakLongRuns(exam.grade), kind: 'text' } : null,
       date ? { label: t('exams.pdf.date'), value: date, kind: 'date' } : null,
       // Figures, always short: the duration and the total marks share the last row.
-      exam.durationMinutes ? { label: t('exams.pdf.duration'), value: t('exams.pdf.minutes', { count: exam.durationMinutes }), kind: 'figure' } : null,
+      exam.durationMinutes
+        ? { label: t('exams.pdf.duration'), value: t('exams.pdf.minutes', { count: exam.durationMinutes }), kind: 'figure' }
+        : null,
       { label: t('exams.pdf.totalMarks'), value: t('exams.pdf.marks', { count: exam.totalMarks }), kind: 'figure' },
     ].filter((f) => f !== null),
     info: breakLongRuns(exam.info),
@@ -193,7 +207,9 @@ export function examPrintData(exam: ExamRecord, options: ExamPrintOptions) {
   }
   const documents = printedDocuments(exam, options).map(({ version, isKey }) => ({
     badges: [
-      version.label ? t('exams.pdf.version', { label: versionLetters[['A', 'B', 'C', 'D'].indexOf(version.label)] ?? version.label }) : null,
+      version.label
+        ? t('exams.pdf.version', { label: versionLetters[['A', 'B', 'C', 'D'].indexOf(version.label)] ?? version.label })
+        : null,
       isKey ? t('exams.pdf.answerKey') : null,
     ].filter((b) => b !== null),
     isKey,
@@ -474,7 +490,12 @@ export function renderExamSvg(exam: ExamRecord, options: ExamPrintOptions): { sv
 export type ExamPrintOutput = 'pages' | 'pdf' | 'svg'
 export type ExamPrint = { pages: number; pdf?: Uint8Array; svg?: string }
 
-async function renderInProcess(source: string, inputs: Record<string, string>, images: Record<string, Uint8Array>, output: ExamPrintOutput) {
+async function renderInProcess(
+  source: string,
+  inputs: Record<string, string>,
+  images: Record<string, Uint8Array>,
+  output: ExamPrintOutput,
+) {
   try {
     return await renderOffThread(source, { inputs, images }, { pdf: output === 'pdf', svg: output === 'svg' })
   } catch (error) {
@@ -495,7 +516,8 @@ async function renderInProcess(source: string, inputs: Record<string, string>, i
 export async function renderExamPrint(exam: ExamRecord, options: ExamPrintOptions, output: ExamPrintOutput): Promise<ExamPrint> {
   // The key and the versions print the same questions: a test whose plain copy is already too
   // long is refused at the cost of laying out that one copy, not eight.
-  if (options.answers || options.versions) await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined }, 'pages')
+  if (options.answers || options.versions)
+    await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined }, 'pages')
   const { data, files } = examPrintData(exam, options)
   const rendered = await renderInProcess(template, { exam: JSON.stringify(data) }, files, output)
   if (rendered.pages > EXAM_LIMITS.pagesPerCopy * data.documents.length) throw new DomainError(422, 'exams.errors.tooManyPages')
@@ -508,7 +530,8 @@ export async function renderExamPrint(exam: ExamRecord, options: ExamPrintOption
  */
 export function examPrintErrorPage(lang: Lang, error: DomainError): Response {
   const { t } = wordsFor(lang)
-  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+  const escape = (text: string) =>
+    text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
   const html = `<!doctype html>
 <html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(t('exams.print.failedTitle'))}</title></head>

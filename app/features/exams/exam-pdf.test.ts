@@ -15,7 +15,8 @@ const pdftotext = (pdf: Uint8Array, page?: number) =>
   execFileSync('/usr/bin/pdftotext', ['-layout', ...(page ? ['-f', String(page), '-l', String(page)] : []), '-', '-'], { input: pdf })
     .toString('utf8')
     .replace(/[\u202A-\u202E]/g, '')
-const pageCount = (pdf: Uint8Array) => Number(/Pages:\s+(\d+)/.exec(execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf }).toString('utf8'))?.[1])
+const pageCount = (pdf: Uint8Array) =>
+  Number(/Pages:\s+(\d+)/.exec(execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf }).toString('utf8'))?.[1])
 const pages = (pdf: Uint8Array) => Array.from({ length: pageCount(pdf) }, (_, i) => pdftotext(pdf, i + 1))
 
 const record = examRecordOf
@@ -33,12 +34,32 @@ const english = record(
     info: 'Answer all the questions.',
     show_student_name: true,
     questions: [
-      { type: 'multiple_choice', text: 'Which planet is closest to the Sun?', marks: 1, options: ['Mercury', 'Venus', 'Earth', 'Mars'], correct: 0 },
+      {
+        type: 'multiple_choice',
+        text: 'Which planet is closest to the Sun?',
+        marks: 1,
+        options: ['Mercury', 'Venus', 'Earth', 'Mars'],
+        correct: 0,
+      },
       { type: 'checkbox', text: 'Choose the mammals:', marks: 2, options: ['Whale', 'Eagle', 'Camel', 'Turtle'], correct: [0, 2] },
       { type: 'true_false', text: 'Water boils at 100 °C at sea level.', marks: 1, correct: true },
       { type: 'essay', text: 'Explain the water cycle.', marks: 4, lines: 5 },
-      { type: 'matching', text: 'Match each organ with its job:', marks: 3, pairs: [{ left: 'Heart', right: 'Pumps blood' }, { left: 'Lungs', right: 'Exchange gases' }, { left: 'Stomach', right: 'Digests food' }] },
-      { type: 'fill_blank', text: 'The capital of Saudi Arabia is ___ and its largest port is ___.', marks: 2.5, answers: ['Riyadh', 'Jeddah'] },
+      {
+        type: 'matching',
+        text: 'Match each organ with its job:',
+        marks: 3,
+        pairs: [
+          { left: 'Heart', right: 'Pumps blood' },
+          { left: 'Lungs', right: 'Exchange gases' },
+          { left: 'Stomach', right: 'Digests food' },
+        ],
+      },
+      {
+        type: 'fill_blank',
+        text: 'The capital of Saudi Arabia is ___ and its largest port is ___.',
+        marks: 2.5,
+        answers: ['Riyadh', 'Jeddah'],
+      },
     ],
   }),
 )
@@ -104,14 +125,37 @@ describe('the printed test', () => {
 
   it('prints in English with the letters A to D and its own words', () => {
     const text = pdftotext(renderExamPdf(english, { lang: 'en', answers: false, versions: null, images: noImages }))
-    for (const words of ['Kingdom of Saudi Arabia', 'Ministry of Education', 'Al-Andalus Primary School', 'Science mid-term test', 'Subject:', 'Grade 5', '22 November 2026', '1448 AH', '45 minutes', '13.5 marks', "Student's name:", 'Class:', 'Which planet is closest to the Sun?', 'Column A', 'Column B', '1 mark', '2.5 marks', 'True', 'False', 'Page 1 of 1'])
+    for (const words of [
+      'Kingdom of Saudi Arabia',
+      'Ministry of Education',
+      'Al-Andalus Primary School',
+      'Science mid-term test',
+      'Subject:',
+      'Grade 5',
+      '22 November 2026',
+      '1448 AH',
+      '45 minutes',
+      '13.5 marks',
+      "Student's name:",
+      'Class:',
+      'Which planet is closest to the Sun?',
+      'Column A',
+      'Column B',
+      '1 mark',
+      '2.5 marks',
+      'True',
+      'False',
+      'Page 1 of 1',
+    ])
       expect(text).toContain(words)
     expect(text).toMatch(/A\s+Mercury\s+B\s+Venus\s+C\s+Earth\s+D\s+Mars/)
     expect(text).toMatch(/The capital of Saudi Arabia is\s+and its largest port is\s*\./)
   })
 
   it('leaves the name line out when the teacher asks', () => {
-    const text = pdftotext(renderExamPdf({ ...english, showStudentName: false }, { lang: 'en', answers: false, versions: null, images: noImages }))
+    const text = pdftotext(
+      renderExamPdf({ ...english, showStudentName: false }, { lang: 'en', answers: false, versions: null, images: noImages }),
+    )
     expect(text).not.toContain("Student's name")
   })
 
@@ -140,14 +184,22 @@ describe('the printed test', () => {
       const page = texts.findIndex((t) => t.includes(`Q${i}Z`))
       expect({ i, last: texts[page]?.includes(`O${i}-3Z`) }).toEqual({ i, last: true })
     }
-    const tall = { ...english, questions: [{ type: 'essay' as const, text: 'Write an essay.', marks: 10, image: null, lines: 30 }, { type: 'essay' as const, text: 'And another.', marks: 10, image: null, lines: 30 }] }
+    const tall = {
+      ...english,
+      questions: [
+        { type: 'essay' as const, text: 'Write an essay.', marks: 10, image: null, lines: 30 },
+        { type: 'essay' as const, text: 'And another.', marks: 10, image: null, lines: 30 },
+      ],
+    }
     const tallText = pages(renderExamPdf(tall, { lang: 'en', answers: false, versions: null, images: noImages }))
     expect(tallText.join('\f')).toContain('And another.')
   })
 
   it('scales an image to fit and embeds it', async () => {
     const imageId = '1b4e28ba-2fa1-11d2-883f-0016d3cca427'
-    const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: '#e0a526' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 3000, height: 1000, channels: 3, background: '#e0a526' } })
+      .png()
+      .toBuffer()
     const exam = { ...english, questions: english.questions.map((q, i) => (i === 3 ? { ...q, image: imageId } : q)) }
     const images = new Map([[imageId, { contentType: 'image/png' as const, width: 3000, height: 1000, data: png }]])
     const data = examPrintData(exam, { lang: 'en', answers: false, versions: null, images }).data
@@ -156,12 +208,16 @@ describe('the printed test', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'hallil-exam-'))
     try {
       writeFileSync(path.join(dir, 'exam.pdf'), renderExamPdf(exam, { lang: 'en', answers: false, versions: null, images }))
-      expect(execFileSync('/usr/bin/pdfimages', ['-list', path.join(dir, 'exam.pdf')]).toString('utf8')).toMatch(/\b3000\s+1000\s+(rgb|icc)\b/)
+      expect(execFileSync('/usr/bin/pdfimages', ['-list', path.join(dir, 'exam.pdf')]).toString('utf8')).toMatch(
+        /\b3000\s+1000\s+(rgb|icc)\b/,
+      )
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
     // An image the store no longer has is left out, and the test still prints.
-    expect(pdftotext(renderExamPdf(exam, { lang: 'en', answers: false, versions: null, images: noImages }))).toContain('Explain the water cycle.')
+    expect(pdftotext(renderExamPdf(exam, { lang: 'en', answers: false, versions: null, images: noImages }))).toContain(
+      'Explain the water cycle.',
+    )
   })
 })
 
@@ -199,7 +255,9 @@ describe('versions', () => {
   it('prints each version and then its key, in one PDF, with their letters and their own page numbers', () => {
     const pdf = renderExamPdf(arabic, { lang: 'ar', answers: false, versions: 2, images: noImages })
     const texts = pages(pdf)
-    const documents = texts.map((t) => `${t.includes('النموذج (أ)') ? 'أ' : t.includes('النموذج (ب)') ? 'ب' : '?'}${t.includes('نموذج الإجابة') ? ' key' : ''}`)
+    const documents = texts.map(
+      (t) => `${t.includes('النموذج (أ)') ? 'أ' : t.includes('النموذج (ب)') ? 'ب' : '?'}${t.includes('نموذج الإجابة') ? ' key' : ''}`,
+    )
     // Every document starts on a new page with the header; the pages after its first belong to it.
     expect(documents.filter((d) => d !== '?')).toEqual(['أ', 'أ key', 'ب', 'ب key'])
     expect(texts.filter((t) => /صفحة\s*1\s*من/.test(t))).toHaveLength(4)
@@ -207,7 +265,12 @@ describe('versions', () => {
 
   it('prints the questions in each version’s shuffled order, and each key follows its version', () => {
     const docs = printedDocuments(english, { answers: false, versions: 2 })
-    expect(docs.map((d) => [d.version.label, d.isKey])).toEqual([['A', false], ['A', true], ['B', false], ['B', true]])
+    expect(docs.map((d) => [d.version.label, d.isKey])).toEqual([
+      ['A', false],
+      ['A', true],
+      ['B', false],
+      ['B', true],
+    ])
     const pdf = renderExamPdf(english, { lang: 'en', answers: false, versions: 2, images: noImages })
     const text = pdftotext(pdf)
     const firstLines = docs.filter((d) => !d.isKey).map((d) => d.version.questions.map((q) => q.text.slice(0, 18)))
@@ -242,7 +305,9 @@ describe('the print preview and the file', () => {
   })
 
   it('names the file after the test and what it holds', () => {
-    expect(examPdfFileName({ title: 'اختبار / العلوم: "الأول"' }, { answers: true, versions: null }, 'ar')).toBe('اختبار العلوم الأول - نموذج الإجابة.pdf')
+    expect(examPdfFileName({ title: 'اختبار / العلوم: "الأول"' }, { answers: true, versions: null }, 'ar')).toBe(
+      'اختبار العلوم الأول - نموذج الإجابة.pdf',
+    )
     expect(examPdfFileName({ title: 'Science' }, { answers: false, versions: 3 }, 'en')).toBe('Science - 3 versions with keys.pdf')
     expect(examPdfFileName({ title: '' }, { answers: false, versions: null }, 'en')).toBe('exam.pdf')
   })
@@ -260,7 +325,15 @@ describe('the print preview and the file', () => {
           { type: 'essay', text: `Latin ${latin} end`, marks: 1, lines: 1 },
           { type: 'essay', text: `عربي ${arabicRun} نهاية`, marks: 1, lines: 1 },
           { type: 'multiple_choice', text: 'Options', marks: 1, options: [latin, arabicRun, url, 'd'], correct: 0 },
-          { type: 'matching', text: 'Pairs', marks: 1, pairs: [{ left: latin, right: arabicRun }, { left: url, right: 'b' }] },
+          {
+            type: 'matching',
+            text: 'Pairs',
+            marks: 1,
+            pairs: [
+              { left: latin, right: arabicRun },
+              { left: url, right: 'b' },
+            ],
+          },
           { type: 'fill_blank', text: `${latin} ___ ${arabicRun}`, marks: 1, answers: [latin.slice(0, 200)] },
         ],
       }),
@@ -269,7 +342,9 @@ describe('the print preview and the file', () => {
       const pdf = renderExamPdf(exam, { lang, answers: true, versions: null, images: noImages })
       const html = execFileSync('/usr/bin/pdftotext', ['-bbox', '-', '-'], { input: pdf }).toString('utf8')
       const pageWidth = Number(/<page width="([\d.]+)"/.exec(html)?.[1])
-      const words = [...html.matchAll(/<word xMin="([\d.-]+)" yMin="[\d.-]+" xMax="([\d.-]+)"/g)].map((m) => [Number(m[1]), Number(m[2])] as const)
+      const words = [...html.matchAll(/<word xMin="([\d.-]+)" yMin="[\d.-]+" xMax="([\d.-]+)"/g)].map(
+        (m) => [Number(m[1]), Number(m[2])] as const,
+      )
       expect(pageWidth).toBeGreaterThan(500)
       expect(words.length).toBeGreaterThan(50)
       const outside = words.filter(([xMin, xMax]) => xMin < 0 || xMax > pageWidth)

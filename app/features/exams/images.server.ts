@@ -100,7 +100,12 @@ export async function readExamImage(db: Db, files: FileStore, userId: string, id
 }
 
 /** The images a test shows, read once for its PDF: id → file. Missing ones are left out (the PDF prints without them). */
-export async function readExamImages(db: Db, files: FileStore, userId: string, ids: readonly string[]): Promise<Map<string, ExamImageFile>> {
+export async function readExamImages(
+  db: Db,
+  files: FileStore,
+  userId: string,
+  ids: readonly string[],
+): Promise<Map<string, ExamImageFile>> {
   const out = new Map<string, ExamImageFile>()
   for (const id of new Set(ids)) {
     const image = await readExamImage(db, files, userId, id)

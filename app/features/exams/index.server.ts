@@ -25,4 +25,14 @@ export {
   type StoredExamImage,
 } from './images.server.ts'
 export { parseExam } from './parse-exam.ts'
-export { createExam, deleteExam, duplicateExam, findExam, listExams, pruneExamImages, updateExam, type ExamRecord, type ExamSummary } from './store.server.ts'
+export {
+  createExam,
+  deleteExam,
+  duplicateExam,
+  findExam,
+  listExams,
+  pruneExamImages,
+  updateExam,
+  type ExamRecord,
+  type ExamSummary,
+} from './store.server.ts'

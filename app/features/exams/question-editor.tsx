@@ -32,7 +32,18 @@ type Props = {
 }
 
 /** One question's card: its text, marks and image, and the fields of its type. */
-export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, onDelete, onMove, uploadImage, dragging, handleRef }: Props) {
+export function QuestionEditor({
+  question: q,
+  index,
+  count,
+  errorsOf,
+  dispatch,
+  onDelete,
+  onMove,
+  uploadImage,
+  dragging,
+  handleRef,
+}: Props) {
   const { t, tm } = useT()
   // Its buttons do their work in the page's script: not ready until it runs (decision 016).
   const isHydrated = useHydrated()
@@ -78,10 +89,19 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
     } else setUpload({ busy: false, error: result.error })
   }
 
-  const textLabel = q.type === 'true_false' ? t('exams.editor.question.statement') : q.type === 'fill_blank' ? t('exams.editor.question.sentence') : t('exams.editor.question.text')
+  const textLabel =
+    q.type === 'true_false'
+      ? t('exams.editor.question.statement')
+      : q.type === 'fill_blank'
+        ? t('exams.editor.question.sentence')
+        : t('exams.editor.question.text')
 
   return (
-    <li className={`card question-card${dragging.isTarget ? ' is-drop-target' : ''}${dragging.isDragged ? ' is-dragged' : ''}`} aria-labelledby={id('heading')} data-question={index}>
+    <li
+      className={`card question-card${dragging.isTarget ? ' is-drop-target' : ''}${dragging.isDragged ? ' is-dragged' : ''}`}
+      aria-labelledby={id('heading')}
+      data-question={index}
+    >
       <div className="question-head">
         <button
           ref={handleRef}
@@ -103,23 +123,64 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
         </button>
         <h3 id={id('heading')}>{t('exams.editor.question.heading', { number, type: t(`exams.editor.types.${q.type}`) })}</h3>
         <div className="question-tools">
-          <button type="button" className="button button-small button-ghost" data-needs-script onClick={() => onMove(q.key, index - 1, false)} disabled={notReady || index === 0}>
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            data-needs-script
+            onClick={() => onMove(q.key, index - 1, false)}
+            disabled={notReady || index === 0}
+          >
             {t('exams.editor.question.moveUp')}
           </button>
-          <button type="button" className="button button-small button-ghost" data-needs-script onClick={() => onMove(q.key, index + 1, false)} disabled={notReady || index === count - 1}>
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            data-needs-script
+            onClick={() => onMove(q.key, index + 1, false)}
+            disabled={notReady || index === count - 1}
+          >
             {t('exams.editor.question.moveDown')}
           </button>
-          <button type="button" className="button button-small button-ghost" data-needs-script onClick={() => dispatch({ type: 'duplicate', key: q.key })} disabled={notReady || count >= EXAM_LIMITS.questions}>
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            data-needs-script
+            onClick={() => dispatch({ type: 'duplicate', key: q.key })}
+            disabled={notReady || count >= EXAM_LIMITS.questions}
+          >
             {t('exams.editor.question.duplicate')}
           </button>
-          <button type="button" className="button button-small button-ghost button-delete" data-needs-script disabled={notReady} onClick={() => onDelete(q.key)}>
+          <button
+            type="button"
+            className="button button-small button-ghost button-delete"
+            data-needs-script
+            disabled={notReady}
+            onClick={() => onDelete(q.key)}
+          >
             {t('exams.editor.question.delete')}
           </button>
         </div>
       </div>
 
-      <FormField id={id('text')} label={textLabel} errors={errorsOf('text')} required hint={q.type === 'fill_blank' ? t('exams.editor.question.blankHint') : undefined}>
-        {(p) => <textarea {...p} ref={textArea} data-path={path('text')} rows={q.type === 'essay' ? 3 : 2} maxLength={EXAM_LIMITS.questionText} value={q.text} onChange={(e) => update({ text: e.target.value })} dir="auto" />}
+      <FormField
+        id={id('text')}
+        label={textLabel}
+        errors={errorsOf('text')}
+        required
+        hint={q.type === 'fill_blank' ? t('exams.editor.question.blankHint') : undefined}
+      >
+        {(p) => (
+          <textarea
+            {...p}
+            ref={textArea}
+            data-path={path('text')}
+            rows={q.type === 'essay' ? 3 : 2}
+            maxLength={EXAM_LIMITS.questionText}
+            value={q.text}
+            onChange={(e) => update({ text: e.target.value })}
+            dir="auto"
+          />
+        )}
       </FormField>
       {q.type === 'fill_blank' ? (
         <p>
@@ -130,19 +191,49 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
       ) : null}
 
       <div className="question-meta">
-        <FormField id={id('marks')} label={t('exams.editor.question.marks')} hint={t('exams.editor.question.marksHint')} errors={errorsOf('marks')} required>
-          {(p) => <input {...p} data-path={path('marks')} type="number" inputMode="decimal" min={0.25} max={EXAM_LIMITS.marks} step={0.25} dir="ltr" value={q.marks} onChange={(e) => update({ marks: e.target.value })} />}
+        <FormField
+          id={id('marks')}
+          label={t('exams.editor.question.marks')}
+          hint={t('exams.editor.question.marksHint')}
+          errors={errorsOf('marks')}
+          required
+        >
+          {(p) => (
+            <input
+              {...p}
+              data-path={path('marks')}
+              type="number"
+              inputMode="decimal"
+              min={0.25}
+              max={EXAM_LIMITS.marks}
+              step={0.25}
+              dir="ltr"
+              value={q.marks}
+              onChange={(e) => update({ marks: e.target.value })}
+            />
+          )}
         </FormField>
         <div className="question-image">
           {q.image ? (
             <figure>
               <img src={q.image.url} alt={t('exams.editor.question.imageAlt', { number })} />
-              <button type="button" className="button button-small button-ghost" data-needs-script disabled={notReady} onClick={() => update({ image: null })}>
+              <button
+                type="button"
+                className="button button-small button-ghost"
+                data-needs-script
+                disabled={notReady}
+                onClick={() => update({ image: null })}
+              >
                 {t('exams.editor.question.removeImage')}
               </button>
             </figure>
           ) : (
-            <FormField id={id('image')} label={t('exams.editor.question.image')} hint={upload.busy ? t('exams.editor.question.uploading') : t('exams.editor.question.imageHint')} errors={[...(upload.error ? [upload.error] : []), ...(errorsOf('image') ?? [])]}>
+            <FormField
+              id={id('image')}
+              label={t('exams.editor.question.image')}
+              hint={upload.busy ? t('exams.editor.question.uploading') : t('exams.editor.question.imageHint')}
+              errors={[...(upload.error ? [upload.error] : []), ...(errorsOf('image') ?? [])]}
+            >
               {(p) => (
                 <FileChooser
                   {...p}
@@ -160,7 +251,11 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
       </div>
 
       {q.type === 'multiple_choice' || q.type === 'checkbox' ? (
-        <Group legend={t('exams.editor.question.options')} path={path('options')} errors={[...(errorsOf('options') ?? []), ...(errorsOf('correct') ?? [])]}>
+        <Group
+          legend={t('exams.editor.question.options')}
+          path={path('options')}
+          errors={[...(errorsOf('options') ?? []), ...(errorsOf('correct') ?? [])]}
+        >
           <ul className="option-list">
             {q.options.map((option, i) => {
               const letter = letters[i] ?? String(i + 1)
@@ -180,12 +275,34 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
                       update({ correct: e.target.checked ? [...ticked, i].sort((a, b) => a - b) : ticked.filter((c) => c !== i) })
                     }}
                   />
-                  <span className="option-letter" aria-hidden="true">{letter}</span>
-                  <FieldInline id={id(`option-${i}`)} label={t('exams.editor.question.option', { letter })} errors={errorsOf(`options.${i}`)}>
-                    {(p) => <input {...p} data-path={path(`options.${i}`)} value={option} maxLength={EXAM_LIMITS.option} dir="auto" onChange={(e) => update({ options: q.options.map((o, k) => (k === i ? e.target.value : o)) })} />}
+                  <span className="option-letter" aria-hidden="true">
+                    {letter}
+                  </span>
+                  <FieldInline
+                    id={id(`option-${i}`)}
+                    label={t('exams.editor.question.option', { letter })}
+                    errors={errorsOf(`options.${i}`)}
+                  >
+                    {(p) => (
+                      <input
+                        {...p}
+                        data-path={path(`options.${i}`)}
+                        value={option}
+                        maxLength={EXAM_LIMITS.option}
+                        dir="auto"
+                        onChange={(e) => update({ options: q.options.map((o, k) => (k === i ? e.target.value : o)) })}
+                      />
+                    )}
                   </FieldInline>
                   {q.type === 'checkbox' && q.options.length > EXAM_LIMITS.checkboxOptions.min ? (
-                    <button type="button" className="icon-button" data-needs-script disabled={notReady} aria-label={t('exams.editor.question.removeOption', { letter })} onClick={() => dispatch({ type: 'removeOption', key: q.key, index: i })}>
+                    <button
+                      type="button"
+                      className="icon-button"
+                      data-needs-script
+                      disabled={notReady}
+                      aria-label={t('exams.editor.question.removeOption', { letter })}
+                      onClick={() => dispatch({ type: 'removeOption', key: q.key, index: i })}
+                    >
                       ×
                     </button>
                   ) : null}
@@ -194,7 +311,13 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
             })}
           </ul>
           {q.type === 'checkbox' && q.options.length < EXAM_LIMITS.checkboxOptions.max ? (
-            <button type="button" className="button button-small button-ghost" data-needs-script disabled={notReady} onClick={() => dispatch({ type: 'addOption', key: q.key })}>
+            <button
+              type="button"
+              className="button button-small button-ghost"
+              data-needs-script
+              disabled={notReady}
+              onClick={() => dispatch({ type: 'addOption', key: q.key })}
+            >
               {t('exams.editor.question.addOption')}
             </button>
           ) : null}
@@ -206,7 +329,14 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
           <div className="choice-row">
             {([true, false] as const).map((value) => (
               <label key={String(value)} className="choice">
-                <input type="radio" name={id('correct')} data-path={value ? path('correct') : undefined} data-choice={String(value)} checked={q.correct === value} onChange={() => update({ correct: value })} />
+                <input
+                  type="radio"
+                  name={id('correct')}
+                  data-path={value ? path('correct') : undefined}
+                  data-choice={String(value)}
+                  checked={q.correct === value}
+                  onChange={() => update({ correct: value })}
+                />
                 {value ? t('exams.editor.question.answerTrue') : t('exams.editor.question.answerFalse')}
               </label>
             ))}
@@ -216,7 +346,21 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
 
       {q.type === 'essay' ? (
         <FormField id={id('lines')} label={t('exams.editor.question.lines')} errors={errorsOf('lines')} required>
-          {(p) => <input {...p} data-path={path('lines')} type="number" inputMode="numeric" min={EXAM_LIMITS.essayLines.min} max={EXAM_LIMITS.essayLines.max} step={1} dir="ltr" className="input-short" value={q.lines} onChange={(e) => update({ lines: e.target.value })} />}
+          {(p) => (
+            <input
+              {...p}
+              data-path={path('lines')}
+              type="number"
+              inputMode="numeric"
+              min={EXAM_LIMITS.essayLines.min}
+              max={EXAM_LIMITS.essayLines.max}
+              step={1}
+              dir="ltr"
+              className="input-short"
+              value={q.lines}
+              onChange={(e) => update({ lines: e.target.value })}
+            />
+          )}
         </FormField>
       ) : null}
 
@@ -225,14 +369,43 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
           <ol className="pair-list">
             {q.pairs.map((pair, i) => (
               <li key={i}>
-                <FieldInline id={id(`left-${i}`)} label={t('exams.editor.question.left', { number: i + 1 })} errors={errorsOf(`pairs.${i}.left`) ?? errorsOf(`pairs.${i}`)}>
-                  {(p) => <input {...p} data-path={path(`pairs.${i}.left`)} value={pair.left} maxLength={EXAM_LIMITS.option} dir="auto" onChange={(e) => update({ pairs: q.pairs.map((x, k) => (k === i ? { ...x, left: e.target.value } : x)) })} />}
+                <FieldInline
+                  id={id(`left-${i}`)}
+                  label={t('exams.editor.question.left', { number: i + 1 })}
+                  errors={errorsOf(`pairs.${i}.left`) ?? errorsOf(`pairs.${i}`)}
+                >
+                  {(p) => (
+                    <input
+                      {...p}
+                      data-path={path(`pairs.${i}.left`)}
+                      value={pair.left}
+                      maxLength={EXAM_LIMITS.option}
+                      dir="auto"
+                      onChange={(e) => update({ pairs: q.pairs.map((x, k) => (k === i ? { ...x, left: e.target.value } : x)) })}
+                    />
+                  )}
                 </FieldInline>
                 <FieldInline id={id(`right-${i}`)} label={t('exams.editor.question.right')} errors={errorsOf(`pairs.${i}.right`)}>
-                  {(p) => <input {...p} data-path={path(`pairs.${i}.right`)} value={pair.right} maxLength={EXAM_LIMITS.option} dir="auto" onChange={(e) => update({ pairs: q.pairs.map((x, k) => (k === i ? { ...x, right: e.target.value } : x)) })} />}
+                  {(p) => (
+                    <input
+                      {...p}
+                      data-path={path(`pairs.${i}.right`)}
+                      value={pair.right}
+                      maxLength={EXAM_LIMITS.option}
+                      dir="auto"
+                      onChange={(e) => update({ pairs: q.pairs.map((x, k) => (k === i ? { ...x, right: e.target.value } : x)) })}
+                    />
+                  )}
                 </FieldInline>
                 {q.pairs.length > EXAM_LIMITS.matchingPairs.min ? (
-                  <button type="button" className="icon-button" data-needs-script disabled={notReady} aria-label={t('exams.editor.question.removePair', { number: i + 1 })} onClick={() => dispatch({ type: 'removePair', key: q.key, index: i })}>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    data-needs-script
+                    disabled={notReady}
+                    aria-label={t('exams.editor.question.removePair', { number: i + 1 })}
+                    onClick={() => dispatch({ type: 'removePair', key: q.key, index: i })}
+                  >
                     ×
                   </button>
                 ) : null}
@@ -240,7 +413,13 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
             ))}
           </ol>
           {q.pairs.length < EXAM_LIMITS.matchingPairs.max ? (
-            <button type="button" className="button button-small button-ghost" data-needs-script disabled={notReady} onClick={() => dispatch({ type: 'addPair', key: q.key })}>
+            <button
+              type="button"
+              className="button button-small button-ghost"
+              data-needs-script
+              disabled={notReady}
+              onClick={() => dispatch({ type: 'addPair', key: q.key })}
+            >
               {t('exams.editor.question.addPair')}
             </button>
           ) : null}
@@ -253,8 +432,21 @@ export function QuestionEditor({ question: q, index, count, errorsOf, dispatch, 
           <ol className="blank-list">
             {q.answers.map((answer, i) => (
               <li key={i}>
-                <FieldInline id={id(`answer-${i}`)} label={t('exams.editor.question.answer', { number: i + 1 })} errors={errorsOf(`answers.${i}`)}>
-                  {(p) => <input {...p} data-path={path(`answers.${i}`)} value={answer} maxLength={EXAM_LIMITS.blankAnswer} dir="auto" onChange={(e) => update({ answers: q.answers.map((a, k) => (k === i ? e.target.value : a)) })} />}
+                <FieldInline
+                  id={id(`answer-${i}`)}
+                  label={t('exams.editor.question.answer', { number: i + 1 })}
+                  errors={errorsOf(`answers.${i}`)}
+                >
+                  {(p) => (
+                    <input
+                      {...p}
+                      data-path={path(`answers.${i}`)}
+                      value={answer}
+                      maxLength={EXAM_LIMITS.blankAnswer}
+                      dir="auto"
+                      onChange={(e) => update({ answers: q.answers.map((a, k) => (k === i ? e.target.value : a)) })}
+                    />
+                  )}
                 </FieldInline>
               </li>
             ))}
@@ -270,7 +462,12 @@ function Group({ legend, path, errors, children }: { legend: string; path: strin
   const { t } = useT()
   const errorId = `${path.replace(/\./g, '-')}-error`
   return (
-    <fieldset className={`question-group${errors?.length ? ' has-error' : ''}`} data-path={path} tabIndex={-1} aria-describedby={errors?.length ? errorId : undefined}>
+    <fieldset
+      className={`question-group${errors?.length ? ' has-error' : ''}`}
+      data-path={path}
+      tabIndex={-1}
+      aria-describedby={errors?.length ? errorId : undefined}
+    >
       <legend>{legend}</legend>
       {children}
       <div aria-live="polite">
@@ -285,7 +482,22 @@ function Group({ legend, path, errors, children }: { legend: string; path: strin
 }
 
 /** A compact labelled input inside a list row, with its errors under it. */
-function FieldInline({ id, label, errors, children }: { id: string; label: string; errors?: string[]; children: (props: { id: string; 'aria-invalid': boolean | undefined; 'aria-describedby': string | undefined; 'aria-label': string }) => ReactNode }) {
+function FieldInline({
+  id,
+  label,
+  errors,
+  children,
+}: {
+  id: string
+  label: string
+  errors?: string[]
+  children: (props: {
+    id: string
+    'aria-invalid': boolean | undefined
+    'aria-describedby': string | undefined
+    'aria-label': string
+  }) => ReactNode
+}) {
   const { t } = useT()
   const errorId = errors?.length ? `${id}-error` : undefined
   return (

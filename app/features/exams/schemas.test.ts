@@ -22,7 +22,9 @@ describe('the test header', () => {
   })
 
   it('requires a title and checks the date, the duration and the lengths', () => {
-    const parsed = examSchema.safeParse(sampleExamBody({ title: '   ', date: '2026-02-30', duration_minutes: 0, subject: 'x'.repeat(121), show_student_name: 'yes' }))
+    const parsed = examSchema.safeParse(
+      sampleExamBody({ title: '   ', date: '2026-02-30', duration_minutes: 0, subject: 'x'.repeat(121), show_student_name: 'yes' }),
+    )
     expect(parsed.success).toBe(false)
     if (parsed.success) return
     expect(examFieldErrors(parsed.error)).toEqual({
@@ -44,7 +46,13 @@ describe('the test header', () => {
   })
 
   it('reports a question’s errors under its full path, as the editor and the API show them', () => {
-    const parsed = examSchema.safeParse({ title: 'T', questions: [{ type: 'essay', text: 'ok', marks: 1, lines: 3 }, { type: 'essay', text: '', marks: 1, lines: 3 }] })
+    const parsed = examSchema.safeParse({
+      title: 'T',
+      questions: [
+        { type: 'essay', text: 'ok', marks: 1, lines: 3 },
+        { type: 'essay', text: '', marks: 1, lines: 3 },
+      ],
+    })
     expect(parsed.success ? {} : examFieldErrors(parsed.error)).toEqual({ 'questions.1.text': ['exams.errors.questionText'] })
   })
 })
@@ -59,13 +67,18 @@ describe('every question', () => {
     const essay = { type: 'essay', lines: 3 }
     expect(questionErrors({ ...essay, text: ' ', marks: 1 })).toEqual({ text: ['exams.errors.questionText'] })
     for (const marks of [0, -1, 100.25, 0.3, '2', Number.NaN, Number.POSITIVE_INFINITY])
-      expect({ marks, errors: questionErrors({ ...essay, text: 'Q', marks }) }).toEqual({ marks, errors: { marks: ['exams.errors.marks'] } })
+      expect({ marks, errors: questionErrors({ ...essay, text: 'Q', marks }) }).toEqual({
+        marks,
+        errors: { marks: ['exams.errors.marks'] },
+      })
     for (const marks of [0.25, 0.5, 1.75, 100]) expect(questionErrors({ ...essay, text: 'Q', marks })).toEqual({})
   })
 
   it('takes an optional image id, nothing else', () => {
     const essay = { ...base, type: 'essay', lines: 3 }
-    expect(questionSchema.parse({ ...essay, image: '1b4e28ba-2fa1-11d2-883f-0016d3cca427' }).image).toBe('1b4e28ba-2fa1-11d2-883f-0016d3cca427')
+    expect(questionSchema.parse({ ...essay, image: '1b4e28ba-2fa1-11d2-883f-0016d3cca427' }).image).toBe(
+      '1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+    )
     expect(questionSchema.parse({ ...essay, image: null }).image).toBeNull()
     expect(questionErrors({ ...essay, image: '../../etc/passwd' })).toEqual({ image: ['exams.errors.image'] })
   })
@@ -108,7 +121,8 @@ describe('true or false', () => {
 describe('essay', () => {
   it('prints 1 to 30 answer lines', () => {
     expect(questionErrors({ ...base, type: 'essay', lines: 30 })).toEqual({})
-    for (const lines of [0, 31, 2.5, undefined]) expect(questionErrors({ ...base, type: 'essay', lines })).toEqual({ lines: ['exams.errors.essayLines'] })
+    for (const lines of [0, 31, 2.5, undefined])
+      expect(questionErrors({ ...base, type: 'essay', lines })).toEqual({ lines: ['exams.errors.essayLines'] })
   })
 })
 
@@ -119,8 +133,19 @@ describe('matching', () => {
     expect(questionErrors({ ...base, type: 'matching', pairs: pairs(10) })).toEqual({})
     expect(questionErrors({ ...base, type: 'matching', pairs: pairs(1) })).toEqual({ pairs: ['exams.errors.matchingPairs'] })
     expect(questionErrors({ ...base, type: 'matching', pairs: pairs(11) })).toEqual({ pairs: ['exams.errors.matchingPairs'] })
-    expect(questionErrors({ ...base, type: 'matching', pairs: [{ left: 'a', right: 'b' }, { left: 'c', right: '' }] })).toEqual({ 'pairs.1.right': ['exams.errors.pairRequired'] })
-    expect(questionErrors({ ...base, type: 'matching', pairs: [{ left: 'a', right: 'b' }, 'c'] })).toEqual({ 'pairs.1': ['exams.errors.pairRequired'] })
+    expect(
+      questionErrors({
+        ...base,
+        type: 'matching',
+        pairs: [
+          { left: 'a', right: 'b' },
+          { left: 'c', right: '' },
+        ],
+      }),
+    ).toEqual({ 'pairs.1.right': ['exams.errors.pairRequired'] })
+    expect(questionErrors({ ...base, type: 'matching', pairs: [{ left: 'a', right: 'b' }, 'c'] })).toEqual({
+      'pairs.1': ['exams.errors.pairRequired'],
+    })
   })
 })
 
@@ -129,7 +154,9 @@ describe('fill in the blank', () => {
     const fb = { ...base, type: 'fill_blank' }
     expect(questionErrors({ ...fb, text: 'The ___ rises in the _____.', answers: ['sun', 'east'] })).toEqual({})
     expect(questionErrors({ ...fb, text: 'No blank here, only __ two.', answers: [] })).toEqual({ text: ['exams.errors.blankMissing'] })
-    expect(questionErrors({ ...fb, text: 'The ___ rises in the ___.', answers: ['sun'] })).toEqual({ answers: ['exams.errors.blankAnswers'] })
+    expect(questionErrors({ ...fb, text: 'The ___ rises in the ___.', answers: ['sun'] })).toEqual({
+      answers: ['exams.errors.blankAnswers'],
+    })
     expect(questionErrors({ ...fb, text: 'The ___ rises.', answers: [' '] })).toEqual({ 'answers.0': ['exams.errors.blankAnswerRequired'] })
   })
 

@@ -39,7 +39,12 @@ type SizedExam = {
   subject?: string
   grade?: string
   info?: string
-  questions: ReadonlyArray<{ text: string; options?: readonly string[]; pairs?: ReadonlyArray<{ left: string; right: string }>; answers?: readonly string[] }>
+  questions: ReadonlyArray<{
+    text: string
+    options?: readonly string[]
+    pairs?: ReadonlyArray<{ left: string; right: string }>
+    answers?: readonly string[]
+  }>
 }
 
 /** How large a test is against the whole-test limits: characters of every text, matching pairs, questions. */
@@ -118,7 +123,10 @@ const checkboxQuestion = z
     ...questionBase,
     options: z
       .array(option, { error: 'exams.errors.checkboxOptions' })
-      .check(z.minLength(EXAM_LIMITS.checkboxOptions.min, 'exams.errors.checkboxOptions'), z.maxLength(EXAM_LIMITS.checkboxOptions.max, 'exams.errors.checkboxOptions')),
+      .check(
+        z.minLength(EXAM_LIMITS.checkboxOptions.min, 'exams.errors.checkboxOptions'),
+        z.maxLength(EXAM_LIMITS.checkboxOptions.max, 'exams.errors.checkboxOptions'),
+      ),
     correct: z.array(index, { error: 'exams.errors.checkboxCorrect' }).check(z.minLength(1, 'exams.errors.checkboxCorrect')),
   })
   .check(
@@ -158,7 +166,10 @@ const matching = z.object({
   ...questionBase,
   pairs: z
     .array(pair, { error: 'exams.errors.matchingPairs' })
-    .check(z.minLength(EXAM_LIMITS.matchingPairs.min, 'exams.errors.matchingPairs'), z.maxLength(EXAM_LIMITS.matchingPairs.max, 'exams.errors.matchingPairs')),
+    .check(
+      z.minLength(EXAM_LIMITS.matchingPairs.min, 'exams.errors.matchingPairs'),
+      z.maxLength(EXAM_LIMITS.matchingPairs.max, 'exams.errors.matchingPairs'),
+    ),
 })
 
 const fillBlank = z
@@ -232,7 +243,9 @@ export const examSchema = z
       info: optionalText(EXAM_LIMITS.info),
       show_student_name: z._default(z.boolean({ error: 'exams.errors.showStudentName' }), true),
       questions: z._default(
-        z.array(questionSchema, { error: 'exams.errors.questions' }).check(z.maxLength(EXAM_LIMITS.questions, 'exams.errors.tooManyQuestions')),
+        z
+          .array(questionSchema, { error: 'exams.errors.questions' })
+          .check(z.maxLength(EXAM_LIMITS.questions, 'exams.errors.tooManyQuestions')),
         [],
       ),
     },
@@ -240,7 +253,8 @@ export const examSchema = z
   )
   .check(
     z.superRefine((exam: SizedExam & { questions: ReadonlyArray<{ marks: number }> }, ctx) => {
-      if (totalMarks(exam.questions) > EXAM_LIMITS.totalMarks) ctx.addIssue({ code: 'custom', path: ['questions'], message: 'exams.errors.totalMarks' })
+      if (totalMarks(exam.questions) > EXAM_LIMITS.totalMarks)
+        ctx.addIssue({ code: 'custom', path: ['questions'], message: 'exams.errors.totalMarks' })
       const size = examSize(exam)
       if (size.characters > EXAM_LIMITS.totalCharacters) ctx.addIssue({ code: 'custom', path: [], message: 'exams.errors.totalCharacters' })
       if (size.pairs > EXAM_LIMITS.totalPairs) ctx.addIssue({ code: 'custom', path: [], message: 'exams.errors.totalPairs' })

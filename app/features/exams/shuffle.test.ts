@@ -12,12 +12,16 @@ function answerInWords(q: PrintedQuestion | Question): string {
     case 'multiple_choice':
       return q.options[q.correct] as string
     case 'checkbox':
-      return q.correct.map((i) => q.options[i]).sort().join('|')
+      return q.correct
+        .map((i) => q.options[i])
+        .sort()
+        .join('|')
     case 'true_false':
       return String(q.correct)
     case 'matching':
       // Each first-column item with the second-column text at the number the key gives.
-      if ('key' in q) return q.pairs.map((p, i) => `${p.left}→${q.pairs[q.rightOrder[(q.key[i] as number) - 1] as number]?.right}`).join('|')
+      if ('key' in q)
+        return q.pairs.map((p, i) => `${p.left}→${q.pairs[q.rightOrder[(q.key[i] as number) - 1] as number]?.right}`).join('|')
       return q.pairs.map((p) => `${p.left}→${p.right}`).join('|')
     case 'fill_blank':
       return q.answers.join('|')
@@ -79,7 +83,9 @@ describe('printedVersions', () => {
     const orders = versions.map((v) => v.questions.map((q) => q.text).join('\n'))
     expect(new Set(orders).size).toBe(4)
     expect(orders).not.toContain(questions.map((q) => q.text).join('\n'))
-    expect(printedVersions(questions, 'exam-2', 2).map((v) => v.questions.map((q) => q.text))).not.toEqual(versions.slice(0, 2).map((v) => v.questions.map((q) => q.text)))
+    expect(printedVersions(questions, 'exam-2', 2).map((v) => v.questions.map((q) => q.text))).not.toEqual(
+      versions.slice(0, 2).map((v) => v.questions.map((q) => q.text)),
+    )
     for (const v of versions) expect(v.questions.map((q) => q.number)).toEqual([1, 2, 3, 4, 5, 6])
   })
 
@@ -87,7 +93,10 @@ describe('printedVersions', () => {
     for (const version of printedVersions(questions, 'exam-1', 4)) {
       for (const printed of version.questions) {
         const original = questions.find((q) => q.text === printed.text) as Question
-        expect({ at: `${version.label} ${printed.type}`, answer: answerInWords(printed) }).toEqual({ at: `${version.label} ${printed.type}`, answer: answerInWords(original) })
+        expect({ at: `${version.label} ${printed.type}`, answer: answerInWords(printed) }).toEqual({
+          at: `${version.label} ${printed.type}`,
+          answer: answerInWords(original),
+        })
         const options = (q: PrintedQuestion | Question) => ('options' in q ? q.options : [])
         // The same options in another order (an order left as it was would be no shuffle at all).
         expect(options(printed).toSorted()).toEqual(options(original).toSorted())
@@ -99,7 +108,14 @@ describe('printedVersions', () => {
   it('keeps every answer key right for any test and seed', () => {
     const option = fc.string({ minLength: 1, maxLength: 6 })
     const question: fc.Arbitrary<Question> = fc.oneof(
-      fc.record({ type: fc.constant('multiple_choice' as const), text: fc.uuid(), marks: fc.constant(1), image: fc.constant(null), options: fc.uniqueArray(option, { minLength: 4, maxLength: 4 }), correct: fc.integer({ min: 0, max: 3 }) }),
+      fc.record({
+        type: fc.constant('multiple_choice' as const),
+        text: fc.uuid(),
+        marks: fc.constant(1),
+        image: fc.constant(null),
+        options: fc.uniqueArray(option, { minLength: 4, maxLength: 4 }),
+        correct: fc.integer({ min: 0, max: 3 }),
+      }),
       fc.uniqueArray(option, { minLength: 2, maxLength: 6 }).chain((options) =>
         fc.record({
           type: fc.constant('checkbox' as const),
@@ -107,10 +123,18 @@ describe('printedVersions', () => {
           marks: fc.constant(1),
           image: fc.constant(null),
           options: fc.constant(options),
-          correct: fc.uniqueArray(fc.integer({ min: 0, max: options.length - 1 }), { minLength: 1 }).map((c) => c.toSorted((a, b) => a - b)),
+          correct: fc
+            .uniqueArray(fc.integer({ min: 0, max: options.length - 1 }), { minLength: 1 })
+            .map((c) => c.toSorted((a, b) => a - b)),
         }),
       ),
-      fc.record({ type: fc.constant('true_false' as const), text: fc.uuid(), marks: fc.constant(1), image: fc.constant(null), correct: fc.boolean() }),
+      fc.record({
+        type: fc.constant('true_false' as const),
+        text: fc.uuid(),
+        marks: fc.constant(1),
+        image: fc.constant(null),
+        correct: fc.boolean(),
+      }),
       fc.record({
         type: fc.constant('matching' as const),
         text: fc.uuid(),
@@ -125,7 +149,8 @@ describe('printedVersions', () => {
         expect(versions).toHaveLength(count)
         for (const version of versions) {
           expect(version.questions.map((q) => q.text).toSorted()).toEqual(qs.map((q) => q.text).toSorted())
-          for (const printed of version.questions) expect(answerInWords(printed)).toBe(answerInWords(qs.find((q) => q.text === printed.text) as Question))
+          for (const printed of version.questions)
+            expect(answerInWords(printed)).toBe(answerInWords(qs.find((q) => q.text === printed.text) as Question))
         }
       }),
       { numRuns: 200 },

@@ -13,7 +13,10 @@ import { EXAM_LIMITS, totalMarks, type ExamInput, type Question } from './schema
 type ExamRow = typeof exams.$inferSelect
 export type ExamRecord = Omit<ExamRow, 'questions'> & { questions: Question[] }
 
-export type ExamSummary = Pick<ExamRecord, 'id' | 'title' | 'subject' | 'grade' | 'date' | 'questionCount' | 'totalMarks' | 'createdAt' | 'updatedAt'>
+export type ExamSummary = Pick<
+  ExamRecord,
+  'id' | 'title' | 'subject' | 'grade' | 'date' | 'questionCount' | 'totalMarks' | 'createdAt' | 'updatedAt'
+>
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
@@ -70,7 +73,11 @@ async function dropUnused(tx: Tx, userId: string, candidates: readonly string[])
     .for('update')
   const gone: string[] = []
   for (const image of locked) {
-    const [used] = await tx.select({ id: exams.id }).from(exams).where(and(eq(exams.userId, userId), usesImage(image.id))).limit(1)
+    const [used] = await tx
+      .select({ id: exams.id })
+      .from(exams)
+      .where(and(eq(exams.userId, userId), usesImage(image.id)))
+      .limit(1)
     if (used) continue
     await tx.delete(examImages).where(eq(examImages.id, image.id))
     gone.push(image.fileKey)
@@ -88,7 +95,10 @@ export type CreateExamOptions = { db: Db; userId: string; exam: ExamInput }
 export async function createExam({ db, userId, exam }: CreateExamOptions): Promise<ExamRecord> {
   return db.transaction(async (tx) => {
     await checkImages(tx, userId, exam.questions)
-    const [row] = await tx.insert(exams).values({ userId, ...columnsOf(exam) }).returning()
+    const [row] = await tx
+      .insert(exams)
+      .values({ userId, ...columnsOf(exam) })
+      .returning()
     if (!row) throw new Error('exam insert returned no row')
     return asRecord(row)
   })

@@ -10,7 +10,10 @@ import { createExam, deleteExam, duplicateExam, findExam, listExams, pruneExamIm
 import { sampleExam, teacher } from '#tests/exams.ts'
 
 const testDb = setupTestDatabase()
-const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: '#0f5d52' } }).png().toBuffer()
+const png = () =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: '#0f5d52' } })
+    .png()
+    .toBuffer()
 
 describe('tests in the database', () => {
   it('keeps a teacher’s tests apart from another’s, newest first, with their count and total', async () => {
@@ -21,7 +24,10 @@ describe('tests in the database', () => {
     await createExam({ db: ctx.db, userId: b.user.id, exam: sampleExam({ title: 'Someone else' }) })
 
     const mine = await listExams(ctx.db, a.user.id)
-    expect(mine.map((e) => [e.title, e.questionCount, e.totalMarks])).toEqual([['Second', 0, 0], ['First', 6, 13]])
+    expect(mine.map((e) => [e.title, e.questionCount, e.totalMarks])).toEqual([
+      ['Second', 0, 0],
+      ['First', 6, 13],
+    ])
     expect(mine[0]).not.toHaveProperty('questions')
     expect((await findExam(ctx.db, a.user.id, first.id))?.questions).toEqual(sampleExam().questions)
     expect(first.date).toBe('2026-11-22')
@@ -29,12 +35,20 @@ describe('tests in the database', () => {
     // Another teacher, or a malformed id: not found, nothing changed or deleted.
     expect(await findExam(ctx.db, b.user.id, first.id)).toBeNull()
     expect(await findExam(ctx.db, a.user.id, 'not-a-uuid')).toBeNull()
-    expect(await updateExam({ db: ctx.db, files: ctx.files, userId: b.user.id, id: first.id, exam: sampleExam({ title: 'Taken' }) })).toBeNull()
+    expect(
+      await updateExam({ db: ctx.db, files: ctx.files, userId: b.user.id, id: first.id, exam: sampleExam({ title: 'Taken' }) }),
+    ).toBeNull()
     expect(await deleteExam({ db: ctx.db, files: ctx.files, userId: b.user.id, id: first.id })).toBe(false)
     expect(await duplicateExam({ db: ctx.db, userId: b.user.id, id: first.id, title: (t) => t })).toBeNull()
     expect((await findExam(ctx.db, a.user.id, first.id))?.title).toBe('First')
 
-    const updated = await updateExam({ db: ctx.db, files: ctx.files, userId: a.user.id, id: second.id, exam: sampleExam({ title: 'Second, edited' }) })
+    const updated = await updateExam({
+      db: ctx.db,
+      files: ctx.files,
+      userId: a.user.id,
+      id: second.id,
+      exam: sampleExam({ title: 'Second, edited' }),
+    })
     expect(updated).toMatchObject({ title: 'Second, edited', questionCount: 6, totalMarks: 13 })
     expect(updated!.updatedAt.getTime()).toBeGreaterThanOrEqual(updated!.createdAt.getTime())
 
@@ -85,7 +99,11 @@ describe('tests in the database', () => {
     const unused = await storeExamImage({ db: ctx.db, files: ctx.files, userId: user.id, data: await png() })
     const used = await storeExamImage({ db: ctx.db, files: ctx.files, userId: user.id, data: await png() })
     const base = sampleExam()
-    await createExam({ db: ctx.db, userId: user.id, exam: { ...base, questions: base.questions.map((q, i) => (i === 1 ? { ...q, image: used.id } : q)) } })
+    await createExam({
+      db: ctx.db,
+      userId: user.id,
+      exam: { ...base, questions: base.questions.map((q, i) => (i === 1 ? { ...q, image: used.id } : q)) },
+    })
     expect(await pruneExamImages({ db: ctx.db, files: ctx.files, userId: user.id, olderThan: new Date(Date.now() - 60_000) })).toBe(0)
     expect(await pruneExamImages({ db: ctx.db, files: ctx.files, userId: user.id, olderThan: new Date(Date.now() + 60_000) })).toBe(1)
     const left = await ctx.db.select({ id: examImages.id }).from(examImages).where(eq(examImages.userId, user.id))

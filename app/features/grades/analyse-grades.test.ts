@@ -47,7 +47,9 @@ function row(fields: RowFields = {}): CellValue[] {
 
 /** Students 1…n of one classroom, each with a score (null: an empty, absent cell). */
 function students(scores: readonly (CellValue | undefined)[], fields: RowFields = {}): CellValue[][] {
-  return scores.map((score, i) => row({ id: `${fields.classroom ?? '1'}-${i + 1}`, name: `طالب رقم ${i + 1}`, ...fields, score: score ?? null }))
+  return scores.map((score, i) =>
+    row({ id: `${fields.classroom ?? '1'}-${i + 1}`, name: `طالب رقم ${i + 1}`, ...fields, score: score ?? null }),
+  )
 }
 
 /** A sheet: title rows, the header row, then the data rows, numbered as Excel would. */
@@ -92,7 +94,10 @@ describe('the shared fixtures', () => {
 
   for (const file of fixtures) {
     it(`${file}: every figure of ${file.replace('.xlsx', '.expected.json')}`, () => {
-      const expected = JSON.parse(readFileSync(path.join(fixtureDir, file.replace(/\.xlsx$/, '.expected.json')), 'utf8')) as Record<string, Json>
+      const expected = JSON.parse(readFileSync(path.join(fixtureDir, file.replace(/\.xlsx$/, '.expected.json')), 'utf8')) as Record<
+        string,
+        Json
+      >
       const { rows, sheetName } = readGradesRows(path.join(fixtureDir, file))
       const actual = project(asFixture(analyseGrades(rows, { sheetName }).report), shapeOf(expected)) as Record<string, unknown>
       // The spec orders classrooms by grade then number; the fixtures list them in file order,
@@ -110,7 +115,11 @@ describe('the shared fixtures', () => {
     const analysis = analyseGrades(rows, { sheetName })
     expect(analysis.meta).toEqual({ school: 'متوسطة النور', exam: 'اختبار منتصف الفصل', sheetName: 'الدرجات' })
     const subject = subjectOf(analysis)
-    expect(subject.byClassroom.map((c) => `${c.grade} / ${c.classroom}`)).toEqual(['الأول المتوسط / 1', 'الأول المتوسط / 2', 'الثاني المتوسط / 1'])
+    expect(subject.byClassroom.map((c) => `${c.grade} / ${c.classroom}`)).toEqual([
+      'الأول المتوسط / 1',
+      'الأول المتوسط / 2',
+      'الثاني المتوسط / 1',
+    ])
     expect(subject.summary.highest5.map((s) => s.score)).toEqual([100, 99, 98.5, 94.5, 93.5])
     // 41.5 twice: by name (إبراهيم before عبدالرحمن).
     expect(subject.summary.lowest5).toEqual([
@@ -180,7 +189,13 @@ describe('scores', () => {
     expect(analysis.report.skipped).toEqual([])
     expect(analysis.records.subjects[0]?.students.map((s) => s.score)).toEqual([42.5, 42.5, 90, 90, 7.25, 12.125, 0.5])
     expect(summaryOf(analysis)).toMatchObject({ total: 284.875, highest: 90, lowest: 0.5, median: 42.5 })
-    expect([readScore('٣٫٧٥'), readScore('-0'), readScore(1 / 3), readScore(true), readScore({ kind: 'date', serial: 45000 })]).toEqual([3.75, 0, 0.333333, null, null])
+    expect([readScore('٣٫٧٥'), readScore('-0'), readScore(1 / 3), readScore(true), readScore({ kind: 'date', serial: 45000 })]).toEqual([
+      3.75,
+      0,
+      0.333333,
+      null,
+      null,
+    ])
   })
 
   it('skips unreadable, negative and too high scores with the value it found', () => {
@@ -221,7 +236,11 @@ describe('scores', () => {
   it('tells students apart by normalised name, grade and classroom without an ID column', () => {
     const header = ['اسم الطالب', 'الصف', 'الفصل', 'الدرجة']
     const rows = pick(
-      [row({ name: 'أسامة إبراهيم الغامدي' }), row({ name: 'اُسامه ابراهيم الغامدى' }), row({ name: 'أسامة إبراهيم الغامدي', classroom: '2' })],
+      [
+        row({ name: 'أسامة إبراهيم الغامدي' }),
+        row({ name: 'اُسامه ابراهيم الغامدى' }),
+        row({ name: 'أسامة إبراهيم الغامدي', classroom: '2' }),
+      ],
       ['name', 'grade', 'classroom', 'score'],
     )
     const analysis = analyseGrades(sheet(rows, header))
@@ -233,8 +252,19 @@ describe('scores', () => {
   })
 
   it('skips rows without a name, a grade or a classroom', () => {
-    const analysis = analyseGrades(sheet([row({ name: ' ' }), row({ id: '2', grade: null }), row({ id: '3', classroom: '' }), ...students([1, 2, 3], { classroom: '4' })]))
-    expect(analysis.report.skipped.map((s) => s.reason)).toEqual([{ key: 'grades.skip.noName' }, { key: 'grades.skip.noGrade' }, { key: 'grades.skip.noClassroom' }])
+    const analysis = analyseGrades(
+      sheet([
+        row({ name: ' ' }),
+        row({ id: '2', grade: null }),
+        row({ id: '3', classroom: '' }),
+        ...students([1, 2, 3], { classroom: '4' }),
+      ]),
+    )
+    expect(analysis.report.skipped.map((s) => s.reason)).toEqual([
+      { key: 'grades.skip.noName' },
+      { key: 'grades.skip.noGrade' },
+      { key: 'grades.skip.noClassroom' },
+    ])
   })
 })
 
@@ -271,7 +301,9 @@ describe('subjects and maxima', () => {
   })
 
   it("uses the title block's max for empty max cells, the row's own otherwise", () => {
-    const analysis = analyseGrades(sheet([...students([10, 20], { max: null }), ...students([15], { max: 20, id: 'z' })], arabicHeader, [['الدرجة العظمى', 20]]))
+    const analysis = analyseGrades(
+      sheet([...students([10, 20], { max: null }), ...students([15], { max: 20, id: 'z' })], arabicHeader, [['الدرجة العظمى', 20]]),
+    )
     expect(analysis.report.skipped).toEqual([])
     expect(subjectOf(analysis).max).toBe(20)
   })
@@ -308,19 +340,42 @@ describe('subjects and maxima', () => {
 describe('layout', () => {
   it('reads English headers in another order, ignoring extra columns', () => {
     const header = ['Mark', 'Notes', 'Out of', 'Classroom', 'Grade', 'Student', 'ID', 'Subject']
-    const data = pick(students([18, 'absent', 20], { subject: 'Science', max: 20 }), ['score', 'id', 'max', 'classroom', 'grade', 'name', 'id', 'subject']).map((cells) =>
-      cells.map((cell, i) => (i === 1 ? 'a note' : cell)),
+    const data = pick(students([18, 'absent', 20], { subject: 'Science', max: 20 }), [
+      'score',
+      'id',
+      'max',
+      'classroom',
+      'grade',
+      'name',
+      'id',
+      'subject',
+    ]).map((cells) => cells.map((cell, i) => (i === 1 ? 'a note' : cell)))
+    const analysis = analyseGrades(
+      sheet(data, header, [
+        ['School', 'Al-Noor'],
+        ['Exam', 'Final'],
+        ['Term', 'First'],
+        ['Subject', 'Physics'],
+        ['Max score', 30],
+      ]),
     )
-    const analysis = analyseGrades(sheet(data, header, [['School', 'Al-Noor'], ['Exam', 'Final'], ['Term', 'First'], ['Subject', 'Physics'], ['Max score', 30]]))
     expect(analysis.meta).toEqual({ school: 'Al-Noor', exam: 'Final', term: 'First', subject: 'Physics', maxScore: 30 })
     expect(analysis.report.subjects.map((s) => [s.subject, s.max])).toEqual([['Science', 20]])
     expect(summaryOf(analysis)).toMatchObject({ students: 2, absent: 1, total: 38, average: 19 })
-    expect(analysis.records.subjects[0]?.students[0]).toEqual({ name: 'طالب رقم 1', studentId: '1-1', grade: 'الأول المتوسط', classroom: '1', score: 18 })
+    expect(analysis.records.subjects[0]?.students[0]).toEqual({
+      name: 'طالب رقم 1',
+      studentId: '1-1',
+      grade: 'الأول المتوسط',
+      classroom: '1',
+      score: 18,
+    })
   })
 
   it('accepts the other Arabic headers', () => {
     const header = ['الاسم', 'رقم الطالب', 'رقم الصف', 'الشعبة', 'الدرجة المستحقة', 'النهاية العظمى']
-    const analysis = analyseGrades(sheet(pick(students([9, 10], { max: 10 }), ['name', 'id', 'grade', 'classroom', 'score', 'max']), header))
+    const analysis = analyseGrades(
+      sheet(pick(students([9, 10], { max: 10 }), ['name', 'id', 'grade', 'classroom', 'score', 'max']), header),
+    )
     expect(subjectOf(analysis)).toMatchObject({ subject: '—', max: 10, summary: { students: 2, total: 19 } })
   })
 
@@ -339,9 +394,16 @@ describe('layout', () => {
 describe('refusals', () => {
   it('refuses a sheet without the header row, naming the missing columns', () => {
     const error = refusal(() => analyseGrades(sheet([['علي', 90]], ['lorem', 'ipsum'])))
-    expect(error).toMatchObject({ status: 422, messageKey: 'grades.errors.missingColumns', details: { missingColumns: ['student', 'grade', 'classroom', 'score'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'grades.errors.missingColumns',
+      details: { missingColumns: ['student', 'grade', 'classroom', 'score'] },
+    })
     const closest = refusal(() => analyseGrades(sheet([row()], ['اسم الطالب', 'الصف', 'الفصل', 'النتيجة'])))
-    expect(closest).toMatchObject({ messageKey: 'grades.errors.missingColumnsAt', details: { values: { row: 1 }, missingColumns: ['score'] } })
+    expect(closest).toMatchObject({
+      messageKey: 'grades.errors.missingColumnsAt',
+      details: { values: { row: 1 }, missingColumns: ['score'] },
+    })
   })
 
   it('refuses a table without data rows', () => {
@@ -351,7 +413,9 @@ describe('refusals', () => {
   it('accepts exactly half of the rows skipped and refuses more than half, with the first 20 reasons', () => {
     const half = analyseGrades(sheet([...students([50, 60]), row({ id: 'a', score: 'x' }), row({ id: 'b', score: -1 })]))
     expect(half.report.skipped).toHaveLength(2)
-    const error = refusal(() => analyseGrades(sheet([...students([50]), ...Array.from({ length: 25 }, (_, i) => row({ id: `x${i}`, score: 200 }))])))
+    const error = refusal(() =>
+      analyseGrades(sheet([...students([50]), ...Array.from({ length: 25 }, (_, i) => row({ id: `x${i}`, score: 200 }))])),
+    )
     expect(error).toMatchObject({ status: 422, messageKey: 'grades.errors.tooManySkipped', details: { values: { skipped: 25, rows: 26 } } })
     expect(error.details.skipped).toHaveLength(20)
     expect(error.details.skipped?.[0]).toEqual({ row: 3, reason: { key: 'grades.skip.scoreAboveMax', values: { value: 200, max: 100 } } })
@@ -400,7 +464,15 @@ describe('figures', () => {
   it('rounds half away from zero, exactly', () => {
     // Average, median and deviation are 0.125 exactly; the gap 100·(0.25 − 0)/1.
     const analysis = analyseGrades(sheet(students([0, 0.25], { max: 1 })))
-    expect(summaryOf(analysis)).toMatchObject({ total: 0.25, average: 0.13, median: 0.13, stdDev: 0.13, top: { average: 25 }, weak: { average: 0 }, gap: 25 })
+    expect(summaryOf(analysis)).toMatchObject({
+      total: 0.25,
+      average: 0.13,
+      median: 0.13,
+      stdDev: 0.13,
+      top: { average: 25 },
+      weak: { average: 0 },
+      gap: 25,
+    })
     // Two-thirds, and a percent of a decimal max.
     const thirds = analyseGrades(sheet(students([1, 1, 0], { max: 3 })))
     expect(summaryOf(thirds)).toMatchObject({ average: 0.67, passRate: 0, stdDev: 0.47, weak: { count: 1, average: 0 } })
@@ -462,7 +534,13 @@ describe('figures', () => {
       ...students([1], { grade: 'قسم خاص', classroom: '1' }),
     ].map((cells, i) => cells.map((cell, j) => (j === 1 ? `s${i}` : cell)))
     const { byClassroom } = subjectOf(analyseGrades(sheet(data)))
-    expect(byClassroom.map((c) => `${c.grade}/${c.classroom}`)).toEqual(['الأول الابتدائي/1', 'الأول المتوسط/2', 'الأول المتوسط/10', 'الثالث الثانوي/1', 'قسم خاص/1'])
+    expect(byClassroom.map((c) => `${c.grade}/${c.classroom}`)).toEqual([
+      'الأول الابتدائي/1',
+      'الأول المتوسط/2',
+      'الأول المتوسط/10',
+      'الثالث الثانوي/1',
+      'قسم خاص/1',
+    ])
     expect([...byClassroom].sort(compareClassrooms)).toEqual(byClassroom)
   })
 })
@@ -502,7 +580,9 @@ describe('bands', () => {
       { key: 'weak', min: 10 },
     ]
     expect(() => analyseGrades(sheet(students(scores)), { bands })).toThrow(DomainError)
-    expect(() => recomputeGrades(analyseGrades(sheet(students(scores))).records, bands)).toThrow(expect.objectContaining({ status: 400, messageKey: 'grades.bandErrors.lastZero' }))
+    expect(() => recomputeGrades(analyseGrades(sheet(students(scores))).records, bands)).toThrow(
+      expect.objectContaining({ status: 400, messageKey: 'grades.bandErrors.lastZero' }),
+    )
   })
 
   it('recomputes stored records with other bands, as the analysis would', () => {
@@ -517,14 +597,26 @@ describe('bands', () => {
 describe('messages', () => {
   it('has every skip reason, refusal, column and band in both languages', () => {
     const keys = [
-      ...['noName', 'noGrade', 'noClassroom', 'unreadableScore', 'negativeScore', 'scoreAboveMax', 'unreadableMax', 'otherMax', 'duplicate'].map((k) => `grades.skip.${k}`),
+      ...[
+        'noName',
+        'noGrade',
+        'noClassroom',
+        'unreadableScore',
+        'negativeScore',
+        'scoreAboveMax',
+        'unreadableMax',
+        'otherMax',
+        'duplicate',
+      ].map((k) => `grades.skip.${k}`),
       ...['invalidFormat', 'missingColumns', 'noDataRows', 'tooManySkipped'].map((k) => `grades.errors.${k}`),
       ...['count', 'label', 'duplicate', 'min', 'order', 'lastZero'].map((k) => `grades.bandErrors.${k}`),
       ...['default', 'elementary'].map((k) => `grades.presets.${k}`),
       ...Object.keys(gradesColumns).map((c) => `grades.columns.${c}`),
       ...bandKeys.map((k) => `grades.bands.${k}`),
     ]
-    const missing = keys.flatMap((key) => (['ar', 'en'] as const).filter((lang) => typeof lookup(catalogue[lang], key) !== 'string').map((lang) => `${lang}: ${key}`))
+    const missing = keys.flatMap((key) =>
+      (['ar', 'en'] as const).filter((lang) => typeof lookup(catalogue[lang], key) !== 'string').map((lang) => `${lang}: ${key}`),
+    )
     expect(missing).toEqual([])
   })
 
@@ -544,7 +636,10 @@ const generatedRows = fc.array(
     student: fc.integer({ min: 0, max: 40 }),
     classroom: fc.constantFrom('1', '2', '3'),
     subject: fc.constantFrom('الرياضيات', 'العلوم'),
-    score: fc.oneof(fc.integer({ min: 0, max: 80 }).map((n) => n / 2), fc.constantFrom<CellValue>('غائب', null, 'x', -5, 41)),
+    score: fc.oneof(
+      fc.integer({ min: 0, max: 80 }).map((n) => n / 2),
+      fc.constantFrom<CellValue>('غائب', null, 'x', -5, 41),
+    ),
   }),
   { minLength: 1, maxLength: 150 },
 )
@@ -552,7 +647,15 @@ const generatedRows = fc.array(
 function generatedSheet(rows: { student: number; classroom: string; subject: string; score: CellValue }[]): SheetRow[] {
   return sheet(
     rows.map((r) =>
-      row({ id: String(r.student), name: `طالب ${r.student}`, classroom: r.classroom, grade: r.student % 2 ? 'الأول المتوسط' : 'الثاني المتوسط', subject: r.subject, score: r.score, max: 40 }),
+      row({
+        id: String(r.student),
+        name: `طالب ${r.student}`,
+        classroom: r.classroom,
+        grade: r.student % 2 ? 'الأول المتوسط' : 'الثاني المتوسط',
+        subject: r.subject,
+        score: r.score,
+        max: 40,
+      }),
     ),
   )
 }
@@ -600,7 +703,8 @@ describe('properties', () => {
         if (outcome instanceof AnalysisError) return
         for (const group of groupsOf(outcome.report)) {
           if (group.students === 0) continue
-          for (const band of group.bands) expect(Math.abs((band.percentage as number) - (100 * band.count) / group.students)).toBeLessThanOrEqual(0.005 + 1e-9)
+          for (const band of group.bands)
+            expect(Math.abs((band.percentage as number) - (100 * band.count) / group.students)).toBeLessThanOrEqual(0.005 + 1e-9)
           const total = group.bands.reduce((a, b) => a + (b.percentage as number), 0)
           expect(Math.abs(total - 100)).toBeLessThanOrEqual(0.005 * group.bands.length + 1e-9)
         }
@@ -621,7 +725,8 @@ describe('properties', () => {
         const outcome = attempt(() => analyseGrades(generatedSheet(rows)))
         if (outcome instanceof AnalysisError) return
         const groups = groupsOf(outcome.report)
-        for (const group of groups.filter((g) => g.students === 0)) expect([group.top.count, group.weak.count, group.gap]).toEqual([0, 0, null])
+        for (const group of groups.filter((g) => g.students === 0))
+          expect([group.top.count, group.weak.count, group.gap]).toEqual([0, 0, null])
         for (const group of groups.filter((g) => g.students > 0)) {
           const k = Math.max(1, Math.floor((27 * group.students + 50) / 100))
           expect(group.top.count).toBeGreaterThanOrEqual(k)

@@ -42,7 +42,10 @@ import { maxScoreDecimals, ScoreGroup, scoreFigures, type ScoreFigures, type Sub
 
 export const gradesColumns = {
   student: { headers: ['اسم الطالب', 'الاسم', 'Student name', 'Student'], required: true },
-  studentId: { headers: ['رقم الهوية', 'رقم الطالب', 'السجل المدني', 'الرقم الأكاديمي', 'National ID', 'Student ID', 'ID'], required: false },
+  studentId: {
+    headers: ['رقم الهوية', 'رقم الطالب', 'السجل المدني', 'الرقم الأكاديمي', 'National ID', 'Student ID', 'ID'],
+    required: false,
+  },
   grade: { headers: ['الصف', 'رقم الصف', 'Grade'], required: false },
   classroom: { headers: ['الفصل', 'رقم الفصل', 'الشعبة', 'Class', 'Classroom'], required: false },
   subject: { headers: ['المادة', 'Subject'], required: false },
@@ -89,7 +92,11 @@ export const reportCardTitleLabels = {
 const reportCardsLayout: LayoutSpec = {
   name: 'report-cards',
   table: { columns: reportCardColumns, titleLabels: reportCardTitleLabels },
-  lacks: (table) => [...(table.title.student ? [] : ['student']), ...(table.title.grade ? [] : ['grade']), ...(table.title.classroom || table.title.grade?.includes('/') ? [] : ['classroom'])],
+  lacks: (table) => [
+    ...(table.title.student ? [] : ['student']),
+    ...(table.title.grade ? [] : ['grade']),
+    ...(table.title.classroom || table.title.grade?.includes('/') ? [] : ['classroom']),
+  ],
 }
 
 /** Noor's class aggregate (توزيع أعداد الطلاب على مستويات الأداء): students per band for each subject. */
@@ -104,7 +111,10 @@ export const bandSummaryColumns = {
 
 const bandSummaryLayout: LayoutSpec = {
   name: 'band-summary',
-  table: { columns: bandSummaryColumns, titleLabels: { grade: ['الصف', 'Grade'], classroom: ['الفصل', 'رقم الفصل', 'Class', 'Classroom'] } },
+  table: {
+    columns: bandSummaryColumns,
+    titleLabels: { grade: ['الصف', 'Grade'], classroom: ['الفصل', 'رقم الفصل', 'Class', 'Classroom'] },
+  },
   lacks: (table) => [...(table.title.grade ? [] : ['grade']), ...(table.title.classroom ? [] : ['classroom'])],
 }
 
@@ -179,7 +189,12 @@ export interface BandCount {
 export interface BandSubjectReport {
   readonly subject: string
   readonly summary: { readonly students: number; readonly bands: readonly BandCount[] }
-  readonly byClassroom: ReadonlyArray<{ readonly grade: string; readonly classroom: string; readonly students: number; readonly bands: readonly BandCount[] }>
+  readonly byClassroom: ReadonlyArray<{
+    readonly grade: string
+    readonly classroom: string
+    readonly students: number
+    readonly bands: readonly BandCount[]
+  }>
 }
 
 export type ClassroomScoreFigures = { readonly grade: string; readonly classroom: string } & ScoreFigures
@@ -238,7 +253,10 @@ function computeReading(text: string): Reading {
   const label = normalizeLabel(text)
   if (label === '' || absentLabels.has(label)) return 'absent'
   // Arabic-Indic digits are Latin by now; the Arabic decimal separator and minus sign are not.
-  const plain = normalizeText(text).replace(/\u066B/g, '.').replace(/\u2212/g, '-').replace(/ /g, '')
+  const plain = normalizeText(text)
+    .replace(/\u066B/g, '.')
+    .replace(/\u2212/g, '-')
+    .replace(/ /g, '')
   return numberForm.test(plain) ? keepDecimals(Number(plain)) : null
 }
 
@@ -305,7 +323,15 @@ class SubjectBook {
    * One student's score in a subject, checked (docs/grades.md, "Cell values"): a score above its
    * maximum, a maximum other than the subject's, or a second score of the student is skipped.
    */
-  add(sheet: string | null, row: number, subjectText: string, score: number | 'absent', max: number | null, fallbackMax: number | null, student: { name: string; studentId: string | null; studentKey: string; classroom: Classroom }): void {
+  add(
+    sheet: string | null,
+    row: number,
+    subjectText: string,
+    score: number | 'absent',
+    max: number | null,
+    fallbackMax: number | null,
+    student: { name: string; studentId: string | null; studentKey: string; classroom: Classroom },
+  ): void {
     const subjectKey = normalizeLabel(subjectText)
     let subject = this.subjects.get(subjectKey)
     if (score !== 'absent' && max !== null) {
@@ -324,7 +350,14 @@ class SubjectBook {
       return
     }
     if (!subject) {
-      subject = { label: cleanText(subjectText), max: null, fallbackMax: max ?? fallbackMax ?? defaultMaxScore, students: [], rowOfStudent: new Map(), hasMax: false }
+      subject = {
+        label: cleanText(subjectText),
+        max: null,
+        fallbackMax: max ?? fallbackMax ?? defaultMaxScore,
+        students: [],
+        rowOfStudent: new Map(),
+        hasMax: false,
+      }
       this.subjects.set(subjectKey, subject)
     }
     if (score !== 'absent' && max !== null) subject.max ??= max
@@ -371,7 +404,12 @@ function readRows(tables: readonly SheetTable[], book: SubjectBook, codes: Set<s
     const scoreAt = columns.score as number
     const subjectAt = columns.subject
     const maxAt = columns.max
-    const sheetRoster = new Roster({ student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId })
+    const sheetRoster = new Roster({
+      student: columns.student as number,
+      grade: columns.grade,
+      classroom: columns.classroom,
+      studentId: columns.studentId,
+    })
     const defaults = { grade: title.grade, classroom: title.classroom }
     const titleSubject = title.subject ?? noSubject
     const titleMax = title.max
@@ -404,11 +442,35 @@ function readRows(tables: readonly SheetTable[], book: SubjectBook, codes: Set<s
 }
 
 /** Rows of a report card that are not subjects: conduct, attendance, totals, averages, ranks. */
-const notSubjects = new Set(['السلوك', 'المواظبه', 'المواظبة', 'النشاط', 'الحضور', 'الغياب', 'المجموع', 'مجموع الدرجات الموزونه', 'مجموع الدرجات الموزونة', 'المعدل', 'التقدير العام', 'النسبه المئويه', 'النسبة المئوية', 'behaviour', 'behavior', 'attendance', 'total', 'average', 'percentage'])
+const notSubjects = new Set([
+  'السلوك',
+  'المواظبه',
+  'المواظبة',
+  'النشاط',
+  'الحضور',
+  'الغياب',
+  'المجموع',
+  'مجموع الدرجات الموزونه',
+  'مجموع الدرجات الموزونة',
+  'المعدل',
+  'التقدير العام',
+  'النسبه المئويه',
+  'النسبة المئوية',
+  'behaviour',
+  'behavior',
+  'attendance',
+  'total',
+  'average',
+  'percentage',
+])
 const notSubjectWords = ['غياب', 'تاخر', 'الترتيب', 'مجموع الدرجات', 'المعدل', 'rank']
 
 function subjectName(text: string): string {
-  return cleanText(text).replace(/^\*+\s*/, '').replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ').replace(/\s+/g, ' ').trim()
+  return cleanText(text)
+    .replace(/^\*+\s*/, '')
+    .replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 function isSubject(name: string): boolean {
@@ -456,7 +518,11 @@ function readReportCards(tables: readonly SheetTable[], book: SubjectBook, codes
 const bandKeys = ['excellent', 'veryGood', 'good', 'acceptable', 'weak'] as const
 
 /** Reads band summaries (one classroom per sheet: students per band for each subject). */
-function readBandSummary(tables: readonly SheetTable[], skipped: SkippedRow[], codes: Set<string>): { subjects: BandSubjectReport[]; classrooms: number; dataRows: number } {
+function readBandSummary(
+  tables: readonly SheetTable[],
+  skipped: SkippedRow[],
+  codes: Set<string>,
+): { subjects: BandSubjectReport[]; classrooms: number; dataRows: number } {
   const roster = new Roster()
   const subjects = new Map<string, { label: string; byClassroom: Map<Classroom, number[]>; rowOf: Map<Classroom, number> }>()
   const classrooms = new Set<Classroom>()
@@ -495,7 +561,14 @@ function readBandSummary(tables: readonly SheetTable[], skipped: SkippedRow[], c
   const bandsOf = (counts: readonly number[]) => {
     const students = counts.reduce((a, b) => a + b, 0)
     // A subject nobody in the classroom took (every count 0) has counts but no shares.
-    return { students, bands: bandKeys.map((key, i) => ({ key, count: counts[i] as number, percentage: students === 0 ? null : percent(counts[i] as number, students) })) }
+    return {
+      students,
+      bands: bandKeys.map((key, i) => ({
+        key,
+        count: counts[i] as number,
+        percentage: students === 0 ? null : percent(counts[i] as number, students),
+      })),
+    }
   }
   return {
     subjects: [...subjects.values()].map(({ label, byClassroom }) => {
@@ -503,7 +576,9 @@ function readBandSummary(tables: readonly SheetTable[], skipped: SkippedRow[], c
       return {
         subject: label,
         summary: bandsOf(total),
-        byClassroom: [...byClassroom.keys()].sort(compareClassrooms).map((c) => ({ grade: c.grade, classroom: c.classroom, ...bandsOf(byClassroom.get(c) as number[]) })),
+        byClassroom: [...byClassroom.keys()]
+          .sort(compareClassrooms)
+          .map((c) => ({ grade: c.grade, classroom: c.classroom, ...bandsOf(byClassroom.get(c) as number[]) })),
       }
     }),
     classrooms: classrooms.size,
@@ -545,9 +620,11 @@ function subjectReport(subject: SubjectRecords, bands: readonly GradeBand[], ros
     subject: subject.subject,
     max: subject.max,
     summary: scoreFigures(summary, subjectScale),
-    byClassroom: [...classrooms.keys()]
-      .sort(compareClassrooms)
-      .map((classroom) => ({ grade: classroom.grade, classroom: classroom.classroom, ...scoreFigures(classrooms.get(classroom) as ScoreGroup, subjectScale) })),
+    byClassroom: [...classrooms.keys()].sort(compareClassrooms).map((classroom) => ({
+      grade: classroom.grade,
+      classroom: classroom.classroom,
+      ...scoreFigures(classrooms.get(classroom) as ScoreGroup, subjectScale),
+    })),
   }
 }
 
@@ -585,13 +662,22 @@ export function analyseGrades(input: AnalysisInput, options: AnalyseGradesOption
       subjects: [],
       skipped,
       bandSubjects: read.subjects,
-      recognised: { layout: 'band-summary', ...base, classrooms: read.classrooms, students: null, ...(codes.size > 0 && { gradeCodes: [...codes] }) },
+      recognised: {
+        layout: 'band-summary',
+        ...base,
+        classrooms: read.classrooms,
+        students: null,
+        ...(codes.size > 0 && { gradeCodes: [...codes] }),
+      },
     }
   } else {
     const book = new SubjectBook()
     const isCards = found.layout === 'report-cards'
     dataRows = isCards ? readReportCards(found.tables, book, codes) : readRows(found.tables, book, codes)
-    records = book.records({ layout: isCards ? 'report-cards' : 'grades-rows', ...base, ...(codes.size > 0 && { gradeCodes: [...codes] }) }, isCards)
+    records = book.records(
+      { layout: isCards ? 'report-cards' : 'grades-rows', ...base, ...(codes.size > 0 && { gradeCodes: [...codes] }) },
+      isCards,
+    )
   }
   if (dataRows === 0) throw new AnalysisError('grades.errors.noDataRows')
   refuseMostlySkipped(records.skipped, dataRows, 'grades')

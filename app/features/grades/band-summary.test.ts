@@ -5,7 +5,10 @@ import { analyseGrades } from './analyse-grades.ts'
 // Noor's band summary (students per band for each subject, one classroom per sheet), built by
 // hand: a subject nobody in the classroom took, and a subject written twice.
 
-const sheet = (rows: CellValue[][]) => ({ container: 'xlsx' as const, sheets: [{ name: 'الفصل', rows: rows.map((cells, i) => ({ row: i + 1, cells })), merges: [] }] })
+const sheet = (rows: CellValue[][]) => ({
+  container: 'xlsx' as const,
+  sheets: [{ name: 'الفصل', rows: rows.map((cells, i) => ({ row: i + 1, cells })), merges: [] }],
+})
 
 describe('a band summary', () => {
   it('gives a subject whose counts are all zero its counts and no shares (it once failed the upload)', () => {
@@ -20,7 +23,13 @@ describe('a band summary', () => {
     )
     const science = analysis.report.bandSubjects?.find((s) => s.subject === 'العلوم')
     expect(science?.summary.students).toBe(0)
-    expect(science?.summary.bands.map((b) => [b.count, b.percentage])).toEqual([[0, null], [0, null], [0, null], [0, null], [0, null]])
+    expect(science?.summary.bands.map((b) => [b.count, b.percentage])).toEqual([
+      [0, null],
+      [0, null],
+      [0, null],
+      [0, null],
+      [0, null],
+    ])
     const maths = analysis.report.bandSubjects?.find((s) => s.subject === 'الرياضيات')
     expect(maths?.summary.bands.map((b) => b.percentage)).toEqual([33.33, 26.67, 20, 13.33, 6.67])
   })
@@ -36,7 +45,9 @@ describe('a band summary', () => {
         ['الرياضيات', 1, 1, 1, 1, 1],
       ]),
     )
-    expect(analysis.report.skipped).toEqual([expect.objectContaining({ row: 6, reason: expect.objectContaining({ key: 'grades.skip.duplicate', values: { firstRow: 4 } }) })])
+    expect(analysis.report.skipped).toEqual([
+      expect.objectContaining({ row: 6, reason: expect.objectContaining({ key: 'grades.skip.duplicate', values: { firstRow: 4 } }) }),
+    ])
     expect(analysis.report.bandSubjects?.find((s) => s.subject === 'الرياضيات')?.summary.students).toBe(15)
   })
 })

@@ -5,7 +5,12 @@ import { bandPresets, parseBands, type BandPresetName, type GradeBand } from './
  * change the thresholds, `min` once per band from the highest down (the last is always 0).
  * The same query string goes to the exports, so they print what the page shows.
  */
-export type BandsChoice = { preset: BandPresetName; bands: readonly GradeBand[]; custom: boolean; error: { key: string; values?: Record<string, string | number> } | null }
+export type BandsChoice = {
+  preset: BandPresetName
+  bands: readonly GradeBand[]
+  custom: boolean
+  error: { key: string; values?: Record<string, string | number> } | null
+}
 
 export function bandsFromQuery(params: URLSearchParams): BandsChoice {
   const preset: BandPresetName = params.get('preset') === 'elementary' ? 'elementary' : 'default'
@@ -16,7 +21,13 @@ export function bandsFromQuery(params: URLSearchParams): BandsChoice {
   if (mins.length === 0) return { preset, bands: base, custom: false, error: null }
   const candidate = base.map((band, i) => ({ key: band.key, min: i === base.length - 1 ? '0' : (mins[i] ?? '') }))
   const parsed = parseBands(candidate)
-  if (!parsed.ok) return { preset, bands: base, custom: false, error: { key: parsed.error.key, ...(parsed.error.values ? { values: { ...parsed.error.values } } : {}) } }
+  if (!parsed.ok)
+    return {
+      preset,
+      bands: base,
+      custom: false,
+      error: { key: parsed.error.key, ...(parsed.error.values ? { values: { ...parsed.error.values } } : {}) },
+    }
   const custom = parsed.bands.some((band, i) => band.min !== base[i]?.min)
   return { preset, bands: parsed.bands, custom, error: null }
 }

@@ -93,7 +93,12 @@ describe('parseBands', () => {
     expect(error(named('\u202Eevil'))).toEqual({ key: 'grades.bandErrors.label', values: { band: 1 } })
     expect(error(named(42))).toEqual({ key: 'grades.bandErrors.label', values: { band: 1 } })
     expect(error(named('Weak'))).toEqual({ key: 'grades.bandErrors.duplicate', values: { band: 2 } })
-    expect(error([{ key: 'ناجح', min: 50 }, { key: 'ناجـح', min: 0 }])).toEqual({ key: 'grades.bandErrors.duplicate', values: { band: 2 } })
+    expect(
+      error([
+        { key: 'ناجح', min: 50 },
+        { key: 'ناجـح', min: 0 },
+      ]),
+    ).toEqual({ key: 'grades.bandErrors.duplicate', values: { band: 2 } })
   })
 })
 
@@ -102,7 +107,9 @@ describe('resolveBands', () => {
     expect(resolveBands(undefined)).toEqual(bandPresets.default)
     expect(resolveBands('elementary')).toEqual(bandPresets.elementary)
     expect(() => resolveBands([{ key: 'weak', min: 0 }])).toThrow(DomainError)
-    expect(() => resolveBands([{ key: 'weak', min: 0 }])).toThrow(expect.objectContaining({ status: 400, messageKey: 'grades.bandErrors.count' }))
+    expect(() => resolveBands([{ key: 'weak', min: 0 }])).toThrow(
+      expect.objectContaining({ status: 400, messageKey: 'grades.bandErrors.count' }),
+    )
   })
 })
 
@@ -112,9 +119,23 @@ describe('bandRangeLabel', () => {
   it('names each band with the percents it covers, from the thresholds in force, in both languages', () => {
     const t = translator('ar')
     const labels = bandPresets.default.map((b, i) => bandRangeLabel(t, bandPresets.default, i, t(`grades.bands.${b.key}`)))
-    expect(labels).toEqual(['ممتاز (90٪ فأكثر)', 'جيد جدًا (80٪ إلى أقل من 90٪)', 'جيد (70٪ إلى أقل من 80٪)', 'مقبول (50٪ إلى أقل من 70٪)', 'ضعيف (أقل من 50٪)'])
+    expect(labels).toEqual([
+      'ممتاز (90٪ فأكثر)',
+      'جيد جدًا (80٪ إلى أقل من 90٪)',
+      'جيد (70٪ إلى أقل من 80٪)',
+      'مقبول (50٪ إلى أقل من 70٪)',
+      'ضعيف (أقل من 50٪)',
+    ])
     // A teacher's own thresholds change the labels with them.
-    const own = [{ key: 'A', min: 85 }, { key: 'B', min: 60 }, { key: 'C', min: 0 }]
-    expect(own.map((b, i) => bandRangeLabel(translator('en'), own, i, b.key))).toEqual(['A (85% and above)', 'B (60% to under 85%)', 'C (below 60%)'])
+    const own = [
+      { key: 'A', min: 85 },
+      { key: 'B', min: 60 },
+      { key: 'C', min: 0 },
+    ]
+    expect(own.map((b, i) => bandRangeLabel(translator('en'), own, i, b.key))).toEqual([
+      'A (85% and above)',
+      'B (60% to under 85%)',
+      'C (below 60%)',
+    ])
   })
 })

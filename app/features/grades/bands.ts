@@ -8,7 +8,17 @@ import { DomainError } from '#app/lib/errors.ts'
  */
 
 /** Band names the app translates (`grades.bands.<key>`): the default preset's, then the elementary one's. */
-export const bandKeys = ['excellent', 'veryGood', 'good', 'acceptable', 'weak', 'outstanding', 'advanced', 'proficient', 'notPassed'] as const
+export const bandKeys = [
+  'excellent',
+  'veryGood',
+  'good',
+  'acceptable',
+  'weak',
+  'outstanding',
+  'advanced',
+  'proficient',
+  'notPassed',
+] as const
 
 export type BandKey = (typeof bandKeys)[number]
 
@@ -66,7 +76,8 @@ export function isBandKey(key: string): key is BandKey {
   return knownKeys.has(key)
 }
 
-export type ParseBandsResult = { readonly ok: true; readonly bands: readonly GradeBand[] } | { readonly ok: false; readonly error: MessageRef }
+export type ParseBandsResult =
+  { readonly ok: true; readonly bands: readonly GradeBand[] } | { readonly ok: false; readonly error: MessageRef }
 
 // The messages read on their own; `band` (1 = the highest) tells a form which field to mark.
 const failure = (key: string, band?: number): ParseBandsResult => ({

@@ -13,11 +13,14 @@ import { gradesExport, storedGrades } from './export.server.ts'
 const { rows, sheetName } = readWorkbookRows(path.resolve(import.meta.dirname, 'fixtures/small-ar.xlsx'), gradesSheetNames)
 const analysis = analyseGrades(rows, { sheetName })
 // The records are in the stored row (as saved before entries): nothing may ask the database.
-const noDatabase = new Proxy({}, {
-  get() {
-    throw new Error('the database was asked')
+const noDatabase = new Proxy(
+  {},
+  {
+    get() {
+      throw new Error('the database was asked')
+    },
   },
-}) as Db
+) as Db
 const stored = {
   kind: 'grades' as const,
   id: '0d6f1c8e-8a43-4c1e-9a55-3f7f1f0b2a10',
@@ -43,7 +46,9 @@ describe('gradesExport', () => {
     )
     const wb = XLSX.read(new Uint8Array(await response.arrayBuffer()), { type: 'buffer' })
     expect(wb.SheetNames[0]).toBe('الملخص')
-    expect(XLSX.utils.sheet_to_json<string[]>(wb.Sheets['التقديرات - الرياضيات'] as XLSX.WorkSheet, { header: 1 })[0]?.[3]).toBe('عدد ممتاز')
+    expect(XLSX.utils.sheet_to_json<string[]>(wb.Sheets['التقديرات - الرياضيات'] as XLSX.WorkSheet, { header: 1 })[0]?.[3]).toBe(
+      'عدد ممتاز',
+    )
   })
 
   it('recomputes the report with the bands asked for, and sends the PDF', async () => {
@@ -55,6 +60,10 @@ describe('gradesExport', () => {
     const pdf = await gradesExport(noDatabase, stored, 'pdf', 'en')
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
     expect(pdf.headers.get('content-disposition')).toMatch(/^attachment; filename="grades-2026-11-22\.pdf"; filename\*=UTF-8''.+\.pdf$/)
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
   })
 })

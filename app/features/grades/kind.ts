@@ -1,5 +1,13 @@
 import type { AnalysisKindRecord } from '#app/features/analyses/index.ts'
-import { analyseGrades, gradesLayouts, type AnalyseGradesOptions, type GradeRecords, type GradesAnalysis, type GradesEntriesRecords, type GradesReport } from './analyse-grades.ts'
+import {
+  analyseGrades,
+  gradesLayouts,
+  type AnalyseGradesOptions,
+  type GradeRecords,
+  type GradesAnalysis,
+  type GradesEntriesRecords,
+  type GradesReport,
+} from './analyse-grades.ts'
 
 type Options = { bands?: AnalyseGradesOptions['bands'] }
 

@@ -16,13 +16,21 @@ function asFixture(analysis: GradesAnalysis) {
     ...report,
     // A band summary's subjects are in the fixtures' `subjects`.
     subjects: report.bandSubjects ?? report.subjects,
-    skipped: report.skipped.map(({ sheet, row, reason }) => ({ ...(sheet !== undefined && { sheet }), row, reason: en.t(reason.key, reason.values) })),
+    skipped: report.skipped.map(({ sheet, row, reason }) => ({
+      ...(sheet !== undefined && { sheet }),
+      row,
+      reason: en.t(reason.key, reason.values),
+    })),
   }
 }
 
 describe("Noor's grade exports", () => {
   it('are there: two kinds of report cards and a band summary', () => {
-    expect(fixtures.map((f) => f.file).sort()).toEqual(['grades-band-summary.xlsx', 'grades-middle-no-max.xlsx', 'grades-report-cards.xlsx'])
+    expect(fixtures.map((f) => f.file).sort()).toEqual([
+      'grades-band-summary.xlsx',
+      'grades-middle-no-max.xlsx',
+      'grades-report-cards.xlsx',
+    ])
   })
 
   for (const fixture of fixtures) {

@@ -2,7 +2,14 @@ import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarChart, type PdfL
 import type { BandSubjectReport, GradesReport, SubjectReport } from './analyse-grades.ts'
 import { bandRangeLabel } from './bands.ts'
 import type { ScoreFigures } from './grade-figures.ts'
-import { gradesExportWords, groupsOf, passedCount, subjectList, type GradesExportOptions, type GradesExportWords } from './report-xlsx.server.ts'
+import {
+  gradesExportWords,
+  groupsOf,
+  passedCount,
+  subjectList,
+  type GradesExportOptions,
+  type GradesExportWords,
+} from './report-xlsx.server.ts'
 
 // The PDF export of a grades analysis (docs/grades.md): the report for print, A4, in the page's
 // language and direction, typeset with the analyses' PDF kit. For each subject: key figures,
@@ -54,7 +61,16 @@ function subjectData(words: GradesExportWords, subject: SubjectReport, bands: Gr
     // The subject overall first, as the absence report's overall bar.
     rows: [groups.at(-1), ...groups.slice(0, -1)].flatMap((g) =>
       g
-        ? [{ label: g.label, value: passRate(words, g.figures), segments: g.figures.bands.map((b, i) => ({ tone: bandTone(i), value: g.figures.students > 0 ? b.count / g.figures.students : 0 })) }]
+        ? [
+            {
+              label: g.label,
+              value: passRate(words, g.figures),
+              segments: g.figures.bands.map((b, i) => ({
+                tone: bandTone(i),
+                value: g.figures.students > 0 ? b.count / g.figures.students : 0,
+              })),
+            },
+          ]
         : [],
     ),
   }
@@ -117,7 +133,10 @@ function subjectData(words: GradesExportWords, subject: SubjectReport, bands: Gr
       headers: [t('grades-report.tables.classroom'), ...bands.map((b, i) => bandRangeLabel(t, bands, i, words.band(b.key)))],
       strong,
       // Each cell: the count, and under it the share of the group's students.
-      rows: groups.map(({ label, figures: f }) => [label, ...f.bands.map((b) => [words.integer(b.count), words.rate(b.count, f.students)])]),
+      rows: groups.map(({ label, figures: f }) => [
+        label,
+        ...f.bands.map((b) => [words.integer(b.count), words.rate(b.count, f.students)]),
+      ]),
     },
     topWeak: {
       title: t('grades-report.topWeak.title'),
@@ -143,14 +162,21 @@ function subjectData(words: GradesExportWords, subject: SubjectReport, bands: Gr
     lists: [
       { title: t('grades-report.topWeak.highest5'), rows: students(s.highest5) },
       { title: t('grades-report.topWeak.lowest5'), rows: students(s.lowest5) },
-    ].map((list) => ({ ...list, headers: [t('grades-report.tables.rank'), t('grades-report.tables.student'), t('grades-report.tables.score')], none: t('grades-report.topWeak.none') })),
+    ].map((list) => ({
+      ...list,
+      headers: [t('grades-report.tables.rank'), t('grades-report.tables.student'), t('grades-report.tables.score')],
+      none: t('grades-report.topWeak.none'),
+    })),
   }
 }
 
 /** A band summary's subject: students per band by classroom, as bars and a table; no scores. */
 function bandSubjectData(words: GradesExportWords, subject: BandSubjectReport) {
   const { t } = words
-  const groups = [...subject.byClassroom.map((c) => ({ label: `${c.grade} / ${c.classroom}`, group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }]
+  const groups = [
+    ...subject.byClassroom.map((c) => ({ label: `${c.grade} / ${c.classroom}`, group: c })),
+    { label: t('grades-report.tables.overall'), group: subject.summary },
+  ]
   const bandsChart: PdfBarChart = {
     title: t('grades-report.charts.bandsByClassroom'),
     rows: groups.map(({ label, group }) => ({
@@ -164,9 +190,17 @@ function bandSubjectData(words: GradesExportWords, subject: BandSubjectReport) {
     bandsChart,
     bands: {
       title: t('grades-report.tables.bands'),
-      headers: [t('grades-report.tables.classroom'), t('grades-report.figures.students'), ...subject.summary.bands.map((b) => words.band(b.key))],
+      headers: [
+        t('grades-report.tables.classroom'),
+        t('grades-report.figures.students'),
+        ...subject.summary.bands.map((b) => words.band(b.key)),
+      ],
       strong: [groups.length - 1],
-      rows: groups.map(({ label, group }) => [label, words.integer(group.students), ...group.bands.map((b) => [words.integer(b.count), words.rate(b.count, group.students)])]),
+      rows: groups.map(({ label, group }) => [
+        label,
+        words.integer(group.students),
+        ...group.bands.map((b) => [words.integer(b.count), words.rate(b.count, group.students)]),
+      ]),
     },
   }
 }
@@ -177,12 +211,17 @@ function reportData({ lang, title, createdAt, analysis, preparedBy }: GradesRepo
   const { meta, report } = analysis
   const subjects = subjectList(lang, report) || meta.subject
   const about = [
-    ...(subjects ? [{ label: report.subjects.length > 1 ? t('grades-report.tables.subjects') : t('grades-report.tables.subject'), lines: [subjects] }] : []),
+    ...(subjects
+      ? [{ label: report.subjects.length > 1 ? t('grades-report.tables.subjects') : t('grades-report.tables.subject'), lines: [subjects] }]
+      : []),
     ...(meta.exam ? [{ label: t('grades-report.tables.exam'), lines: [meta.exam] }] : []),
     ...(meta.term ? [{ label: t('analyses.report.term'), lines: [meta.term] }] : []),
   ]
   const tones = { ...otherTones, ...Object.fromEntries(bandTones(report.bands.length).map((colour, i) => [bandTone(i), colour])) }
-  const legend: PdfLegendItem[] = report.bands.map((b, i) => ({ tone: bandTone(i), label: bandRangeLabel(t, report.bands, i, words.band(b.key)) }))
+  const legend: PdfLegendItem[] = report.bands.map((b, i) => ({
+    tone: bandTone(i),
+    label: bandRangeLabel(t, report.bands, i, words.band(b.key)),
+  }))
 
   return {
     ...pdfReportBase(words, { kind: 'grades', title, school: meta.school, createdAt, about, tones, preparedBy }),

@@ -40,13 +40,19 @@ const subjects = [
 function schoolRows(students: number): SheetRow[] {
   let seed = 7
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
-  const rows: CellValue[][] = [['اسم المدرسة', 'ثانوية الملك عبدالعزيز'], ['الاختبار', 'اختبار نهاية الفصل'], ['الفصل الدراسي', 'الفصل الأول 1447 هـ'], [], ['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'المادة', 'الدرجة', 'الدرجة العظمى']]
+  const rows: CellValue[][] = [
+    ['اسم المدرسة', 'ثانوية الملك عبدالعزيز'],
+    ['الاختبار', 'اختبار نهاية الفصل'],
+    ['الفصل الدراسي', 'الفصل الأول 1447 هـ'],
+    [],
+    ['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'المادة', 'الدرجة', 'الدرجة العظمى'],
+  ]
   for (const subject of subjects) {
     for (let i = 0; i < students; i++) {
       const name = `${names[i % 12]} ${names[(i * 7 + 3) % 12]} ${names[(i * 5 + 1) % 12]} ${families[i % 8]}`
       const grade = grades[i % 6] ?? ''
       const classroom = String(1 + (Math.floor(i / 6) % Math.ceil(students / 180)))
-      const ability = 0.35 + 0.6 * ((i * 37) % 101) / 100
+      const ability = 0.35 + (0.6 * ((i * 37) % 101)) / 100
       const r = random()
       const score = r < 0.02 ? 'غائب' : Math.round(2 * subject.max * Math.min(1, Math.max(0, ability + (random() - 0.5) * 0.3))) / 2
       rows.push([name, String(1_100_000_000 + i), grade, classroom, subject.name, score, subject.max])
@@ -79,7 +85,8 @@ describe('renderGradesReportPdf', () => {
     expect(text).toMatch(/ممتاز \(\s*٪?90٪?\s*فأكثر\)/)
     expect(text).toMatch(/ضعيف \(أقل من\s*\)?٪?50٪?\)?/)
     expect(text).toMatch(/الرياضيات\s+\(من/)
-    for (const word of ['المتوسط', 'الوسيط', 'نسبة النجاح', 'الانحراف المعياري', 'عدد الطلاب', 'الغائبون', 'أعلى درجة', 'أدنى درجة']) expect(text).toContain(word)
+    for (const word of ['المتوسط', 'الوسيط', 'نسبة النجاح', 'الانحراف المعياري', 'عدد الطلاب', 'الغائبون', 'أعلى درجة', 'أدنى درجة'])
+      expect(text).toContain(word)
     expect(text).toContain('71.2')
     expect(text).toContain('80.0٪')
     expect(text).toContain('72.5')
@@ -98,7 +105,8 @@ describe('renderGradesReportPdf', () => {
     expect(text).toMatch(/48\.4\s*نقطة/)
     expect(text).toContain('أعلى خمسة طلاب')
     expect(text).toContain('أدنى خمسة طلاب')
-    for (const student of [...(small.report.subjects[0]?.summary.highest5 ?? []), ...(small.report.subjects[0]?.summary.lowest5 ?? [])]) expect(text).toContain(student.name)
+    for (const student of [...(small.report.subjects[0]?.summary.highest5 ?? []), ...(small.report.subjects[0]?.summary.lowest5 ?? [])])
+      expect(text).toContain(student.name)
     expect(plain).toContain('قرئت كل صفوف الملف')
     expect(text).not.toMatch(/[\u0660-\u0669]/) // Latin digits, as Saudi schools write figures
     const pages = pageCount(pdf)
@@ -109,11 +117,21 @@ describe('renderGradesReportPdf', () => {
   })
 
   it('is titled as a grades report and ends with the sign-off for the principal, in both languages', async () => {
-    const ar = pdftotext(await renderGradesReportPdf({ lang: 'ar', title: 'نتائج اختبار منتصف الفصل', createdAt, analysis: small, preparedBy: 'نورة بنت سعد العتيبي' }))
+    const ar = pdftotext(
+      await renderGradesReportPdf({
+        lang: 'ar',
+        title: 'نتائج اختبار منتصف الفصل',
+        createdAt,
+        analysis: small,
+        preparedBy: 'نورة بنت سعد العتيبي',
+      }),
+    )
     expect(ar).toContain('تقرير الدرجات')
     expect(ar).toMatch(/إعداد[\s\S]*نورة بنت سعد العتيبي[\s\S]*التوقيع/)
     expect(ar).toContain('اعتماد مدير المدرسة')
-    const en = pdftotext(await renderGradesReportPdf({ lang: 'en', title: 'Midterm results', createdAt, analysis: two, preparedBy: 'Noura Saad Alotaibi' }))
+    const en = pdftotext(
+      await renderGradesReportPdf({ lang: 'en', title: 'Midterm results', createdAt, analysis: two, preparedBy: 'Noura Saad Alotaibi' }),
+    )
     expect(en).toContain('Grades report')
     expect(en).toMatch(/Prepared by[\s\S]*Noura Saad Alotaibi[\s\S]*Signature/)
   })
@@ -155,7 +173,14 @@ describe('renderGradesReportPdf', () => {
       { key: 'Rest $x$', min: 0 },
     ])
     const title = String.raw`#"evil" [x] *b* _i_ $m$ \\ @ref <l> #set page(width: 1cm)`
-    const text = pdftotext(await renderGradesReportPdf({ lang: 'en', title, createdAt, analysis: { meta: { ...small.meta, school: '#panic("no") = heading' }, report } }))
+    const text = pdftotext(
+      await renderGradesReportPdf({
+        lang: 'en',
+        title,
+        createdAt,
+        analysis: { meta: { ...small.meta, school: '#panic("no") = heading' }, report },
+      }),
+    )
     expect(text).toContain(title)
     expect(text).toContain('#panic("no") = heading')
     expect(text).toContain('(75% and above)')
@@ -164,7 +189,9 @@ describe('renderGradesReportPdf', () => {
 
   it('lists only the first skipped rows, and says how many there are', async () => {
     const skipped = Array.from({ length: 250 }, (_, i) => ({ row: 10_000 + i, reason: { key: 'grades.skip.noName' } }))
-    const text = pdftotext(await renderGradesReportPdf({ lang: 'en', title: 'Term', createdAt, analysis: { ...small, report: { ...small.report, skipped } } }))
+    const text = pdftotext(
+      await renderGradesReportPdf({ lang: 'en', title: 'Term', createdAt, analysis: { ...small, report: { ...small.report, skipped } } }),
+    )
     expect(text).toContain('Rows left out (250)')
     expect(text).toContain('Rows left out: 250. The first 200 are listed here; the Excel export lists them all.')
     expect(text).toContain('10199')
@@ -177,28 +204,34 @@ describe('renderGradesReportPdf', () => {
     { lang: 'en', title: 'First term results', page: (n: number) => new RegExp(`Page ${n} of ${n}`), total: 'Total' },
   ] as const
 
-  it.each(bigLanguages)('renders a 3,000-student, three-subject analysis ($lang), tables breaking across pages with their headers repeated', async ({ lang, title, page, total }) => {
-    expect(big.report.subjects).toHaveLength(3)
-    expect(big.report.subjects.map((s) => s.summary.students + s.summary.absent)).toEqual([3000, 3000, 3000])
-    const classrooms = big.report.subjects[0]?.byClassroom.length ?? 0
-    expect(classrooms).toBeGreaterThan(80)
-    const start = performance.now()
-    const pdf = await renderGradesReportPdf({ lang, title, createdAt, analysis: big })
-    const ms = performance.now() - start
-    const pages = pageCount(pdf)
-    const text = pdftotext(pdf)
-    expect(pages).toBeGreaterThan(6)
-    expect(pages).toBeLessThan(80)
-    expect(text).toContain('ثانوية الملك عبدالعزيز')
-    expect(text).toContain('لغتي')
-    expect(text).toMatch(page(pages))
-    // The classrooms table spans pages: its header row is on each of them.
-    // A row of the classrooms table is the one line with nine figures or more.
-    const isClassroomRow = (line: string) => line.split(/\s+/).filter((token) => /^[\d,.]+[%٪]?$/.test(token)).length >= 9
-    const tablePages = text.split('\f').filter((p) => p.split('\n').some(isClassroomRow))
-    expect(tablePages.length).toBeGreaterThan(3)
-    for (const p of tablePages) expect(p).toContain(total)
-    // Measured, not asserted: machines differ.
-    console.info(`grades report pdf: 3,000 students × 3 subjects, ${classrooms} classrooms each (${lang}), ${pages} pages, ${(pdf.byteLength / 1024).toFixed(0)} KB in ${ms.toFixed(0)} ms`)
-  }, 60_000)
+  it.each(bigLanguages)(
+    'renders a 3,000-student, three-subject analysis ($lang), tables breaking across pages with their headers repeated',
+    async ({ lang, title, page, total }) => {
+      expect(big.report.subjects).toHaveLength(3)
+      expect(big.report.subjects.map((s) => s.summary.students + s.summary.absent)).toEqual([3000, 3000, 3000])
+      const classrooms = big.report.subjects[0]?.byClassroom.length ?? 0
+      expect(classrooms).toBeGreaterThan(80)
+      const start = performance.now()
+      const pdf = await renderGradesReportPdf({ lang, title, createdAt, analysis: big })
+      const ms = performance.now() - start
+      const pages = pageCount(pdf)
+      const text = pdftotext(pdf)
+      expect(pages).toBeGreaterThan(6)
+      expect(pages).toBeLessThan(80)
+      expect(text).toContain('ثانوية الملك عبدالعزيز')
+      expect(text).toContain('لغتي')
+      expect(text).toMatch(page(pages))
+      // The classrooms table spans pages: its header row is on each of them.
+      // A row of the classrooms table is the one line with nine figures or more.
+      const isClassroomRow = (line: string) => line.split(/\s+/).filter((token) => /^[\d,.]+[%٪]?$/.test(token)).length >= 9
+      const tablePages = text.split('\f').filter((p) => p.split('\n').some(isClassroomRow))
+      expect(tablePages.length).toBeGreaterThan(3)
+      for (const p of tablePages) expect(p).toContain(total)
+      // Measured, not asserted: machines differ.
+      console.info(
+        `grades report pdf: 3,000 students × 3 subjects, ${classrooms} classrooms each (${lang}), ${pages} pages, ${(pdf.byteLength / 1024).toFixed(0)} KB in ${ms.toFixed(0)} ms`,
+      )
+    },
+    60_000,
+  )
 })

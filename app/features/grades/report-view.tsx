@@ -12,7 +12,17 @@ import type { ScoreFigures } from './grade-figures.ts'
 const tones: ChartTone[] = ['band1', 'band2', 'band3', 'band4', 'band5']
 
 /** The grades report: the bands form, then per subject its figures, charts and tables. */
-export function GradesReportView({ report, choice, analysisId, action }: { report: GradesReport; choice: BandsChoice; analysisId: string; action: string }) {
+export function GradesReportView({
+  report,
+  choice,
+  analysisId,
+  action,
+}: {
+  report: GradesReport
+  choice: BandsChoice
+  analysisId: string
+  action: string
+}) {
   const { t } = useT()
   return (
     <>
@@ -46,7 +56,12 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
   const id = `band-subject-${index}`
   const classroomLabel = (c: { grade: string; classroom: string }) => `${c.grade} / ${c.classroom}`
   const segments = (bands: readonly BandCount[]) =>
-    bands.map((b, i) => ({ key: b.key, label: bandName(b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
+    bands.map((b, i) => ({
+      key: b.key,
+      label: bandName(b.key),
+      value: b.percentage ?? 0,
+      tone: tones[Math.min(i, tones.length - 1)] ?? 'band5',
+    }))
   // Beside each classroom's bar, how many students it counts (the file gives no pass rate).
   const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({
     key: classroomLabel(c),
@@ -55,9 +70,17 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
     note: t('analyses.recognised.students', { count: c.students }),
   }))
   // A band summary's bands come from the file, with no thresholds: their names alone.
-  const distribution = distributionRows(subject.summary.bands, bandName, (_i, key) => bandName(key), (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
+  const distribution = distributionRows(
+    subject.summary.bands,
+    bandName,
+    (_i, key) => bandName(key),
+    (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`,
+  )
   type Group = { students: number; bands: readonly BandCount[] }
-  const rows: { label: string; group: Group }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }]
+  const rows: { label: string; group: Group }[] = [
+    ...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c })),
+    { label: t('grades-report.tables.overall'), group: subject.summary },
+  ]
   return (
     <section className="report-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{subject.subject}</h2>
@@ -83,7 +106,12 @@ function BandSubjectSection({ subject, index }: { subject: BandSubjectReport; in
 }
 
 /** One bar per band: its share of the students, and a note beside it. */
-function distributionRows(bands: readonly BandCount[], bandName: (key: string) => string, bandLabel: (index: number, key: string) => string, note: (band: BandCount) => string): ChartRow[] {
+function distributionRows(
+  bands: readonly BandCount[],
+  bandName: (key: string) => string,
+  bandLabel: (index: number, key: string) => string,
+  note: (band: BandCount) => string,
+): ChartRow[] {
   return bands.map((b, i) => ({
     key: b.key,
     label: bandName(b.key),
@@ -121,7 +149,17 @@ function BandsForm({ choice, analysisId, action }: { choice: BandsChoice; analys
           {choice.bands.slice(0, -1).map((band, i) => (
             <div key={band.key} className="field">
               <label htmlFor={`band-min-${i}`}>{t('grades-report.bandsForm.min', { band: bandName(band.key) })}</label>
-              <input id={`band-min-${i}`} name="min" type="number" inputMode="numeric" min={1} max={100} step={1} defaultValue={band.min} dir="ltr" />
+              <input
+                id={`band-min-${i}`}
+                name="min"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={100}
+                step={1}
+                defaultValue={band.min}
+                dir="ltr"
+              />
             </div>
           ))}
         </div>
@@ -150,10 +188,23 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
   // The legend names each band with the percents it covers, from the thresholds in force.
   const bandLabel = (i: number, key: string) => bandRangeLabel(t, bands, i, bandName(key))
   const bandSegments = (f: ScoreFigures) =>
-    f.bands.map((b, i) => ({ key: b.key, label: bandLabel(i, b.key), value: b.percentage ?? 0, tone: tones[Math.min(i, tones.length - 1)] ?? 'band5' }))
-  const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({ key: classroomLabel(c), label: classroomLabel(c), segments: bandSegments(c), note: rate(c.passRate) }))
+    f.bands.map((b, i) => ({
+      key: b.key,
+      label: bandLabel(i, b.key),
+      value: b.percentage ?? 0,
+      tone: tones[Math.min(i, tones.length - 1)] ?? 'band5',
+    }))
+  const byClassroom: ChartRow[] = subject.byClassroom.map((c) => ({
+    key: classroomLabel(c),
+    label: classroomLabel(c),
+    segments: bandSegments(c),
+    note: rate(c.passRate),
+  }))
   const distribution = distributionRows(s.bands, bandName, bandLabel, (b) => `${formatNumber(lang, b.count)} · ${rate(b.percentage)}`)
-  const rows: { label: string; group: ScoreFigures }[] = [...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c as ScoreFigures })), { label: t('grades-report.tables.overall'), group: s }]
+  const rows: { label: string; group: ScoreFigures }[] = [
+    ...subject.byClassroom.map((c) => ({ label: classroomLabel(c), group: c as ScoreFigures })),
+    { label: t('grades-report.tables.overall'), group: s },
+  ]
 
   return (
     <section className="report-section" aria-labelledby={`${id}-title`}>
@@ -172,7 +223,13 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
       />
 
       <div className="chart-grid">
-        <StackedBarChart id={`${id}-bands`} title={t('grades-report.charts.bandsByClassroom')} note={t('grades-report.charts.passRateNote')} rows={byClassroom} formatValue={rate} />
+        <StackedBarChart
+          id={`${id}-bands`}
+          title={t('grades-report.charts.bandsByClassroom')}
+          note={t('grades-report.charts.passRateNote')}
+          rows={byClassroom}
+          formatValue={rate}
+        />
         <StackedBarChart id={`${id}-distribution`} title={t('grades-report.charts.distribution')} rows={distribution} formatValue={rate} />
       </div>
 
@@ -210,7 +267,10 @@ function SubjectSection({ subject, bands, index }: { subject: SubjectReport; ban
           { header: t('grades-report.topWeak.topAverage'), cell: (f: ScoreFigures) => rate(f.top.average) },
           { header: t('grades-report.topWeak.weakCount'), cell: (f: ScoreFigures) => num(f.weak.count) },
           { header: t('grades-report.topWeak.weakAverage'), cell: (f: ScoreFigures) => rate(f.weak.average) },
-          { header: t('grades-report.topWeak.gap'), cell: (f: ScoreFigures) => (f.gap === null ? '—' : t('grades-report.topWeak.points', { value: num(f.gap) })) },
+          {
+            header: t('grades-report.topWeak.gap'),
+            cell: (f: ScoreFigures) => (f.gap === null ? '—' : t('grades-report.topWeak.points', { value: num(f.gap) })),
+          },
         ]}
       />
 

@@ -66,16 +66,26 @@ export function passedCount(f: ScoreFigures): number | null {
 }
 
 /** A subject's groups as both exports list them: the classrooms in school order, then the subject overall. */
-export function groupsOf(subject: SubjectReport, words: GradesExportWords): { label: string; grade: string | null; classroom: string | null; figures: ScoreFigures }[] {
+export function groupsOf(
+  subject: SubjectReport,
+  words: GradesExportWords,
+): { label: string; grade: string | null; classroom: string | null; figures: ScoreFigures }[] {
   return [
-    ...subject.byClassroom.map((g: ClassroomScoreFigures) => ({ label: words.classroom(g), grade: g.grade, classroom: g.classroom, figures: g })),
+    ...subject.byClassroom.map((g: ClassroomScoreFigures) => ({
+      label: words.classroom(g),
+      grade: g.grade,
+      classroom: g.classroom,
+      figures: g,
+    })),
     { label: words.t('grades-report.tables.overall'), grade: null, classroom: null, figures: subject.summary },
   ]
 }
 
 /** The subjects' names, joined as a list in the page's language. */
 export function subjectList(lang: Lang, report: GradesReport): string {
-  return new Intl.ListFormat(lang, { type: 'conjunction' }).format([...report.subjects, ...(report.bandSubjects ?? [])].map((s) => s.subject))
+  return new Intl.ListFormat(lang, { type: 'conjunction' }).format(
+    [...report.subjects, ...(report.bandSubjects ?? [])].map((s) => s.subject),
+  )
 }
 
 /** A band summary's subjects: one sheet, a row per subject and classroom with each band's count and share. */
@@ -92,10 +102,16 @@ function bandSummarySheet(report: GradesReport, words: GradesExportWords, lang: 
         t('grades-report.tables.subject'),
         t('grades-report.tables.classroom'),
         t('grades-report.figures.students'),
-        ...keys.flatMap((key) => [t('grades-report.exports.bandCount', { band: words.band(key) }), t('grades-report.exports.bandShare', { band: words.band(key) })]),
+        ...keys.flatMap((key) => [
+          t('grades-report.exports.bandCount', { band: words.band(key) }),
+          t('grades-report.exports.bandShare', { band: words.band(key) }),
+        ]),
       ],
       subjects.flatMap((subject) =>
-        [...subject.byClassroom.map((c) => ({ label: `${c.grade} / ${c.classroom}`, group: c })), { label: t('grades-report.tables.overall'), group: subject.summary }].map(({ label, group }) => [
+        [
+          ...subject.byClassroom.map((c) => ({ label: `${c.grade} / ${c.classroom}`, group: c })),
+          { label: t('grades-report.tables.overall'), group: subject.summary },
+        ].map(({ label, group }) => [
           subject.subject,
           label,
           xlsxCells.integer(group.students),
@@ -123,7 +139,13 @@ function groupCells(group: ReturnType<typeof groupsOf>[number]): XlsxCell[] {
 /** Excel's 31 characters: the subject is shortened, never the sheet's kind, so names stay telling. */
 function subjectSheetName(t: ExportWords['t'], sheet: string, subject: string): string {
   const room = 31 - [...t('grades-report.exports.sheetOfSubject', { sheet, subject: '' })].length
-  const short = [...subject].length > room ? [...subject].slice(0, Math.max(1, room - 1)).join('').trimEnd() + '…' : subject
+  const short =
+    [...subject].length > room
+      ? [...subject]
+          .slice(0, Math.max(1, room - 1))
+          .join('')
+          .trimEnd() + '…'
+      : subject
   return t('grades-report.exports.sheetOfSubject', { sheet, subject: short })
 }
 
@@ -171,7 +193,10 @@ function subjectSheets(subject: SubjectReport, words: GradesExportWords, bands: 
     [
       ...groupHeaders,
       t('grades-report.figures.students'),
-      ...bands.flatMap((b) => [t('grades-report.exports.bandCount', { band: words.band(b.key) }), t('grades-report.exports.bandShare', { band: words.band(b.key) })]),
+      ...bands.flatMap((b) => [
+        t('grades-report.exports.bandCount', { band: words.band(b.key) }),
+        t('grades-report.exports.bandShare', { band: words.band(b.key) }),
+      ]),
     ],
     groups.map((g) => [
       ...groupCells(g),
@@ -194,7 +219,15 @@ function subjectSheets(subject: SubjectReport, words: GradesExportWords, bands: 
     ],
     groups.map((g) => {
       const f = g.figures
-      return [...groupCells(g), integer(f.students), integer(f.top.count), percentage(f.top.average), integer(f.weak.count), percentage(f.weak.average), decimal(f.gap)]
+      return [
+        ...groupCells(g),
+        integer(f.students),
+        integer(f.top.count),
+        percentage(f.top.average),
+        integer(f.weak.count),
+        percentage(f.weak.average),
+        decimal(f.gap),
+      ]
     }),
   )
 

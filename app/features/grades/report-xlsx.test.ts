@@ -71,10 +71,49 @@ function passedFromRecords(analysis: GradesAnalysis, subjectIndex: number): Map<
 
 const words = {
   ar: {
-    sheets: { summary: 'الملخص', classrooms: 'الفصول', bands: 'التقديرات', topWeak: 'العليا والدنيا', highestLowest: 'الأعلى والأدنى', skipped: 'الصفوف غير المحتسبة' },
-    classroomHeaders: ['الصف', 'الفصل', 'عدد الطلاب', 'الغائبون', 'مجموع الدرجات', 'المتوسط', 'أعلى درجة', 'أدنى درجة', 'الوسيط', 'الانحراف المعياري', 'نسبة النجاح'],
-    bandHeaders: ['عدد ممتاز', 'نسبة ممتاز', 'عدد جيد جدًا', 'نسبة جيد جدًا', 'عدد جيد', 'نسبة جيد', 'عدد مقبول', 'نسبة مقبول', 'عدد ضعيف', 'نسبة ضعيف'],
-    topWeakHeaders: ['الصف', 'الفصل', 'عدد الطلاب', 'الفئة العليا: عدد الطلاب', 'الفئة العليا: المتوسط', 'الفئة الدنيا: عدد الطلاب', 'الفئة الدنيا: المتوسط', 'الفرق (نقاط مئوية)'],
+    sheets: {
+      summary: 'الملخص',
+      classrooms: 'الفصول',
+      bands: 'التقديرات',
+      topWeak: 'العليا والدنيا',
+      highestLowest: 'الأعلى والأدنى',
+      skipped: 'الصفوف غير المحتسبة',
+    },
+    classroomHeaders: [
+      'الصف',
+      'الفصل',
+      'عدد الطلاب',
+      'الغائبون',
+      'مجموع الدرجات',
+      'المتوسط',
+      'أعلى درجة',
+      'أدنى درجة',
+      'الوسيط',
+      'الانحراف المعياري',
+      'نسبة النجاح',
+    ],
+    bandHeaders: [
+      'عدد ممتاز',
+      'نسبة ممتاز',
+      'عدد جيد جدًا',
+      'نسبة جيد جدًا',
+      'عدد جيد',
+      'نسبة جيد',
+      'عدد مقبول',
+      'نسبة مقبول',
+      'عدد ضعيف',
+      'نسبة ضعيف',
+    ],
+    topWeakHeaders: [
+      'الصف',
+      'الفصل',
+      'عدد الطلاب',
+      'الفئة العليا: عدد الطلاب',
+      'الفئة العليا: المتوسط',
+      'الفئة الدنيا: عدد الطلاب',
+      'الفئة الدنيا: المتوسط',
+      'الفرق (نقاط مئوية)',
+    ],
     listHeaders: ['الصف', 'الفصل', 'م', 'الأعلى: الطالب', 'الأعلى: الدرجة', 'الأدنى: الطالب', 'الأدنى: الدرجة'],
     overall: 'جميع الفصول',
     about: { school: 'المدرسة', subject: 'المادة', subjects: 'المواد', exam: 'الاختبار', created: 'تاريخ التحليل' },
@@ -84,10 +123,49 @@ const words = {
     noSkipped: 'قُرئت كل صفوف الملف.',
   },
   en: {
-    sheets: { summary: 'Summary', classrooms: 'Classrooms', bands: 'Bands', topWeak: 'Top vs weak', highestLowest: 'Highest & lowest', skipped: 'Skipped rows' },
-    classroomHeaders: ['Grade', 'Classroom', 'Students', 'Absent', 'Total score', 'Average', 'Highest score', 'Lowest score', 'Median', 'Standard deviation', 'Pass rate'],
-    bandHeaders: ['Excellent: count', 'Excellent: %', 'Very good: count', 'Very good: %', 'Good: count', 'Good: %', 'Acceptable: count', 'Acceptable: %', 'Weak: count', 'Weak: %'],
-    topWeakHeaders: ['Grade', 'Classroom', 'Students', 'Top group: students', 'Top group: average', 'Weak group: students', 'Weak group: average', 'Gap (percentage points)'],
+    sheets: {
+      summary: 'Summary',
+      classrooms: 'Classrooms',
+      bands: 'Bands',
+      topWeak: 'Top vs weak',
+      highestLowest: 'Highest & lowest',
+      skipped: 'Skipped rows',
+    },
+    classroomHeaders: [
+      'Grade',
+      'Classroom',
+      'Students',
+      'Absent',
+      'Total score',
+      'Average',
+      'Highest score',
+      'Lowest score',
+      'Median',
+      'Standard deviation',
+      'Pass rate',
+    ],
+    bandHeaders: [
+      'Excellent: count',
+      'Excellent: %',
+      'Very good: count',
+      'Very good: %',
+      'Good: count',
+      'Good: %',
+      'Acceptable: count',
+      'Acceptable: %',
+      'Weak: count',
+      'Weak: %',
+    ],
+    topWeakHeaders: [
+      'Grade',
+      'Classroom',
+      'Students',
+      'Top group: students',
+      'Top group: average',
+      'Weak group: students',
+      'Weak group: average',
+      'Gap (percentage points)',
+    ],
     listHeaders: ['Grade', 'Classroom', '#', 'Highest: student', 'Highest: score', 'Lowest: student', 'Lowest: score'],
     overall: 'All classrooms',
     about: { school: 'School', subject: 'Subject', subjects: 'Subjects', exam: 'Exam', created: 'Analysed on' },
@@ -100,145 +178,161 @@ const words = {
 
 const fixtures = [
   { file: 'small-ar.xlsx', school: 'متوسطة النور', exam: 'اختبار منتصف الفصل', subjects: { ar: 'الرياضيات', en: 'الرياضيات' } },
-  { file: 'english-two-subjects.xlsx', school: 'Al-Noor Intermediate School', exam: 'Midterm', subjects: { ar: 'Science وMath', en: 'Science and Math' } },
+  {
+    file: 'english-two-subjects.xlsx',
+    school: 'Al-Noor Intermediate School',
+    exam: 'Midterm',
+    subjects: { ar: 'Science وMath', en: 'Science and Math' },
+  },
 ] as const
 
-describe.each(fixtures.flatMap((fixture) => (['ar', 'en'] as const).map((lang) => ({ ...fixture, lang }))))('gradesReportWorkbook ($file, $lang)', (fixture) => {
-  const { lang } = fixture
-  const w = words[lang]
-  const analysis = fixtureAnalysis(fixture.file)
-  const { report } = analysis
-  const { wb, part } = open(gradesReportWorkbook({ lang, title, createdAt, analysis }))
-  const sheetName = (kind: keyof typeof w.sheets, subject: SubjectReport) => `${w.sheets[kind]} - ${subject.subject}`
-  const sheet = (name: string) => rowsOf(wb.Sheets[name])
+describe.each(fixtures.flatMap((fixture) => (['ar', 'en'] as const).map((lang) => ({ ...fixture, lang }))))(
+  'gradesReportWorkbook ($file, $lang)',
+  (fixture) => {
+    const { lang } = fixture
+    const w = words[lang]
+    const analysis = fixtureAnalysis(fixture.file)
+    const { report } = analysis
+    const { wb, part } = open(gradesReportWorkbook({ lang, title, createdAt, analysis }))
+    const sheetName = (kind: keyof typeof w.sheets, subject: SubjectReport) => `${w.sheets[kind]} - ${subject.subject}`
+    const sheet = (name: string) => rowsOf(wb.Sheets[name])
 
-  it('names its sheets in the page language: the summary, four per subject, the skipped rows', () => {
-    expect(wb.SheetNames).toEqual([
-      w.sheets.summary,
-      ...report.subjects.flatMap((s) => (['classrooms', 'bands', 'topWeak', 'highestLowest'] as const).map((kind) => sheetName(kind, s))),
-      w.sheets.skipped,
-    ])
-  })
-
-  it('sets every sheet right to left in Arabic only, with a styled, frozen header row on every table', () => {
-    expect(Boolean(wb.Workbook?.Views?.[0]?.RTL)).toBe(lang === 'ar')
-    wb.SheetNames.forEach((name, i) => {
-      const xml = part(`xl/worksheets/sheet${i + 1}.xml`)
-      expect(xml.includes('rightToLeft="1"')).toBe(lang === 'ar')
-      // The summary has no table header; every other sheet is one table.
-      expect(xml.includes('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>')).toBe(i > 0)
-      const header = i > 0 ? (sheet(name)[0] ?? []) : []
-      for (const cell of header) expect(cell?.s).toMatchObject({ patternType: 'solid', fgColor: { rgb: 'DCEBE8' } })
+    it('names its sheets in the page language: the summary, four per subject, the skipped rows', () => {
+      expect(wb.SheetNames).toEqual([
+        w.sheets.summary,
+        ...report.subjects.flatMap((s) => (['classrooms', 'bands', 'topWeak', 'highestLowest'] as const).map((kind) => sheetName(kind, s))),
+        w.sheets.skipped,
+      ])
     })
-  })
 
-  it('opens with a summary: title, school, subjects, exam, analysis date, each subject’s headline and the bands used', () => {
-    const rows = sheet(w.sheets.summary)
-    expect(text(rows[0]?.[0])).toBe(title)
-    // The first row of each label: the title block comes before the tables.
-    const byLabel = new Map<string, Cell[]>()
-    for (const row of rows) if (!byLabel.has(text(row[0]))) byLabel.set(text(row[0]), row.slice(1))
-    expect(text(byLabel.get(w.about.school)?.[0])).toBe(fixture.school)
-    const subjectLabel = report.subjects.length > 1 ? w.about.subjects : w.about.subject
-    expect(text(byLabel.get(subjectLabel)?.[0])).toBe(fixture.subjects[lang])
-    expect(text(byLabel.get(w.about.exam)?.[0])).toBe(fixture.exam)
-    expect(byLabel.get(w.about.created)?.slice(0, 2).map(text)).toEqual(w.createdOn)
-    for (const subject of report.subjects) {
-      const row = rows.find((r) => text(r[0]) === subject.subject && r[1]?.t === 'n')?.slice(1) ?? []
-      expect(row[0]).toMatchObject({ t: 'n', v: subject.max })
-      expectCount(row[1], subject.summary.students)
-      expectCount(row[2], subject.summary.absent)
-      expectDecimal(row[3], subject.summary.total / subject.summary.students)
-      expectShare(row[4], passedFromRecords(analysis, report.subjects.indexOf(subject)).get('overall') ?? 0, subject.summary.students)
-    }
-    const bandsAt = rows.findIndex((row) => text(row[0]) === w.bandsUsed)
-    expect(bandsAt).toBeGreaterThan(0)
-    const bandRows = rows.slice(bandsAt + 1, bandsAt + 1 + report.bands.length)
-    expect(bandRows.map((row) => row[1]?.v)).toEqual([0.9, 0.8, 0.7, 0.5, 0])
-    expect(bandRows.map((row) => text(row[0]))).toEqual(w.bandHeaders.filter((_, i) => i % 2 === 0).map((h) => h.replace(/^عدد |: count$/g, '')))
-  })
-
-  it('lists each classroom and the subject overall with every figure: counts, exact averages and pass rates', () => {
-    report.subjects.forEach((subject, s) => {
-      const [header = [], ...rows] = sheet(sheetName('classrooms', subject))
-      expect(header.map(text)).toEqual(w.classroomHeaders)
-      const passed = passedFromRecords(analysis, s)
-      const groups: [string, string, ScoreFigures][] = [
-        ...subject.byClassroom.map((g): [string, string, ScoreFigures] => [g.grade, g.classroom, g]),
-        [w.overall, '', subject.summary],
-      ]
-      expect(rows).toHaveLength(groups.length)
-      rows.forEach((row, i) => {
-        const [grade, classroom, f] = groups[i] as [string, string, ScoreFigures]
-        expect([text(row[0]), text(row[1])]).toEqual([grade, classroom])
-        expectCount(row[2], f.students)
-        expectCount(row[3], f.absent)
-        expect(row[4]).toMatchObject({ t: 'n', v: f.total })
-        expectDecimal(row[5], f.total / f.students)
-        expect(row[5]?.w).toBe((f.average as number).toFixed(2))
-        expect([row[6]?.v, row[7]?.v]).toEqual([f.highest, f.lowest])
-        expectDecimal(row[8], f.median as number)
-        expectDecimal(row[9], f.stdDev as number)
-        expectShare(row[10], passed.get(grade === w.overall ? 'overall' : `${grade}|${classroom}`) ?? 0, f.students)
+    it('sets every sheet right to left in Arabic only, with a styled, frozen header row on every table', () => {
+      expect(Boolean(wb.Workbook?.Views?.[0]?.RTL)).toBe(lang === 'ar')
+      wb.SheetNames.forEach((name, i) => {
+        const xml = part(`xl/worksheets/sheet${i + 1}.xml`)
+        expect(xml.includes('rightToLeft="1"')).toBe(lang === 'ar')
+        // The summary has no table header; every other sheet is one table.
+        expect(xml.includes('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>')).toBe(i > 0)
+        const header = i > 0 ? (sheet(name)[0] ?? []) : []
+        for (const cell of header) expect(cell?.s).toMatchObject({ patternType: 'solid', fgColor: { rgb: 'DCEBE8' } })
       })
     })
-  })
 
-  it('gives each band’s count and exact share of the group’s students', () => {
-    report.subjects.forEach((subject) => {
-      const [header = [], ...rows] = sheet(sheetName('bands', subject))
-      expect(header.map(text)).toEqual([w.classroomHeaders[0], w.classroomHeaders[1], w.classroomHeaders[2], ...w.bandHeaders])
-      const groups = [...subject.byClassroom, subject.summary]
-      rows.forEach((row, i) => {
-        const f = groups[i] as ScoreFigures
-        expectCount(row[2], f.students)
-        f.bands.forEach((band, b) => {
-          expectCount(row[3 + 2 * b], band.count)
-          expectShare(row[4 + 2 * b], band.count, f.students)
+    it('opens with a summary: title, school, subjects, exam, analysis date, each subject’s headline and the bands used', () => {
+      const rows = sheet(w.sheets.summary)
+      expect(text(rows[0]?.[0])).toBe(title)
+      // The first row of each label: the title block comes before the tables.
+      const byLabel = new Map<string, Cell[]>()
+      for (const row of rows) if (!byLabel.has(text(row[0]))) byLabel.set(text(row[0]), row.slice(1))
+      expect(text(byLabel.get(w.about.school)?.[0])).toBe(fixture.school)
+      const subjectLabel = report.subjects.length > 1 ? w.about.subjects : w.about.subject
+      expect(text(byLabel.get(subjectLabel)?.[0])).toBe(fixture.subjects[lang])
+      expect(text(byLabel.get(w.about.exam)?.[0])).toBe(fixture.exam)
+      expect(byLabel.get(w.about.created)?.slice(0, 2).map(text)).toEqual(w.createdOn)
+      for (const subject of report.subjects) {
+        const row = rows.find((r) => text(r[0]) === subject.subject && r[1]?.t === 'n')?.slice(1) ?? []
+        expect(row[0]).toMatchObject({ t: 'n', v: subject.max })
+        expectCount(row[1], subject.summary.students)
+        expectCount(row[2], subject.summary.absent)
+        expectDecimal(row[3], subject.summary.total / subject.summary.students)
+        expectShare(row[4], passedFromRecords(analysis, report.subjects.indexOf(subject)).get('overall') ?? 0, subject.summary.students)
+      }
+      const bandsAt = rows.findIndex((row) => text(row[0]) === w.bandsUsed)
+      expect(bandsAt).toBeGreaterThan(0)
+      const bandRows = rows.slice(bandsAt + 1, bandsAt + 1 + report.bands.length)
+      expect(bandRows.map((row) => row[1]?.v)).toEqual([0.9, 0.8, 0.7, 0.5, 0])
+      expect(bandRows.map((row) => text(row[0]))).toEqual(
+        w.bandHeaders.filter((_, i) => i % 2 === 0).map((h) => h.replace(/^عدد |: count$/g, '')),
+      )
+    })
+
+    it('lists each classroom and the subject overall with every figure: counts, exact averages and pass rates', () => {
+      report.subjects.forEach((subject, s) => {
+        const [header = [], ...rows] = sheet(sheetName('classrooms', subject))
+        expect(header.map(text)).toEqual(w.classroomHeaders)
+        const passed = passedFromRecords(analysis, s)
+        const groups: [string, string, ScoreFigures][] = [
+          ...subject.byClassroom.map((g): [string, string, ScoreFigures] => [g.grade, g.classroom, g]),
+          [w.overall, '', subject.summary],
+        ]
+        expect(rows).toHaveLength(groups.length)
+        rows.forEach((row, i) => {
+          const [grade, classroom, f] = groups[i] as [string, string, ScoreFigures]
+          expect([text(row[0]), text(row[1])]).toEqual([grade, classroom])
+          expectCount(row[2], f.students)
+          expectCount(row[3], f.absent)
+          expect(row[4]).toMatchObject({ t: 'n', v: f.total })
+          expectDecimal(row[5], f.total / f.students)
+          expect(row[5]?.w).toBe((f.average as number).toFixed(2))
+          expect([row[6]?.v, row[7]?.v]).toEqual([f.highest, f.lowest])
+          expectDecimal(row[8], f.median as number)
+          expectDecimal(row[9], f.stdDev as number)
+          expectShare(row[10], passed.get(grade === w.overall ? 'overall' : `${grade}|${classroom}`) ?? 0, f.students)
         })
       })
     })
-  })
 
-  it('compares the top and weak groups per classroom and overall', () => {
-    report.subjects.forEach((subject) => {
-      const [header = [], ...rows] = sheet(sheetName('topWeak', subject))
-      expect(header.map(text)).toEqual(w.topWeakHeaders)
-      const groups = [...subject.byClassroom, subject.summary]
-      rows.forEach((row, i) => {
-        const f = groups[i] as ScoreFigures
-        expectCount(row[3], f.top.count)
-        expect(row[4]).toMatchObject({ t: 'n', v: (f.top.average as number) / 100, z: '0.00%' })
-        expectCount(row[5], f.weak.count)
-        expect(row[6]).toMatchObject({ t: 'n', v: (f.weak.average as number) / 100, z: '0.00%' })
-        expectDecimal(row[7], f.gap as number)
+    it('gives each band’s count and exact share of the group’s students', () => {
+      report.subjects.forEach((subject) => {
+        const [header = [], ...rows] = sheet(sheetName('bands', subject))
+        expect(header.map(text)).toEqual([w.classroomHeaders[0], w.classroomHeaders[1], w.classroomHeaders[2], ...w.bandHeaders])
+        const groups = [...subject.byClassroom, subject.summary]
+        rows.forEach((row, i) => {
+          const f = groups[i] as ScoreFigures
+          expectCount(row[2], f.students)
+          f.bands.forEach((band, b) => {
+            expectCount(row[3 + 2 * b], band.count)
+            expectShare(row[4 + 2 * b], band.count, f.students)
+          })
+        })
       })
     })
-  })
 
-  it('lists the five highest and five lowest students of each classroom and overall', () => {
-    report.subjects.forEach((subject) => {
-      const [header = [], ...rows] = sheet(sheetName('highestLowest', subject))
-      expect(header.map(text)).toEqual(w.listHeaders)
-      const overall = rows.filter((row) => text(row[0]) === w.overall)
-      expect(overall.map((row) => row[2]?.v)).toEqual([1, 2, 3, 4, 5])
-      expect(overall.map((row) => [text(row[3]), row[4]?.v])).toEqual(subject.summary.highest5.map((s) => [s.name, s.score]))
-      expect(overall.map((row) => [text(row[5]), row[6]?.v])).toEqual(subject.summary.lowest5.map((s) => [s.name, s.score]))
-      const first = subject.byClassroom[0]
-      const firstRows = rows.filter((row) => text(row[0]) === first?.grade && text(row[1]) === first.classroom)
-      expect(firstRows.map((row) => text(row[3]))).toEqual(first?.highest5.map((s) => s.name))
+    it('compares the top and weak groups per classroom and overall', () => {
+      report.subjects.forEach((subject) => {
+        const [header = [], ...rows] = sheet(sheetName('topWeak', subject))
+        expect(header.map(text)).toEqual(w.topWeakHeaders)
+        const groups = [...subject.byClassroom, subject.summary]
+        rows.forEach((row, i) => {
+          const f = groups[i] as ScoreFigures
+          expectCount(row[3], f.top.count)
+          expect(row[4]).toMatchObject({ t: 'n', v: (f.top.average as number) / 100, z: '0.00%' })
+          expectCount(row[5], f.weak.count)
+          expect(row[6]).toMatchObject({ t: 'n', v: (f.weak.average as number) / 100, z: '0.00%' })
+          expectDecimal(row[7], f.gap as number)
+        })
+      })
     })
-  })
 
-  it('lists the skipped rows with their reasons and values in the page language', () => {
-    const [header = [], ...rows] = sheet(w.sheets.skipped)
-    expect(header.map(text)).toEqual(lang === 'ar' ? ['الصف', 'السبب'] : ['Row', 'Reason'])
-    // The Arabic fixture reads every row; the English one skips two.
-    const expected = report.skipped.length === 0 ? [['', w.noSkipped]] : [['32', w.skipped[0]], ['79', w.skipped[1]]]
-    expect(rows.map((row) => row.slice(0, 2).map(text))).toEqual(expected)
-    expect(rows.map((row) => row[0]?.t ?? null)).toEqual(report.skipped.length === 0 ? [null] : ['n', 'n'])
-  })
-})
+    it('lists the five highest and five lowest students of each classroom and overall', () => {
+      report.subjects.forEach((subject) => {
+        const [header = [], ...rows] = sheet(sheetName('highestLowest', subject))
+        expect(header.map(text)).toEqual(w.listHeaders)
+        const overall = rows.filter((row) => text(row[0]) === w.overall)
+        expect(overall.map((row) => row[2]?.v)).toEqual([1, 2, 3, 4, 5])
+        expect(overall.map((row) => [text(row[3]), row[4]?.v])).toEqual(subject.summary.highest5.map((s) => [s.name, s.score]))
+        expect(overall.map((row) => [text(row[5]), row[6]?.v])).toEqual(subject.summary.lowest5.map((s) => [s.name, s.score]))
+        const first = subject.byClassroom[0]
+        const firstRows = rows.filter((row) => text(row[0]) === first?.grade && text(row[1]) === first.classroom)
+        expect(firstRows.map((row) => text(row[3]))).toEqual(first?.highest5.map((s) => s.name))
+      })
+    })
+
+    it('lists the skipped rows with their reasons and values in the page language', () => {
+      const [header = [], ...rows] = sheet(w.sheets.skipped)
+      expect(header.map(text)).toEqual(lang === 'ar' ? ['الصف', 'السبب'] : ['Row', 'Reason'])
+      // The Arabic fixture reads every row; the English one skips two.
+      const expected =
+        report.skipped.length === 0
+          ? [['', w.noSkipped]]
+          : [
+              ['32', w.skipped[0]],
+              ['79', w.skipped[1]],
+            ]
+      expect(rows.map((row) => row.slice(0, 2).map(text))).toEqual(expected)
+      expect(rows.map((row) => row[0]?.t ?? null)).toEqual(report.skipped.length === 0 ? [null] : ['n', 'n'])
+    })
+  },
+)
 
 describe('gradesReportWorkbook with other bands and odd subjects', () => {
   const analysis = fixtureAnalysis('small-ar.xlsx')
@@ -269,7 +363,24 @@ describe('gradesReportWorkbook with other bands and odd subjects', () => {
   it('shortens a long subject in sheet names, keeps them unique and leaves an empty group’s figures empty', () => {
     const subject = analysis.report.subjects[0] as SubjectReport
     const long = 'Mathematics and Statistics for the Second Term: Part 1'
-    const empty: ScoreFigures = { ...subject.summary, students: 0, absent: 3, total: 0, average: null, highest: null, lowest: null, median: null, stdDev: null, passRate: null, bands: subject.summary.bands.map((b) => ({ ...b, count: 0, percentage: null })), top: { count: 0, average: null }, weak: { count: 0, average: null }, gap: null, highest5: [], lowest5: [] }
+    const empty: ScoreFigures = {
+      ...subject.summary,
+      students: 0,
+      absent: 3,
+      total: 0,
+      average: null,
+      highest: null,
+      lowest: null,
+      median: null,
+      stdDev: null,
+      passRate: null,
+      bands: subject.summary.bands.map((b) => ({ ...b, count: 0, percentage: null })),
+      top: { count: 0, average: null },
+      weak: { count: 0, average: null },
+      gap: null,
+      highest5: [],
+      lowest5: [],
+    }
     const report = {
       ...analysis.report,
       subjects: [

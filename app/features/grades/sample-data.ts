@@ -26,7 +26,14 @@ export const sampleMaxScore = 50
 /** Keys of `values.subjects` in the locale file, in the order the rows list them. */
 export const sampleSubjects = ['math', 'chemistry'] as const
 
-const student = (ar: string, en: string, nationalId: string, classroom: number, math: SampleScore, chemistry: SampleScore): SampleStudent => ({
+const student = (
+  ar: string,
+  en: string,
+  nationalId: string,
+  classroom: number,
+  math: SampleScore,
+  chemistry: SampleScore,
+): SampleStudent => ({
   name: { ar, en },
   nationalId,
   classroom,

@@ -79,7 +79,6 @@ function examplesFor(lang: Lang, { word }: Words): Record<ColumnKey, XlsxCell> {
   }
 }
 
-
 /** The sample grades workbook (.xlsx bytes) in the page's language. */
 export function gradesSampleWorkbook(lang: Lang): Uint8Array {
   const words: Record<Lang, Words> = { ar: wordsFor('ar'), en: wordsFor('en') }

@@ -104,7 +104,9 @@ describe.each(['ar', 'en'] as const)('grades sample (%s)', (lang) => {
     expect(data.map((row) => text(cell(row, h[1] as string))).filter((id) => !/^[12]\d{9}$/.test(id))).toEqual([])
     const names = data.map((row) => text(cell(row, h[0] as string)))
     const realistic =
-      lang === 'ar' ? (n: string) => /^[\u0600-\u06FF ]+$/.test(n) && n.split(' ').length === 4 : (n: string) => /^[A-Za-z' -]+$/.test(n) && n.split(' ').length >= 4
+      lang === 'ar'
+        ? (n: string) => /^[\u0600-\u06FF ]+$/.test(n) && n.split(' ').length === 4
+        : (n: string) => /^[A-Za-z' -]+$/.test(n) && n.split(' ').length >= 4
     expect(names.filter((n) => !realistic(n))).toEqual([])
   })
 
@@ -116,7 +118,10 @@ describe.each(['ar', 'en'] as const)('grades sample (%s)', (lang) => {
 
     const summary = (subject: string) => {
       const rowsOfSubject = data.filter((row) => text(cell(row, h[4] as string)) === subject)
-      const values = rowsOfSubject.map((row) => cell(row, h[5] as string)).filter((c) => c?.t === 'n').map((c) => Number(c?.v))
+      const values = rowsOfSubject
+        .map((row) => cell(row, h[5] as string))
+        .filter((c) => c?.t === 'n')
+        .map((c) => Number(c?.v))
       const bands = values.map((v) => band((100 * v) / 50))
       return {
         absent: rowsOfSubject.length - values.length,

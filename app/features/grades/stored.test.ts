@@ -25,7 +25,13 @@ let n = 0
 async function teacherId() {
   const [user] = await testDb()
     .db.insert(users)
-    .values({ username: `grades stored ${++n}`, email: `grades-stored${n}-${Date.now()}@example.sa`, phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() })
+    .values({
+      username: `grades stored ${++n}`,
+      email: `grades-stored${n}-${Date.now()}@example.sa`,
+      phone: '+966551234567',
+      passwordHash: 'x',
+      emailVerifiedAt: new Date(),
+    })
     .returning()
   return user!.id
 }
@@ -51,7 +57,10 @@ describe('a saved grades analysis', () => {
       }
       // The row itself holds no student: they are entries, one per student and subject.
       const stored = await findAnalysis(db, userId, asEntries.id)
-      expect(stored?.records).toMatchObject({ entries: 'students', subjects: analysis.records.subjects.map((s) => ({ subject: s.subject, students: s.students.length })) })
+      expect(stored?.records).toMatchObject({
+        entries: 'students',
+        subjects: analysis.records.subjects.map((s) => ({ subject: s.subject, students: s.students.length })),
+      })
       const counted = await Promise.all(analysis.records.subjects.map((_s, part) => analysisEntryData(db, asEntries.id, part)))
       expect(counted.reduce((sum, list) => sum + list.length, 0)).toBe(students)
     })

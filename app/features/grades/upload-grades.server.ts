@@ -11,30 +11,37 @@ export type GradesUpload = { name: string; size: number; bytes: () => Promise<Ui
  * thread, stored: the report, and the scored records it can be recomputed from with other bands,
  * each student an entry written in batches (never the file).
  */
-export async function uploadGrades(ctx: UploadContext, input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] }) {
+export async function uploadGrades(
+  ctx: UploadContext,
+  input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] },
+) {
   const bands = resolveBands(input.bands)
   await checkUpload(ctx, input.userId, input.file)
   const file = input.file as GradesUpload
-  const analysis: GradesAnalysis = await analyseInWorker(ctx, 'grades', await file.bytes(), { read: readLimits(ctx.env, gradesSheetNames), bands })
+  const analysis: GradesAnalysis = await analyseInWorker(ctx, 'grades', await file.bytes(), {
+    read: readLimits(ctx.env, gradesSheetNames),
+    bands,
+  })
   const first = analysis.report.subjects[0]
   const { records, entries } = gradesStorage(analysis)
   const saved = await saveAnalysis(
     ctx.db,
     {
-    userId: input.userId,
-    kind: 'grades',
-    title: gradesTitle(analysis.meta, file.name),
-    meta: metaRecord(analysis.meta),
-    headline: {
-      subjects: analysis.report.subjects.length,
-      students: analysis.report.subjects.reduce((n, s) => n + s.summary.students, 0),
-      // The first subject's average as a percent of its max: the list's one figure.
-      average: first && first.summary.average !== null && first.max > 0 ? Math.round((10_000 * first.summary.average) / first.max) / 100 : null,
-      passRate: first?.summary.passRate ?? null,
+      userId: input.userId,
+      kind: 'grades',
+      title: gradesTitle(analysis.meta, file.name),
+      meta: metaRecord(analysis.meta),
+      headline: {
+        subjects: analysis.report.subjects.length,
+        students: analysis.report.subjects.reduce((n, s) => n + s.summary.students, 0),
+        // The first subject's average as a percent of its max: the list's one figure.
+        average:
+          first && first.summary.average !== null && first.max > 0 ? Math.round((10_000 * first.summary.average) / first.max) / 100 : null,
+        passRate: first?.summary.passRate ?? null,
+      },
+      report: analysis.report,
+      records,
     },
-    report: analysis.report,
-    records,
-  },
     entries,
   )
   return { id: saved.id, analysis }
@@ -49,6 +56,7 @@ export function gradesTitle(meta: GradesMeta, fileName: string): string {
 
 function metaRecord(meta: GradesMeta): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(meta)) if ((typeof value === 'string' && value) || typeof value === 'number') out[key] = String(value)
+  for (const [key, value] of Object.entries(meta))
+    if ((typeof value === 'string' && value) || typeof value === 'number') out[key] = String(value)
   return out
 }

@@ -30,7 +30,10 @@ const gradesRecognised = z.object({
   layout: z.enum(['grades-rows', 'report-cards', 'band-summary']),
   ...recognisedBaseWire,
   students: wireCount.nullable().describe('Null for a band summary'),
-  assumedMaxima: z.record(z.string(), z.number().positive()).optional().describe('Report cards without maxima: the maximum assumed per subject'),
+  assumedMaxima: z
+    .record(z.string(), z.number().positive())
+    .optional()
+    .describe('Report cards without maxima: the maximum assumed per subject'),
 })
 
 export const gradesAnalysisWire = wireShape(

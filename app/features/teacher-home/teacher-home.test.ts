@@ -27,7 +27,11 @@ describe('the teacher’s home', () => {
   it('shows a new teacher the way to subscribe and nothing recent', async () => {
     const ctx = testContext(testDb())
     const { user } = await teacher(ctx)
-    expect(await loadTeacherHome({ db: ctx.db, userId: user.id, lang: 'ar' })).toEqual({ subscription: { state: 'none' }, analyses: [], exams: [] })
+    expect(await loadTeacherHome({ db: ctx.db, userId: user.id, lang: 'ar' })).toEqual({
+      subscription: { state: 'none' },
+      analyses: [],
+      exams: [],
+    })
   })
 
   it('shows her own latest analyses and tests, newest first, and her subscription in force with its end', async () => {
@@ -37,7 +41,8 @@ describe('the teacher’s home', () => {
     for (const title of ['week 1', 'week 2', 'week 3']) await saveAnalysis(ctx.db, analysis(user.id, title))
     await saveAnalysis(ctx.db, analysis(user.id, 'term scores', 'grades'))
     await saveAnalysis(ctx.db, analysis(other.user.id, 'not hers'))
-    for (const title of ['quiz 1', 'quiz 2', 'quiz 3', 'quiz 4']) await createExam({ db: ctx.db, userId: user.id, exam: sampleExam({ title }) })
+    for (const title of ['quiz 1', 'quiz 2', 'quiz 3', 'quiz 4'])
+      await createExam({ db: ctx.db, userId: user.id, exam: sampleExam({ title }) })
     await createExam({ db: ctx.db, userId: other.user.id, exam: sampleExam({ title: 'not hers either' }) })
 
     const home = await loadTeacherHome({ db: ctx.db, userId: user.id, lang: 'en' })

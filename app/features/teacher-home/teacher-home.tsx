@@ -71,7 +71,13 @@ export function TeacherHome({ home, name, unread }: { home: TeacherHomeData; nam
           <RecentList
             id="home-analyses"
             title={t('teacher-home.recent.analyses.title')}
-            items={home.analyses.map((a) => ({ id: a.id, title: a.title, to: `single-analysis?id=${a.id}`, detail: t(`analyses.kinds.${a.kind}`), createdAt: a.createdAt }))}
+            items={home.analyses.map((a) => ({
+              id: a.id,
+              title: a.title,
+              to: `single-analysis?id=${a.id}`,
+              detail: t(`analyses.kinds.${a.kind}`),
+              createdAt: a.createdAt,
+            }))}
             empty={t('teacher-home.recent.analyses.empty')}
             firstStep={t('teacher-home.recent.analyses.firstStep')}
             start={{ to: 'analysis', label: t('teacher-home.tools.absence.cta') }}
@@ -80,7 +86,13 @@ export function TeacherHome({ home, name, unread }: { home: TeacherHomeData; nam
           <RecentList
             id="home-exams"
             title={t('teacher-home.recent.exams.title')}
-            items={home.exams.map((e) => ({ id: e.id, title: e.title, to: `exams-test?id=${e.id}`, detail: t('teacher-home.recent.exams.questions', { count: e.questionCount }), createdAt: e.createdAt }))}
+            items={home.exams.map((e) => ({
+              id: e.id,
+              title: e.title,
+              to: `exams-test?id=${e.id}`,
+              detail: t('teacher-home.recent.exams.questions', { count: e.questionCount }),
+              createdAt: e.createdAt,
+            }))}
             empty={t('teacher-home.recent.exams.empty')}
             firstStep={t('teacher-home.recent.exams.firstStep')}
             start={{ to: 'exams-test', label: t('teacher-home.recent.exams.start') }}

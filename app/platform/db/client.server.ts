@@ -120,7 +120,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
   // A database that stops answering must not hold requests for ever: connections give up after
   // 10 s, statements after 30 s (the request then fails cleanly and the pool carries on).
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolMax ?? 10, connectionTimeoutMillis: 10_000, statement_timeout: 30_000, query_timeout: 35_000 })
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: 30_000,
+    query_timeout: 35_000,
+  })
   // A dropped connection must not crash the process; the next query reconnects.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db

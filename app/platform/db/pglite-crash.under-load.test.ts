@@ -29,7 +29,11 @@ const titleOf = (version: number, id: string) => `crash test ${id} v${version}`
 const versionOf = (title: string) => Number(/ v(\d+)$/.exec(title)?.[1] ?? Number.NaN)
 
 async function pngImage(seed: number) {
-  return new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: seed % 256, g: (seed * 7) % 256, b: (seed * 13) % 256 } } }).png().toBuffer())
+  return new Uint8Array(
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: seed % 256, g: (seed * 7) % 256, b: (seed * 13) % 256 } } })
+      .png()
+      .toBuffer(),
+  )
 }
 
 /** Writes until the server is gone; every write whose whole answer arrived is recorded in `acked`. */
@@ -66,14 +70,22 @@ async function writeUntilKilled(server: ServerProcess, token: string, acked: Ack
     // New tests, then edits of them: each acknowledged edit raises the version the test must show.
     lane(async (i) => {
       if (i % 3 === 0 || examsOfRound.length === 0) {
-        const created = await send('/exams', { method: 'POST', headers: json, body: JSON.stringify(sampleExamBody({ title: titleOf(1, `r${round}`) })) })
+        const created = await send('/exams', {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify(sampleExamBody({ title: titleOf(1, `r${round}`) })),
+        })
         examsOfRound.push(created.id!)
         acked.exams.set(created.id!, 1)
         return
       }
       const id = examsOfRound[i % examsOfRound.length]!
       const version = (acked.exams.get(id) ?? 1) + 1
-      await send(`/exams/${id}`, { method: 'PUT', headers: json, body: JSON.stringify(sampleExamBody({ title: titleOf(version, `r${round}`) })) })
+      await send(`/exams/${id}`, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify(sampleExamBody({ title: titleOf(version, `r${round}`) })),
+      })
       acked.exams.set(id, version)
     }),
     // Question images (the teacher may upload 120 an hour: a few a round).
@@ -157,18 +169,34 @@ describe('the embedded database after a crash', () => {
     try {
       for (let round = 1; round <= ROUNDS; round++) {
         const t0 = performance.now()
-        server = await startServer({ name: 'crash', database: 'pglite', dataDir, hostname: '127.0.0.1', env: { SESSION_SECRET: SECRET, ANALYSIS_UPLOADS_PER_HOUR: '10000', DATABASE_URL: undefined } })
+        server = await startServer({
+          name: 'crash',
+          database: 'pglite',
+          dataDir,
+          hostname: '127.0.0.1',
+          env: { SESSION_SECRET: SECRET, ANALYSIS_UPLOADS_PER_HOUR: '10000', DATABASE_URL: undefined },
+        })
         const startMs = performance.now() - t0
         // What the rounds before acknowledged survived their crash.
         expect(await checkEverything(server, token, acked)).toEqual([])
         const { writes, interrupted } = await writeUntilKilled(server, token, acked, round, 800 + Math.floor(Math.random() * 1700))
-        figures.push(`round ${round}: started in ${Math.round(startMs)} ms, ${writes} writes acknowledged, ${interrupted} cut off by the SIGKILL`)
+        figures.push(
+          `round ${round}: started in ${Math.round(startMs)} ms, ${writes} writes acknowledged, ${interrupted} cut off by the SIGKILL`,
+        )
         expect(writes).toBeGreaterThan(0)
       }
       // After the last crash.
-      server = await startServer({ name: 'crash', database: 'pglite', dataDir, hostname: '127.0.0.1', env: { SESSION_SECRET: SECRET, DATABASE_URL: undefined } })
+      server = await startServer({
+        name: 'crash',
+        database: 'pglite',
+        dataDir,
+        hostname: '127.0.0.1',
+        env: { SESSION_SECRET: SECRET, DATABASE_URL: undefined },
+      })
       expect(await checkEverything(server, token, acked)).toEqual([])
-      console.info(`crash safety: data folder prepared in ${Math.round(prepareMs)} ms; ${figures.join('; ')}; in all ${acked.exams.size} tests, ${acked.images.size} images, ${acked.analyses.size} analyses read back`)
+      console.info(
+        `crash safety: data folder prepared in ${Math.round(prepareMs)} ms; ${figures.join('; ')}; in all ${acked.exams.size} tests, ${acked.images.size} images, ${acked.analyses.size} analyses read back`,
+      )
     } finally {
       // Not server.stop(): it would remove the data folder before the next round; removed here.
       if (server && server.exitCode() === null && server.child.signalCode === null) server.child.kill('SIGKILL')

@@ -39,10 +39,7 @@ export const packages = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    check('packages_price_positive', sql`${t.priceHalalas} > 0`),
-    check('packages_months_range', sql`${t.months} between 1 and 36`),
-  ],
+  (t) => [check('packages_price_positive', sql`${t.priceHalalas} > 0`), check('packages_months_range', sql`${t.months} between 1 and 36`)],
 )
 
 export const contactMessages = pgTable(
@@ -58,10 +55,7 @@ export const contactMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check(
-      'contact_messages_type',
-      sql`${t.type} in ('request', 'suggestion', 'inquiry', 'complaint', 'other')`,
-    ),
+    check('contact_messages_type', sql`${t.type} in ('request', 'suggestion', 'inquiry', 'complaint', 'other')`),
     index('contact_messages_created_at').on(t.createdAt),
   ],
 )
@@ -89,7 +83,9 @@ export const users = pgTable(
     fullNameEn: text('full_name_en'),
     /** When the teacher was asked for her full name (given or skipped), so she is asked once. */
     fullNameAskedAt: timestamp('full_name_asked_at', { withTimezone: true }),
-    lang: text('lang', { enum: ['ar', 'en'] }).notNull().default('ar'),
+    lang: text('lang', { enum: ['ar', 'en'] })
+      .notNull()
+      .default('ar'),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** The authenticator key of the optional second factor, sealed with the server's secret; set from the start of enrolment. */
     totpSecret: text('totp_secret'),
@@ -100,10 +96,7 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex('users_email_unique').on(t.email),
-    uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`),
-  ],
+  (t) => [uniqueIndex('users_email_unique').on(t.email), uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`)],
 )
 
 export const sessionKinds = ['web', 'api'] as const
@@ -223,10 +216,7 @@ export const reviews = pgTable(
     createdAt: createdAt(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
   },
-  (t) => [
-    check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
-    index('reviews_status_created').on(t.status, t.createdAt),
-  ],
+  (t) => [check('reviews_rating_range', sql`${t.rating} between 1 and 5`), index('reviews_status_created').on(t.status, t.createdAt)],
 )
 
 // Billing. Amounts in halalas; invoices are append-only with a gap-free serial per seller.
@@ -347,7 +337,9 @@ export const sandboxPayments = pgTable('sandbox_payments', {
   description: text('description').notNull(),
   callbackUrl: text('callback_url').notNull(),
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
-  status: text('status', { enum: ['initiated', 'awaiting_3ds', 'paid', 'failed'] }).notNull().default('initiated'),
+  status: text('status', { enum: ['initiated', 'awaiting_3ds', 'paid', 'failed'] })
+    .notNull()
+    .default('initiated'),
   cardLast4: text('card_last4'),
   message: text('message'),
   createdAt: createdAt(),
@@ -385,7 +377,10 @@ export const analyses = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('analyses_user_created').on(t.userId, t.createdAt), check('analyses_title_length', sql`char_length(${t.title}) between 1 and 200`)],
+  (t) => [
+    index('analyses_user_created').on(t.userId, t.createdAt),
+    check('analyses_title_length', sql`char_length(${t.title}) between 1 and 200`),
+  ],
 )
 
 /**
@@ -407,7 +402,10 @@ export const analysisEntries = pgTable(
     warningLevel: integer('warning_level'),
     data: jsonb('data').$type<unknown>().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.analysisId, t.part, t.position] }), index('analysis_entries_name').on(t.analysisId, t.part, t.nameKey.op('text_pattern_ops'))],
+  (t) => [
+    primaryKey({ columns: [t.analysisId, t.part, t.position] }),
+    index('analysis_entries_name').on(t.analysisId, t.part, t.nameKey.op('text_pattern_ops')),
+  ],
 )
 
 /**
@@ -427,7 +425,12 @@ export const absenceSettings = pgTable(
     tierSevere: integer('tier_severe').notNull(),
     updatedAt: updatedAt(),
   },
-  (t) => [check('absence_settings_tiers_ascending', sql`0 < ${t.tierAtRisk} and ${t.tierAtRisk} < ${t.tierChronic} and ${t.tierChronic} < ${t.tierSevere} and ${t.tierSevere} <= 10000`)],
+  (t) => [
+    check(
+      'absence_settings_tiers_ascending',
+      sql`0 < ${t.tierAtRisk} and ${t.tierAtRisk} < ${t.tierChronic} and ${t.tierChronic} < ${t.tierSevere} and ${t.tierSevere} <= 10000`,
+    ),
+  ],
 )
 
 /**

@@ -61,7 +61,8 @@ export function openOle(buf: Buffer): OleFile {
     for (let i = 0; i < entriesPerSector - 1 && fatSectors.length < fatCount; i++) fatSectors.push(buf.readUInt32LE(base + i * 4))
     difat = buf.readUInt32LE(base + sectorSize - 4)
   }
-  for (const sector of fatSectors) if (sector >= sectorCount || offsetOf(sector) + sectorSize > buf.length) throw broken('FAT sector past the end')
+  for (const sector of fatSectors)
+    if (sector >= sectorCount || offsetOf(sector) + sectorSize > buf.length) throw broken('FAT sector past the end')
 
   const fatNext = (sector: number): number => {
     const fatSector = fatSectors[Math.floor(sector / entriesPerSector)]

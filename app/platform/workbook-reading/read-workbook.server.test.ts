@@ -3,7 +3,16 @@ import path from 'node:path'
 import * as XLSX from '@e965/xlsx'
 import { describe, expect, it } from 'vitest'
 import { XlsxError, type ReadSheetOptions, type XlsxErrorCode } from '#app/platform/xlsx/types.ts'
-import { buildOle, buildWorkbook, buildZip, deflateStream, MAIN_NS, sharedStringsXml, worksheetXml, zeroBomb } from '#tests/support/workbooks.ts'
+import {
+  buildOle,
+  buildWorkbook,
+  buildZip,
+  deflateStream,
+  MAIN_NS,
+  sharedStringsXml,
+  worksheetXml,
+  zeroBomb,
+} from '#tests/support/workbooks.ts'
 import type { MergedRange, ReadWorkbookOptions } from './grid.ts'
 import { decodeCsv } from './read-csv.server.ts'
 import { isDateFormatCode, readSheet, readWorkbook, XLSX_READ_LIMITS } from './read-workbook.server.ts'
@@ -12,7 +21,12 @@ import { isDateFormatCode, readSheet, readWorkbook, XLSX_READ_LIMITS } from './r
 const featuresDir = path.resolve(import.meta.dirname, '../../features')
 
 const MB = 1 << 20
-const options: ReadSheetOptions = { maxUncompressedBytes: 200 * MB, maxRows: 500_000, timeBudgetMs: 10_000, preferredSheets: ['الغياب', 'Absence'] }
+const options: ReadSheetOptions = {
+  maxUncompressedBytes: 200 * MB,
+  maxRows: 500_000,
+  timeBudgetMs: 10_000,
+  preferredSheets: ['الغياب', 'Absence'],
+}
 
 function codeOf(run: () => unknown): XlsxErrorCode | 'no error' {
   try {
@@ -32,7 +46,8 @@ function refuse(data: Uint8Array, opts: Partial<ReadSheetOptions> = {}) {
   return { code, ms: performance.now() - t0, rssGrowthMb: (process.memoryUsage().rss - rss) / MB }
 }
 
-const sheetOf = (rows: string, strings: readonly string[] = []) => buildWorkbook({ sheets: [{ name: 'Sheet1', xml: rows }], sharedStrings: strings })
+const sheetOf = (rows: string, strings: readonly string[] = []) =>
+  buildWorkbook({ sheets: [{ name: 'Sheet1', xml: rows }], sharedStrings: strings })
 const read = (data: Uint8Array, opts: Partial<ReadSheetOptions> = {}) => readSheet(data, { ...options, ...opts })
 const cellsOf = (data: Uint8Array) => read(data).rows.map((r) => r.cells)
 
@@ -82,7 +97,10 @@ describe('readSheet refuses what is not a readable workbook', () => {
   })
 
   it('refuses compression methods other than stored and deflate', () => {
-    const data = buildWorkbook({ sheets: [{ name: 'S', xml: '' }], extraEntries: [{ name: 'xl/workbook.xml', data: '<workbook/>', method: 12 }] })
+    const data = buildWorkbook({
+      sheets: [{ name: 'S', xml: '' }],
+      extraEntries: [{ name: 'xl/workbook.xml', data: '<workbook/>', method: 12 }],
+    })
     expect(refuse(data).code).toBe('format')
   })
 
@@ -128,7 +146,10 @@ describe('readSheet refuses what is not a readable workbook', () => {
 
   it('refuses an entry shorter than its directory says', () => {
     const xml = worksheetXml('<row r="1"><c r="A1"><v>1</v></c></row>')
-    const data = buildWorkbook({ sheets: [{ name: 'S', xml: '' }], extraEntries: [{ name: 'xl/worksheets/sheet1.xml', data: xml, declaredSize: xml.length + 100 }] })
+    const data = buildWorkbook({
+      sheets: [{ name: 'S', xml: '' }],
+      extraEntries: [{ name: 'xl/worksheets/sheet1.xml', data: xml, declaredSize: xml.length + 100 }],
+    })
     expect(refuse(data).code).toBe('format')
   })
 
@@ -143,9 +164,26 @@ describe('readSheet refuses what is not a readable workbook', () => {
       sheets: [{ name: 'S', xml: '<row r="1"><c r="A1" t="s"><v>0</v></c></row>' }],
       sharedStrings: `${billionLaughs}<sst xmlns="${MAIN_NS}"><si><t>&lol9;</t></si></sst>`,
     })
-    const inSheet = buildWorkbook({ sheets: [{ name: 'S', xml: `${billionLaughs}<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&lol9;</t></is></c></row></sheetData></worksheet>` }] })
-    const inWorkbook = buildWorkbook({ sheets: [{ name: 'S', xml: '' }], extraEntries: [{ name: 'xl/workbook.xml', data: `${billionLaughs}<workbook/>` }] })
-    const external = buildWorkbook({ sheets: [{ name: 'S', xml: `<?xml version="1.0"?><!DOCTYPE x SYSTEM "file:///etc/passwd"><worksheet xmlns="${MAIN_NS}"><sheetData/></worksheet>` }] })
+    const inSheet = buildWorkbook({
+      sheets: [
+        {
+          name: 'S',
+          xml: `${billionLaughs}<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>&lol9;</t></is></c></row></sheetData></worksheet>`,
+        },
+      ],
+    })
+    const inWorkbook = buildWorkbook({
+      sheets: [{ name: 'S', xml: '' }],
+      extraEntries: [{ name: 'xl/workbook.xml', data: `${billionLaughs}<workbook/>` }],
+    })
+    const external = buildWorkbook({
+      sheets: [
+        {
+          name: 'S',
+          xml: `<?xml version="1.0"?><!DOCTYPE x SYSTEM "file:///etc/passwd"><worksheet xmlns="${MAIN_NS}"><sheetData/></worksheet>`,
+        },
+      ],
+    })
     for (const data of [inStrings, inSheet, inWorkbook, external]) {
       const result = refuse(data)
       expect(result.code).toBe('format')
@@ -178,7 +216,8 @@ describe('readSheet refuses what is not a readable workbook', () => {
       yield '<row r="1" spans="1:9"><c r="A1" t="inlineStr"><is><t>اسم الطالب</t></is></c></row>'
       for (let start = 2; start <= 1_048_576; start += chunk) {
         let s = ''
-        for (let r = start; r < Math.min(start + chunk, 1_048_577); r++) s += `<row r="${r}" spans="1:9" s="1" customFormat="1"><c r="A${r}" s="1"/></row>`
+        for (let r = start; r < Math.min(start + chunk, 1_048_577); r++)
+          s += `<row r="${r}" spans="1:9" s="1" customFormat="1"><c r="A${r}" s="1"/></row>`
         yield s
       }
       yield '</sheetData><dataValidations count="1"><dataValidation type="list" sqref="I2:I1048576"><formula1>"حاضر,غائب"</formula1></dataValidation></dataValidations></worksheet>'
@@ -198,8 +237,17 @@ describe('readSheet refuses what is not a readable workbook', () => {
   it('stays linear on hostile small parts (no backtracking over a styles or workbook part)', () => {
     const styles = `<styleSheet xmlns="${MAIN_NS}"><numFmts count="1"><numFmt numFmtId="164" formatCode="${'['.repeat(200_000)}"/></numFmts><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="164"/></cellXfs></styleSheet>`
     const unclosed = `<workbook xmlns="${MAIN_NS}"><sheets><sheet name="S" r:id="rId1 ${'<a '.repeat(200_000)}`
-    expect(cellsOf(buildWorkbook({ sheets: [{ name: 'S', xml: '<row r="1"><c r="A1" s="1"><v>5</v></c></row>' }], extraEntries: [{ name: 'xl/styles.xml', data: styles }] }))).toEqual([[5]])
-    expect(refuse(buildWorkbook({ sheets: [{ name: 'S', xml: '' }], extraEntries: [{ name: 'xl/workbook.xml', data: unclosed }] })).code).toBe('format')
+    expect(
+      cellsOf(
+        buildWorkbook({
+          sheets: [{ name: 'S', xml: '<row r="1"><c r="A1" s="1"><v>5</v></c></row>' }],
+          extraEntries: [{ name: 'xl/styles.xml', data: styles }],
+        }),
+      ),
+    ).toEqual([[5]])
+    expect(
+      refuse(buildWorkbook({ sheets: [{ name: 'S', xml: '' }], extraEntries: [{ name: 'xl/workbook.xml', data: unclosed }] })).code,
+    ).toBe('format')
   })
 
   it('gives up when the time budget runs out', () => {
@@ -219,7 +267,12 @@ describe('readSheet reads values as Excel shows them', () => {
       `<si><t xml:space="preserve">  spaced  </t></si><si><t>line_x000D_break</t></si>` +
       `<si><t>漢字</t><rPh sb="0" eb="2"><t>カンジ</t></rPh></si><si/></sst>`
     const data = buildWorkbook({
-      sheets: [{ name: 'S', xml: '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c><c r="E1" t="s"><v>4</v></c><c r="F1" t="s"><v>5</v></c><c r="G1" t="s"><v>99</v></c></row>' }],
+      sheets: [
+        {
+          name: 'S',
+          xml: '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c><c r="E1" t="s"><v>4</v></c><c r="F1" t="s"><v>5</v></c><c r="G1" t="s"><v>99</v></c></row>',
+        },
+      ],
       sharedStrings: sst,
     })
     expect(cellsOf(data)).toEqual([['محمد  أحمد', `A & B <c> "d" 'e' مح`, '  spaced  ', 'line\rbreak', '漢字', '']])
@@ -231,7 +284,9 @@ describe('readSheet reads values as Excel shows them', () => {
       '<c r="C1" t="str"><f>A1&amp;"!"</f><v>نص مباشر!</v></c><c r="D1" t="b"><v>1</v></c><c r="E1" t="b"><v>0</v></c>' +
       '<c r="F1" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="G1"><v>-12.5</v></c><c r="H1" t="n"><v>1.5E-3</v></c><c r="I1"><f>1+1</f><v>2</v></c>' +
       '<c r="J1"><v>0.1</v></c><c r="K1"><v>123456789012345678</v></c></row>'
-    expect(cellsOf(sheetOf(rows))).toEqual([['نص مباشر', 'ab', 'نص مباشر!', true, false, null, -12.5, 0.0015, 2, 0.1, 1.2345678901234568e17]])
+    expect(cellsOf(sheetOf(rows))).toEqual([
+      ['نص مباشر', 'ab', 'نص مباشر!', true, false, null, -12.5, 0.0015, 2, 0.1, 1.2345678901234568e17],
+    ])
   })
 
   it('marks numbers with built-in and custom date formats as dates, others stay numbers', () => {
@@ -342,7 +397,12 @@ describe('readSheet reads values as Excel shows them', () => {
         const data = readFileSync(path.join(root, file))
         const ours = read(data)
         const workbook = XLSX.read(data, { type: 'buffer' })
-        const theirs = XLSX.utils.sheet_to_json<unknown[]>(workbook.Sheets[ours.sheetName]!, { header: 1, blankrows: false, raw: true, defval: null })
+        const theirs = XLSX.utils.sheet_to_json<unknown[]>(workbook.Sheets[ours.sheetName]!, {
+          header: 1,
+          blankrows: false,
+          raw: true,
+          defval: null,
+        })
         expect({ file, rows: ours.rows.length }).toEqual({ file, rows: theirs.length })
         ours.rows.forEach((row, i) => {
           const plain = row.cells.map((c) => (typeof c === 'object' && c !== null ? c.serial : c))
@@ -358,12 +418,24 @@ describe('readSheet reads values as Excel shows them', () => {
     const byRow = new Map(rows.map((r) => [r.row, r.cells]))
     expect(byRow.get(1)).toEqual(['تقرير الغياب'])
     expect(byRow.get(5)).toEqual(['اسم الطالب', 'رقم الهوية', 'الصف', 'الفصل', 'القسم', 'النظام الدراسي', 'التاريخ', 'اليوم', 'الحالة'])
-    expect(byRow.get(6)).toEqual(['محمد سلطان أحمد الجهني', '1100720226', 'الأول المتوسط', '1', 'عام', 'نهاري', { kind: 'date', serial: 45893 }, 'الأحد', ''])
+    expect(byRow.get(6)).toEqual([
+      'محمد سلطان أحمد الجهني',
+      '1100720226',
+      'الأول المتوسط',
+      '1',
+      'عام',
+      'نهاري',
+      { kind: 'date', serial: 45893 },
+      'الأحد',
+      '',
+    ])
     expect(byRow.has(4)).toBe(false)
   })
 
   it('reads cells of the English grades fixture', () => {
-    const { sheetName, rows } = read(readFileSync(path.join(featuresDir, 'grades/fixtures/english-two-subjects.xlsx')), { preferredSheets: ['الدرجات', 'Grades'] })
+    const { sheetName, rows } = read(readFileSync(path.join(featuresDir, 'grades/fixtures/english-two-subjects.xlsx')), {
+      preferredSheets: ['الدرجات', 'Grades'],
+    })
     expect(sheetName).toBe('Grades')
     expect(rows[3]).toEqual({ row: 5, cells: ['Student name', 'National ID', 'Grade', 'Class', 'Subject', 'Score', 'Max score'] })
     expect(rows[4]).toEqual({ row: 6, cells: ['عبدالعزيز خالد مشاري البلوي', '1100198728', 'الأول المتوسط', '1', 'Science', 34.5, 40] })
@@ -380,15 +452,26 @@ describe('readSheet reads values as Excel shows them', () => {
 describe('sharedStringsXml (test helper)', () => {
   it('round-trips through the reader', () => {
     const strings = [' leading', 'a&b', '<x>']
-    const data = buildWorkbook({ sheets: [{ name: 'S', xml: '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>' }], sharedStrings: sharedStringsXml(strings) })
+    const data = buildWorkbook({
+      sheets: [{ name: 'S', xml: '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c></row>' }],
+      sharedStrings: sharedStringsXml(strings),
+    })
     expect(cellsOf(data)).toEqual([strings])
   })
 })
 
 describe('readWorkbook reads every fixture as SheetJS does', () => {
   const workbookOptions: ReadWorkbookOptions = { maxUncompressedBytes: 200 * MB, maxRows: 500_040, maxSheets: 1000, timeBudgetMs: 10_000 }
-  const fixtureDirs = [path.join(featuresDir, 'absence/fixtures'), path.join(featuresDir, 'grades/fixtures'), path.resolve(import.meta.dirname, '../../../tests/fixtures/noor')]
-  const fixtures = fixtureDirs.flatMap((dir) => readdirSync(dir).filter((f) => /\.(xlsx|xls|csv)$/.test(f)).map((f) => path.join(dir, f)))
+  const fixtureDirs = [
+    path.join(featuresDir, 'absence/fixtures'),
+    path.join(featuresDir, 'grades/fixtures'),
+    path.resolve(import.meta.dirname, '../../../tests/fixtures/noor'),
+  ]
+  const fixtures = fixtureDirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => /\.(xlsx|xls|csv)$/.test(f))
+      .map((f) => path.join(dir, f)),
+  )
   type Plain = string | number | boolean | null
 
   /** SheetJS's reading (the oracle): cells by row as text, numbers and booleans, dates as their serial. */
@@ -409,7 +492,12 @@ describe('readWorkbook reads every fixture as SheetJS does', () => {
         })
         if (plain.some((v) => v !== null && v !== '')) rows.push({ row: r + 1, cells: plain })
       })
-      const merges = (sheet['!merges'] ?? []).map((m) => ({ firstRow: m.s.r + 1, lastRow: m.e.r + 1, firstColumn: m.s.c, lastColumn: m.e.c }))
+      const merges = (sheet['!merges'] ?? []).map((m) => ({
+        firstRow: m.s.r + 1,
+        lastRow: m.e.r + 1,
+        firstColumn: m.s.c,
+        lastColumn: m.e.c,
+      }))
       return { name, rows, merges }
     })
   }
@@ -432,18 +520,27 @@ describe('readWorkbook reads every fixture as SheetJS does', () => {
   })
 
   it('marks date cells of the fixtures as dates', () => {
-    const grids = fixtures.filter((f) => f.endsWith('.xlsx') || f.endsWith('.xls')).map((f) => readWorkbook(readFileSync(f), workbookOptions))
-    const dates = grids.flatMap((g) => g.sheets.flatMap((s) => s.rows.flatMap((r) => r.cells.filter((c) => typeof c === 'object' && c !== null))))
+    const grids = fixtures
+      .filter((f) => f.endsWith('.xlsx') || f.endsWith('.xls'))
+      .map((f) => readWorkbook(readFileSync(f), workbookOptions))
+    const dates = grids.flatMap((g) =>
+      g.sheets.flatMap((s) => s.rows.flatMap((r) => r.cells.filter((c) => typeof c === 'object' && c !== null))),
+    )
     expect(dates.length).toBeGreaterThan(0)
   })
 })
 
 describe('readWorkbook refuses what it cannot read', () => {
   const workbookOptions: ReadWorkbookOptions = { maxUncompressedBytes: 200 * MB, maxRows: 500_040, maxSheets: 1000, timeBudgetMs: 10_000 }
-  const codeOfRead = (data: Uint8Array, opts: Partial<ReadWorkbookOptions> = {}) => codeOf(() => readWorkbook(data, { ...workbookOptions, ...opts }))
+  const codeOfRead = (data: Uint8Array, opts: Partial<ReadWorkbookOptions> = {}) =>
+    codeOf(() => readWorkbook(data, { ...workbookOptions, ...opts }))
 
   it('refuses a workbook with 2,000 sheets before reading any, and reads 1,000', () => {
-    const sheets = (count: number) => Array.from({ length: count }, (_v, i) => ({ name: `طالب ${i + 1}`, xml: `<row r="1"><c r="A1" t="inlineStr"><is><t>اسم الطالب: ${i}</t></is></c></row>` }))
+    const sheets = (count: number) =>
+      Array.from({ length: count }, (_v, i) => ({
+        name: `طالب ${i + 1}`,
+        xml: `<row r="1"><c r="A1" t="inlineStr"><is><t>اسم الطالب: ${i}</t></is></c></row>`,
+      }))
     const t0 = performance.now()
     expect(codeOfRead(buildWorkbook({ sheets: sheets(2000) }))).toBe('too_many_sheets')
     expect(performance.now() - t0).toBeLessThan(5000)
@@ -454,7 +551,12 @@ describe('readWorkbook refuses what it cannot read', () => {
 
   it('counts rows over all sheets of an .xlsx', () => {
     const rows = '<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'
-    const data = buildWorkbook({ sheets: [{ name: 'A', xml: rows }, { name: 'B', xml: rows }] })
+    const data = buildWorkbook({
+      sheets: [
+        { name: 'A', xml: rows },
+        { name: 'B', xml: rows },
+      ],
+    })
     expect(codeOfRead(data, { maxRows: 4 })).toBe('no error')
     expect(codeOfRead(data, { maxRows: 3 })).toBe('too_many_rows')
   })

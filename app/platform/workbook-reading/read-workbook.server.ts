@@ -23,7 +23,11 @@ export function readWorkbook(data: Uint8Array, options: ReadWorkbookOptions): Wo
   const clock = new Clock(options.timeBudgetMs)
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
   return unreadableAsFormat(() => {
-    if (looksLikeZip(buf)) return { container: 'xlsx', sheets: readXlsxSheets(openXlsx(buf, options.maxUncompressedBytes, clock, options.maxSheets), options.maxRows) }
+    if (looksLikeZip(buf))
+      return {
+        container: 'xlsx',
+        sheets: readXlsxSheets(openXlsx(buf, options.maxUncompressedBytes, clock, options.maxSheets), options.maxRows),
+      }
     if (looksLikeOle(buf)) {
       if (isEncryptedPackage(buf)) throw new XlsxError('encrypted', 'a password-protected workbook')
       return { container: 'xls', sheets: readXls(buf, options, clock) }

@@ -21,7 +21,12 @@ function refuse(data: Uint8Array, opts: Partial<ReadWorkbookOptions> = {}) {
 }
 
 const students = (count: number) =>
-  Array.from({ length: count }, (_v, i) => [`طالب رقم ${i + 1}`, 1_100_000_000 + i, 'الأول الثانوي_السنة المشتركة', i % 3 === 0 ? 'غائب' : 'حاضر'])
+  Array.from({ length: count }, (_v, i) => [
+    `طالب رقم ${i + 1}`,
+    1_100_000_000 + i,
+    'الأول الثانوي_السنة المشتركة',
+    i % 3 === 0 ? 'غائب' : 'حاضر',
+  ])
 
 const report: SheetSpec = {
   name: 'تقرير الغياب',
@@ -64,15 +69,24 @@ describe('readWorkbook reads .xls (BIFF8)', () => {
   it('reads an .xls written record by record, large enough for its FAT to need DIFAT sectors', () => {
     const sheet = (name: string) => ({
       name,
-      rows: [['اسم الطالب', 'التاريخ', 'العدد'], ...Array.from({ length: 40_000 }, (_v, i) => [`محمد أحمد علي الغامدي ${i}`, { date: 45_893 + (i % 100) }, i])],
+      rows: [
+        ['اسم الطالب', 'التاريخ', 'العدد'],
+        ...Array.from({ length: 40_000 }, (_v, i) => [`محمد أحمد علي الغامدي ${i}`, { date: 45_893 + (i % 100) }, i]),
+      ],
       merges: [{ s: { r: 0, c: 0 }, e: { r: 0, c: 1 } }],
     })
     const data = buildXls([sheet('الأول'), sheet('الثاني')])
     expect(data.length).toBeGreaterThan(109 * 128 * 512) // more sectors than the header's 109 FAT sectors map
     // A loaded CI machine may take a while over 10 MB: the budget is not what this test is about.
     const grid = readWorkbook(data, { ...options, timeBudgetMs: 60_000 })
-    expect(grid.sheets.map((s) => [s.name, s.rows.length])).toEqual([['الأول', 40_001], ['الثاني', 40_001]])
-    expect(grid.sheets[1]!.rows[40_000]).toEqual({ row: 40_001, cells: ['محمد أحمد علي الغامدي 39999', { kind: 'date', serial: 45_992 }, 39_999] })
+    expect(grid.sheets.map((s) => [s.name, s.rows.length])).toEqual([
+      ['الأول', 40_001],
+      ['الثاني', 40_001],
+    ])
+    expect(grid.sheets[1]!.rows[40_000]).toEqual({
+      row: 40_001,
+      cells: ['محمد أحمد علي الغامدي 39999', { kind: 'date', serial: 45_992 }, 39_999],
+    })
     expect(grid.sheets[0]!.merges).toEqual([{ firstRow: 1, lastRow: 1, firstColumn: 0, lastColumn: 1 }])
   })
 
@@ -82,7 +96,10 @@ describe('readWorkbook reads .xls (BIFF8)', () => {
   })
 
   it('counts rows over all sheets and sheets against their limits', () => {
-    const data = sheetJsWorkbook([report, report].map((s, i) => ({ ...s, name: `S${i}` })), 'biff8')
+    const data = sheetJsWorkbook(
+      [report, report].map((s, i) => ({ ...s, name: `S${i}` })),
+      'biff8',
+    )
     expect(refuse(data, { maxRows: 608 }).code).toBe('no error')
     expect(refuse(data, { maxRows: 607 }).code).toBe('too_many_rows')
     expect(refuse(data, { maxRows: 100 }).code).toBe('too_many_rows')
@@ -99,7 +116,12 @@ describe('readWorkbook reads .xls (BIFF8)', () => {
     const data = sheetJsWorkbook([report], 'biff8')
     const { start, size } = oleStream(data, 'Workbook')
     expect(size).toBeGreaterThan(4096) // in the FAT, not the mini stream
-    for (const broken of [withFatEntry(data, start, start), withFatEntry(data, start + 1, start), withFatEntry(data, start, 0x00ff_fff0), withFatEntry(data, start, 0xffff_ffff)]) {
+    for (const broken of [
+      withFatEntry(data, start, start),
+      withFatEntry(data, start + 1, start),
+      withFatEntry(data, start, 0x00ff_fff0),
+      withFatEntry(data, start, 0xffff_ffff),
+    ]) {
       const result = refuse(broken)
       expect(result.code).toBe('format')
       expect(result.ms).toBeLessThan(1000)
@@ -116,7 +138,11 @@ describe('readWorkbook reads .xls (BIFF8)', () => {
 
   it('refuses an .xls claiming a sheet larger than BIFF8 holds, and reads one claiming the largest it holds in bounded memory', () => {
     const data = sheetJsWorkbook([{ name: 'S', rows: [['اسم الطالب'], ['محمد']] }], 'biff8')
-    for (const [rows, columns] of [[0xffff_ffff, 256], [2_000_000, 10], [100, 0xffff]] as const) {
+    for (const [rows, columns] of [
+      [0xffff_ffff, 256],
+      [2_000_000, 10],
+      [100, 0xffff],
+    ] as const) {
       const result = refuse(withDimensions(data, rows, columns))
       expect(result.code).toBe('format')
       expect(result.ms).toBeLessThan(1000)
@@ -138,7 +164,8 @@ describe('readWorkbook reads .xls (BIFF8)', () => {
     // mini stream of small streams, is not needed to read the workbook).
     const stream = oleStream(data, 'Workbook')
     const streamEnd = (stream.start + 1) * 512 + stream.size
-    for (const cut of [600, 2048, Math.floor(streamEnd / 2), streamEnd - 1000]) expect({ cut, code: refuse(data.subarray(0, cut)).code }).toEqual({ cut, code: 'format' })
+    for (const cut of [600, 2048, Math.floor(streamEnd / 2), streamEnd - 1000])
+      expect({ cut, code: refuse(data.subarray(0, cut)).code }).toEqual({ cut, code: 'format' })
     const badShift = Buffer.from(data)
     badShift.writeUInt16LE(15, 30)
     expect(refuse(badShift).code).toBe('format')

@@ -26,7 +26,8 @@ const DATE_1904_OFFSET = 1462
 
 export function readXls(buf: Buffer, options: ReadWorkbookOptions, clock: Clock): SheetGrid[] {
   const ole = openOle(buf)
-  if (ole.entries.some((e) => e.name === 'EncryptedPackage' || e.name === 'EncryptionInfo')) throw new XlsxError('encrypted', 'a password-protected workbook')
+  if (ole.entries.some((e) => e.name === 'EncryptedPackage' || e.name === 'EncryptionInfo'))
+    throw new XlsxError('encrypted', 'a password-protected workbook')
   const stream = workbookStream(ole, options.maxUncompressedBytes)
   clock.check()
   const worksheets = checkGlobals(stream, options, clock)
@@ -181,14 +182,18 @@ function checkGlobals(stream: Buffer, options: ReadWorkbookOptions, clock: Clock
   for (const offset of sheetOffsets) {
     const dimensions = sheetDimensions(stream, offset, clock)
     if (dimensions && (dimensions.rows > BIFF8_MAX_ROWS || dimensions.columns > BIFF8_MAX_COLUMNS))
-      throw new XlsxError('format', `a sheet claiming ${dimensions.rows} rows and ${dimensions.columns} columns, more than an .xls can hold`)
+      throw new XlsxError(
+        'format',
+        `a sheet claiming ${dimensions.rows} rows and ${dimensions.columns} columns, more than an .xls can hold`,
+      )
   }
   return sheetOffsets.length
 }
 
 /** The last row and column a worksheet's DIMENSIONS record claims (exclusive), or null when it has none. */
 function sheetDimensions(stream: Buffer, offset: number, clock: Clock): { rows: number; columns: number } | null {
-  if (offset + 4 > stream.length || stream.readUInt16LE(offset) !== RECORD_BOF) throw new XlsxError('format', 'a sheet offset not at a BOF record')
+  if (offset + 4 > stream.length || stream.readUInt16LE(offset) !== RECORD_BOF)
+    throw new XlsxError('format', 'a sheet offset not at a BOF record')
   let pos = offset
   let work = 0
   while (pos + 4 <= stream.length) {

@@ -14,7 +14,10 @@ const context = (budget: ScanBudget = { rowsRead: 0, maxRows: 1_000_000, merges:
   clock: new Clock(60_000),
 })
 
-/** A worksheet with every kind of row the scanner meets: prefixed tags, rows without `r`, inline and shared strings, dates, merges after the data. */
+/**
+ * A worksheet with every kind of row the scanner meets: prefixed tags, rows without `r`, inline
+ * and shared strings, dates, merges after the data.
+ */
 function sheet(rows: number, prefix: string): Buffer {
   const p = prefix ? `${prefix}:` : ''
   let xml = `<?xml version="1.0" encoding="UTF-8"?><${p}worksheet xmlns${prefix ? `:${prefix}` : ''}="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><${p}sheetData>`
@@ -75,7 +78,8 @@ describe('a worksheet scanned in pieces', () => {
     const b = sheet(50, '')
     const scanner = createSheetScanner(context({ rowsRead: 0, maxRows: 30, merges: 0 }))
     expect(() => {
-      for (let start = 0, end = lastRowEnd(b.subarray(0, 400)); end > start; start = end, end = lastRowEnd(b.subarray(0, end + 400))) scanner.feed(b.subarray(start, end))
+      for (let start = 0, end = lastRowEnd(b.subarray(0, 400)); end > start; start = end, end = lastRowEnd(b.subarray(0, end + 400)))
+        scanner.feed(b.subarray(start, end))
     }).toThrow('more than 30 rows')
 
     const cut = createSheetScanner(context())

@@ -1,7 +1,21 @@
 import { XlsxError, type CellValue, type ExcelDate, type SheetRow } from '#app/platform/xlsx/types.ts'
 import type { Clock } from './clock.ts'
 import type { MergedRange } from './grid.ts'
-import { attributeValueRange, BANG, COLON, DQUOTE, EQ, GT, LT, readText, SLASH, SPACE, SQUOTE, TagScanner, decodeXmlText } from './xml-tokens.server.ts'
+import {
+  attributeValueRange,
+  BANG,
+  COLON,
+  DQUOTE,
+  EQ,
+  GT,
+  LT,
+  readText,
+  SLASH,
+  SPACE,
+  SQUOTE,
+  TagScanner,
+  decodeXmlText,
+} from './xml-tokens.server.ts'
 
 // A worksheet's rows and merged ranges, scanned over its bytes: only `<row>`, `<c>`, `<v>`,
 // `<is>`/`<t>` and `<mergeCell>` matter, everything else is stepped over.

@@ -27,7 +27,8 @@ export function refuseDtd(bytes: Buffer) {
   for (let i = bytes.indexOf(BANG); i !== -1; i = bytes.indexOf(BANG, i + 1)) {
     if (bytes[i - 1] !== LT) continue
     const isComment = bytes[i + 1] === HYPHEN && bytes[i + 2] === HYPHEN
-    if (!isComment && bytes.toString('latin1', i + 1, i + 8) !== '[CDATA[') throw new XlsxError('format', 'XML with a DTD or entity declaration')
+    if (!isComment && bytes.toString('latin1', i + 1, i + 8) !== '[CDATA[')
+      throw new XlsxError('format', 'XML with a DTD or entity declaration')
   }
 }
 

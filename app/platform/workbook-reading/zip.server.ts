@@ -47,7 +47,8 @@ export function openZip(buf: Buffer, maxUncompressedBytes: number): Map<string, 
   const count = buf.readUInt16LE(eocd + 10)
   const cdSize = buf.readUInt32LE(eocd + 12)
   const cdOffset = buf.readUInt32LE(eocd + 16)
-  if (count === ZIP64_MARKER_16 || cdSize === ZIP64_MARKER_32 || cdOffset === ZIP64_MARKER_32) throw new XlsxError('too_large', 'zip64 archive')
+  if (count === ZIP64_MARKER_16 || cdSize === ZIP64_MARKER_32 || cdOffset === ZIP64_MARKER_32)
+    throw new XlsxError('too_large', 'zip64 archive')
   if (disk !== 0 || cdDisk !== 0) throw new XlsxError('format', 'multi-volume zip')
   if (count > XLSX_READ_LIMITS.maxEntries) throw new XlsxError('too_large', `${count} zip entries`)
   if (cdOffset + cdSize > eocd) throw new XlsxError('format', 'truncated zip (central directory out of bounds)')
@@ -67,7 +68,8 @@ export function openZip(buf: Buffer, maxUncompressedBytes: number): Map<string, 
     const commentLength = buf.readUInt16LE(p + 32)
     const localOffset = buf.readUInt32LE(p + 42)
     if (p + 46 + nameLength > end) throw new XlsxError('format', 'broken zip central directory')
-    if (size === ZIP64_MARKER_32 || compressedSize === ZIP64_MARKER_32 || localOffset === ZIP64_MARKER_32) throw new XlsxError('too_large', 'zip64 entry')
+    if (size === ZIP64_MARKER_32 || compressedSize === ZIP64_MARKER_32 || localOffset === ZIP64_MARKER_32)
+      throw new XlsxError('too_large', 'zip64 entry')
     const rawName = buf.toString(flags & FLAG_UTF8_NAME ? 'utf8' : 'latin1', p + 46, p + 46 + nameLength)
     const name = rawName.replaceAll('\\', '/').replace(/^\/+/, '')
     p += 46 + nameLength + extraLength + commentLength
@@ -108,7 +110,10 @@ function entryBytes(buf: Buffer, entry: ZipEntry): Buffer {
   return buf.subarray(start, end)
 }
 
-/** Compressed bytes handed to the inflater at a time: deflate expands at most about 1,000 times, so a lying directory is caught within 4 MB of output. */
+/**
+ * Compressed bytes handed to the inflater at a time: deflate expands at most about 1,000 times,
+ * so a lying directory is caught within 4 MB of output.
+ */
 const STREAM_INPUT_BYTES = 4 * 1024
 
 /**

@@ -18,7 +18,8 @@ const testPool = (opts: Partial<Parameters<typeof createWorkerPool>[0]> = {}) =>
 }
 // The readers' tasks on a pool of its own, as the analyses run theirs.
 let readers: WorkerPool<TestTasks> | undefined
-const parseInWorker: WorkerPool<TestTasks>['run'] = (task, data, taskOptions, run) => (readers ??= testPool()).run(task, data, taskOptions, run)
+const parseInWorker: WorkerPool<TestTasks>['run'] = (task, data, taskOptions, run) =>
+  (readers ??= testPool()).run(task, data, taskOptions, run)
 
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()))
@@ -51,26 +52,48 @@ describe('a worker pool', () => {
     expect(error).toBeInstanceOf(XlsxError)
     expect(error).toMatchObject({ name: 'XlsxError', code: 'format' })
     const rows = '<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'
-    await expect(parseInWorker('read', buildWorkbook({ sheets: [{ name: 'S', xml: rows }] }), { ...options, maxRows: 1 })).rejects.toMatchObject({ code: 'too_many_rows' })
+    await expect(
+      parseInWorker('read', buildWorkbook({ sheets: [{ name: 'S', xml: rows }] }), { ...options, maxRows: 1 }),
+    ).rejects.toMatchObject({ code: 'too_many_rows' })
   })
 
   it('reads any container with readWorkbook, and brings its new error codes back', async () => {
     const workbookOptions = { maxUncompressedBytes: 200 << 20, maxRows: 500_040, maxSheets: 2, timeBudgetMs: 10_000 }
-    const sheets = [{ name: 'الغياب', rows: [['اسم الطالب', 'الحالة'], ['محمد', 'غائب']] }]
+    const sheets = [
+      {
+        name: 'الغياب',
+        rows: [
+          ['اسم الطالب', 'الحالة'],
+          ['محمد', 'غائب'],
+        ],
+      },
+    ]
     const xls = sheetJsWorkbook(sheets, 'biff8')
     const expected = readWorkbook(xls, workbookOptions)
     expect(expected.container).toBe('xls')
     // The bytes move to the worker thread: read here first.
     await expect(parseInWorker('readWorkbook', xls, workbookOptions)).resolves.toEqual(expected)
-    await expect(parseInWorker('readWorkbook', Buffer.from('اسم الطالب;الحالة\nمحمد;غائب\n'), workbookOptions)).resolves.toMatchObject({ container: 'csv', sheets: [{ name: null, rows: [{ row: 1 }, { row: 2 }] }] })
-    const three = sheetJsWorkbook([0, 1, 2].map((i) => ({ ...sheets[0]!, name: `S${i}` })), 'xlsx')
-    await expect(parseInWorker('readWorkbook', three, workbookOptions)).rejects.toSatisfy((e: unknown) => e instanceof XlsxError && e.code === 'too_many_sheets')
-    await expect(parseInWorker('readWorkbook', Buffer.from(`a,${'x'.repeat(2 << 20)}`), workbookOptions)).rejects.toMatchObject({ name: 'XlsxError', code: 'line_too_long' })
+    await expect(parseInWorker('readWorkbook', Buffer.from('اسم الطالب;الحالة\nمحمد;غائب\n'), workbookOptions)).resolves.toMatchObject({
+      container: 'csv',
+      sheets: [{ name: null, rows: [{ row: 1 }, { row: 2 }] }],
+    })
+    const three = sheetJsWorkbook(
+      [0, 1, 2].map((i) => ({ ...sheets[0]!, name: `S${i}` })),
+      'xlsx',
+    )
+    await expect(parseInWorker('readWorkbook', three, workbookOptions)).rejects.toSatisfy(
+      (e: unknown) => e instanceof XlsxError && e.code === 'too_many_sheets',
+    )
+    await expect(parseInWorker('readWorkbook', Buffer.from(`a,${'x'.repeat(2 << 20)}`), workbookOptions)).rejects.toMatchObject({
+      name: 'XlsxError',
+      code: 'line_too_long',
+    })
   })
 
   it('keeps the event loop free while a large sheet is read', async () => {
     let rows = ''
-    for (let r = 1; r <= 60_000; r++) rows += `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>طالب ${r}</t></is></c><c r="B${r}" s="1"><v>45893</v></c></row>`
+    for (let r = 1; r <= 60_000; r++)
+      rows += `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>طالب ${r}</t></is></c><c r="B${r}" s="1"><v>45893</v></c></row>`
     const data = buildWorkbook({ sheets: [{ name: 'S', xml: rows }] })
     await parseInWorker('read', new Uint8Array(data), options) // warm: the worker is started
     let ticks = 0
@@ -87,7 +110,11 @@ describe('createWorkerPool', () => {
     const pool = testPool({ size: 1 })
     const error = await pool.run('domainError', new Uint8Array(1), undefined).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DomainError)
-    expect(error).toMatchObject({ status: 422, messageKey: 'absence.errors.tooManySkipped', fields: { file: ['absence.errors.tooManySkipped'] } })
+    expect(error).toMatchObject({
+      status: 422,
+      messageKey: 'absence.errors.tooManySkipped',
+      fields: { file: ['absence.errors.tooManySkipped'] },
+    })
   })
 
   it('runs at most `size` jobs at once and queues the rest', async () => {
@@ -164,7 +191,11 @@ describe('createWorkerPool', () => {
 
   it('rejects queued and running jobs on close', async () => {
     const pool = testPool({ size: 1 })
-    const outcome = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: Error) => error.message)
+    const outcome = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      )
     const running = outcome(pool.run('sleep', new Uint8Array(1), { ms: 5000 }))
     const queued = outcome(pool.run('sleep', new Uint8Array(1), { ms: 10 }))
     await pool.close()

@@ -95,7 +95,9 @@ interface SerializedError {
   readonly props: Record<string, unknown>
 }
 
-type ReplyMessage = { readonly id: number; readonly ok: true; readonly result: unknown } | { readonly id: number; readonly ok: false; readonly error: SerializedError }
+type ReplyMessage =
+  | { readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: SerializedError }
 
 /** Called by a worker entry: answers the pool's jobs with the given tasks. */
 export function serveWorkerTasks(tasks: TaskMap) {
@@ -141,7 +143,12 @@ function reviveError(serialized: SerializedError): Error {
   if (serialized.name === 'XlsxError' && XLSX_CODES.includes(props.code as XlsxErrorCode)) {
     error = new XlsxError(props.code as XlsxErrorCode)
   } else if (serialized.name === 'DomainError' && typeof props.status === 'number' && typeof props.messageKey === 'string') {
-    error = new DomainError(props.status as DomainError['status'], props.messageKey, props.fields as DomainError['fields'], props.retryAfterSeconds as number | undefined)
+    error = new DomainError(
+      props.status as DomainError['status'],
+      props.messageKey,
+      props.fields as DomainError['fields'],
+      props.retryAfterSeconds as number | undefined,
+    )
   } else {
     error = new Error(serialized.message)
     error.name = serialized.name
@@ -180,7 +187,11 @@ export function resolveWorkerEntry(entry: WorkerEntrySpec): WorkerEntry {
   if (!existsSync(source)) throw new Error(`worker entry ${source.pathname} not found`)
   if (!source.pathname.endsWith('.ts')) return { url: source }
   // tsx's ESM register API (the package maps `import` of tsx/esm/api to this .mjs file).
-  const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.c?js$/, '.mjs')).href
+  const tsxApi = pathToFileURL(
+    createRequire(here)
+      .resolve('tsx/esm/api')
+      .replace(/\.c?js$/, '.mjs'),
+  ).href
   const tsconfig = process.env.TSX_TSCONFIG_PATH ?? findUp(path.dirname(fileURLToPath(source)), 'tsconfig.json') ?? false
   const bootstrap =
     `import(${JSON.stringify(tsxApi)}).then((tsx) => {` +
@@ -238,7 +249,8 @@ export function createWorkerPool<T extends TaskMap>(options: WorkerPoolOptions):
     if (job.isSettled) return
     job.isSettled = true
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort)
-    if (job.startedAt !== undefined) options.onTaskDone?.({ task: job.task, outcome: outcome.ok ? 'ok' : 'error', ms: performance.now() - job.startedAt })
+    if (job.startedAt !== undefined)
+      options.onTaskDone?.({ task: job.task, outcome: outcome.ok ? 'ok' : 'error', ms: performance.now() - job.startedAt })
     if (outcome.ok) job.resolve(outcome.value)
     else job.reject(outcome.error)
   }

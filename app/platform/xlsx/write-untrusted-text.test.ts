@@ -16,7 +16,7 @@ const formulaLike = [
   '\t=1+1',
   '\r=1+1',
   '\r\n=1+1',
-  '\u0000=cmd|\' /C calc\'!A0',
+  "\u0000=cmd|' /C calc'!A0",
   '\u0001+1',
   '\u001B@SUM(A1)',
   '\uD800-1',
@@ -25,7 +25,7 @@ const formulaLike = [
 /** The entries of the written archive, for reading the sheet's XML itself. */
 function entry(bytes: Uint8Array, name: string): string {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  for (let p = 0; p < buf.length - 30; ) {
+  for (let p = 0; p < buf.length - 30;) {
     if (buf.readUInt32LE(p) !== 0x04034b50) break
     const method = buf.readUInt16LE(p + 8)
     const size = buf.readUInt32LE(p + 18)
@@ -47,7 +47,12 @@ describe('text that could pass for a formula', () => {
       for (const column of ['A', 'B']) {
         const cell = ws[`${column}${i + 1}`] as XLSX.CellObject
         // A CRLF is one line break, written as Excel writes it (LF); everything else is exact.
-        expect({ text, type: cell.t, value: cell.v, formula: cell.f }).toEqual({ text, type: 's', value: text.replace('\r\n', '\n'), formula: undefined })
+        expect({ text, type: cell.t, value: cell.v, formula: cell.f }).toEqual({
+          text,
+          type: 's',
+          value: text.replace('\r\n', '\n'),
+          formula: undefined,
+        })
       }
     })
     expect(entry(bytes, 'xl/worksheets/sheet1.xml')).not.toMatch(/<f[ >]/)

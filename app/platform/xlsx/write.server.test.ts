@@ -99,7 +99,9 @@ describe('writeWorkbook', () => {
       'xl/worksheets/sheet2.xml',
       'xl/sharedStrings.xml',
     ])
-    const withoutDeclaration = [...entries].filter(([, xml]) => !xml.startsWith('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<'))
+    const withoutDeclaration = [...entries].filter(
+      ([, xml]) => !xml.startsWith('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<'),
+    )
     expect(withoutDeclaration.map(([name]) => name)).toEqual([])
     expect(entries.get('docProps/core.xml')).toContain('<dc:creator>Test &amp; &lt;Co&gt;</dc:creator>')
     expect(entries.get('docProps/core.xml')).toContain('2025-09-07T06:30:12Z')
@@ -198,7 +200,18 @@ describe('writeWorkbook', () => {
   })
 
   it('shares repeated strings', () => {
-    const bytes = writeWorkbook({ sheets: [{ name: 'S', rows: [['a', 'b'], ['a', 'b'], ['a', 'c']] }] })
+    const bytes = writeWorkbook({
+      sheets: [
+        {
+          name: 'S',
+          rows: [
+            ['a', 'b'],
+            ['a', 'b'],
+            ['a', 'c'],
+          ],
+        },
+      ],
+    })
     expect(unzipEntries(bytes).get('xl/sharedStrings.xml')).toContain('count="6" uniqueCount="3"')
   })
 
@@ -259,7 +272,16 @@ describe('writeWorkbook', () => {
 describe('helpers', () => {
   it('names columns as Excel does', () => {
     expect([0, 1, 25, 26, 27, 51, 52, 701, 702, 16_383].map(columnName)).toEqual([
-      'A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD',
+      'A',
+      'B',
+      'Z',
+      'AA',
+      'AB',
+      'AZ',
+      'BA',
+      'ZZ',
+      'AAA',
+      'XFD',
     ])
   })
 

@@ -167,7 +167,13 @@ function sheetNames(requested: readonly string[]): string[] {
   const taken = new Set<string>()
   return requested.map((raw, i) => {
     const base =
-      Array.from(cleanText(raw).replace(/[\n\t[\]:*?/\\]/g, ' ').replace(/\s+/g, ' ').trim().replace(/^'+|'+$/g, ''))
+      Array.from(
+        cleanText(raw)
+          .replace(/[\n\t[\]:*?/\\]/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim()
+          .replace(/^'+|'+$/g, ''),
+      )
         .slice(0, 31)
         .join('')
         .trim() || `Sheet${i + 1}`
@@ -175,7 +181,11 @@ function sheetNames(requested: readonly string[]): string[] {
     // Excel compares sheet names without regard to case and reserves "History".
     for (let n = 2; taken.has(name.toLowerCase()) || name.toLowerCase() === 'history'; n++) {
       const suffix = ` (${n})`
-      name = Array.from(base).slice(0, 31 - suffix.length).join('').trimEnd() + suffix
+      name =
+        Array.from(base)
+          .slice(0, 31 - suffix.length)
+          .join('')
+          .trimEnd() + suffix
     }
     taken.add(name.toLowerCase())
     return name
@@ -322,7 +332,9 @@ function worksheetXml(sheet: XlsxSheet, name: string, isFirst: boolean, strings:
       '<sheetFormatPr defaultRowHeight="15"/>' +
       (cols.length ? `<cols>${cols.join('')}</cols>` : '') +
       (rowParts.length ? `<sheetData>${rowParts.join('')}</sheetData>` : '<sheetData/>') +
-      (merges.length ? `<mergeCells count="${merges.length}">${merges.map((m) => `<mergeCell ref="${rangeRef(m)}"/>`).join('')}</mergeCells>` : '') +
+      (merges.length
+        ? `<mergeCells count="${merges.length}">${merges.map((m) => `<mergeCell ref="${rangeRef(m)}"/>`).join('')}</mergeCells>`
+        : '') +
       '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
       '</worksheet>',
   )

@@ -8,7 +8,9 @@ export default function DefaultLayout() {
   const { t } = useT()
   return (
     <>
-      <a className="skip-link" href="#main">{t('common.skipToContent')}</a>
+      <a className="skip-link" href="#main">
+        {t('common.skipToContent')}
+      </a>
       <SiteHeader account={<AccountMenu />} />
       <main id="main" tabIndex={-1}>
         <Outlet />

@@ -64,9 +64,23 @@ describe('/api/v1/analyses/grades', () => {
     const bytes = readFileSync(`${fixtures}/small-ar.xlsx`)
     const elementary = (await (await upload(headers, bytes, 'elementary')).json()) as { data: { bands: { key: string }[] } }
     expect(elementary.data.bands.map((b) => b.key)).toEqual(['outstanding', 'advanced', 'proficient', 'notPassed'])
-    const custom = await upload(headers, bytes, JSON.stringify([{ key: 'Top', min: 75 }, { key: 'Rest', min: 0 }]))
+    const custom = await upload(
+      headers,
+      bytes,
+      JSON.stringify([
+        { key: 'Top', min: 75 },
+        { key: 'Rest', min: 0 },
+      ]),
+    )
     expect(custom.status).toBe(201)
-    const bad = await upload(headers, bytes, JSON.stringify([{ key: 'Top', min: 75 }, { key: 'Rest', min: 10 }]))
+    const bad = await upload(
+      headers,
+      bytes,
+      JSON.stringify([
+        { key: 'Top', min: 75 },
+        { key: 'Rest', min: 10 },
+      ]),
+    )
     expect(bad.status).toBe(422)
     expect(await bad.json()).toEqual({ message: 'The last band must start at 0.', errors: { bands: ['The last band must start at 0.'] } })
   })
@@ -80,7 +94,11 @@ describe('/api/v1/analyses/grades', () => {
     const xlsx = await app.request(`/api/v1/analyses/${data.id}/export.xlsx`, { headers: owner.headers })
     expect(xlsx.status).toBe(200)
     const pdf = await app.request(`/api/v1/analyses/${data.id}/export.pdf`, { headers: owner.headers })
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
     expect((await app.request(`/api/v1/analyses/${data.id}/export.pdf`, { headers: other.headers })).status).toBe(404)
     const list = ((await (await app.request('/api/v1/analyses', { headers: owner.headers })).json()) as { data: { kind: string }[] }).data
     expect(list.map((a) => a.kind)).toEqual(['grades'])

@@ -41,7 +41,11 @@ describe("Noor's files through the upload endpoints", () => {
         const { data } = (await res.json()) as { data: Data }
         // A band summary's subjects are in the fixtures' `subjects`.
         const shown = kind === 'grades' && data.bandSubjects ? { ...data, subjects: data.bandSubjects } : data
-        const { actual, expected } = comparable(shown, Object.fromEntries(Object.entries(fixture.expected).filter(([key]) => key !== 'students')), ['byClassroom'])
+        const { actual, expected } = comparable(
+          shown,
+          Object.fromEntries(Object.entries(fixture.expected).filter(([key]) => key !== 'students')),
+          ['byClassroom'],
+        )
         expect(actual).toEqual(expected)
       })
     }
@@ -65,14 +69,18 @@ describe("Noor's files through the upload endpoints", () => {
     const auth = await headers()
     const totals = noorFixtures('absence').find((f) => f.file === 'absence-totals-ar.xlsx')
     expect.assert(totals)
-    const { data } = (await (await upload('absence', auth, totals.path, totals.file)).json()) as { data: Data & { summary: { days: number; records: number; students: number } } }
+    const { data } = (await (await upload('absence', auth, totals.path, totals.file)).json()) as {
+      data: Data & { summary: { days: number; records: number; students: number } }
+    }
     expect(data.summary.days).toBe(33)
     const res = await app.request(`/api/v1/analyses/${data.id}?school_days=40`, { headers: auth })
     const again = ((await res.json()) as { data: typeof data }).data
     expect(again.summary.days).toBe(40)
     expect(again.summary.students).toBe(36)
     expect(again.summary.records).toBe(40 * 36)
-    const search = (await (await app.request(`/api/v1/analyses/${data.id}/students?q=${encodeURIComponent('محمد ماجد عبدالعزيز')}`, { headers: auth })).json()) as { data?: unknown[] }
+    const search = (await (
+      await app.request(`/api/v1/analyses/${data.id}/students?q=${encodeURIComponent('محمد ماجد عبدالعزيز')}`, { headers: auth })
+    ).json()) as { data?: unknown[] }
     expect(search.data ?? []).toEqual([])
   })
 })

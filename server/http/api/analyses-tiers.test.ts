@@ -37,11 +37,23 @@ async function uploadFixture(headers: Record<string, string>): Promise<string> {
 }
 
 const put = (headers: Record<string, string>, body: unknown) =>
-  app.request('/api/v1/settings/absence-tiers', { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  app.request('/api/v1/settings/absence-tiers', {
+    method: 'PUT',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 
 type Tiers = { thresholds: unknown; summary: Record<string, number>; byClassroom: Record<string, unknown>[] }
-const tiersOf = async (headers: Record<string, string>, id: string) => ((await (await app.request(`/api/v1/analyses/${id}`, { headers })).json()) as { data: { tiers: Tiers } }).data.tiers
-const tally = (satisfactory: number, atRisk: number, chronic: number, severe: number) => ({ students: satisfactory + atRisk + chronic + severe, satisfactory, atRisk, chronic, severe, noTier: 0 })
+const tiersOf = async (headers: Record<string, string>, id: string) =>
+  ((await (await app.request(`/api/v1/analyses/${id}`, { headers })).json()) as { data: { tiers: Tiers } }).data.tiers
+const tally = (satisfactory: number, atRisk: number, chronic: number, severe: number) => ({
+  students: satisfactory + atRisk + chronic + severe,
+  satisfactory,
+  atRisk,
+  chronic,
+  severe,
+  noTier: 0,
+})
 const first1 = { grade: 'الأول المتوسط', classroom: '1' }
 const first2 = { grade: 'الأول المتوسط', classroom: '2' }
 const second1 = { grade: 'الثاني المتوسط', classroom: '1' }
@@ -118,8 +130,16 @@ describe('absence tiers in the API', () => {
     expect((await put(owner.headers, { at_risk: 1, chronic: 2, severe: 3 })).status).toBe(200)
 
     const other = await teacher()
-    expect(await (await app.request('/api/v1/settings/absence-tiers', { headers: other.headers })).json()).toEqual({ message: '', data: { at_risk: 5, chronic: 10, severe: 20 } })
-    for (const path of [`/analyses/${id}`, `/analyses/${id}/students?q=${encodeURIComponent('تركي يوسف سعود')}`, `/analyses/${id}/export.xlsx`, `/analyses/${id}/export.pdf`]) {
+    expect(await (await app.request('/api/v1/settings/absence-tiers', { headers: other.headers })).json()).toEqual({
+      message: '',
+      data: { at_risk: 5, chronic: 10, severe: 20 },
+    })
+    for (const path of [
+      `/analyses/${id}`,
+      `/analyses/${id}/students?q=${encodeURIComponent('تركي يوسف سعود')}`,
+      `/analyses/${id}/export.xlsx`,
+      `/analyses/${id}/export.pdf`,
+    ]) {
       const res = await app.request(`/api/v1${path}`, { headers: other.headers })
       expect({ path, status: res.status }).toEqual({ path, status: 404 })
     }

@@ -48,11 +48,13 @@ describe('/api/v1/analyses (absence)', () => {
       const res = await upload(headers, readFileSync(`${fixtures}/${name}.xlsx`))
       expect(res.status).toBe(201)
       const { data } = (await res.json()) as { data: Json & { id: string } }
-      for (const key of ['summary', 'bySection', 'bySystem', 'byWeekday', 'byDate']) expect({ [key]: data[key] }).toEqual({ [key]: expected[key] })
+      for (const key of ['summary', 'bySection', 'bySystem', 'byWeekday', 'byDate'])
+        expect({ [key]: data[key] }).toEqual({ [key]: expected[key] })
       // Skipped rows also name their sheet now; the fixture states their row and reason.
       expect(project(data.skipped, shapeOf(expected.skipped as ExpectedJson))).toEqual(expected.skipped)
       // Classrooms come in school order (docs/absence.md "Order"); one fixture lists them in file order.
-      const byName = (list: unknown) => (list as Json[]).toSorted((a, b) => `${a.grade}/${a.classroom}`.localeCompare(`${b.grade}/${b.classroom}`))
+      const byName = (list: unknown) =>
+        (list as Json[]).toSorted((a, b) => `${a.grade}/${a.classroom}`.localeCompare(`${b.grade}/${b.classroom}`))
       expect(byName(data.byClassroom)).toEqual(byName(expected.byClassroom))
       expect(data.kind).toBe('absence')
 
@@ -75,7 +77,10 @@ describe('/api/v1/analyses (absence)', () => {
     const { data } = (await res.json()) as { data: { id: string } }
     const short = await app.request(`/api/v1/analyses/${data.id}/students?q=${encodeURIComponent('محمد سلطان')}`, { headers })
     expect(short.status).toBe(422)
-    expect(await short.json()).toEqual({ message: 'يجب أن يكون البحث بالاسم الكامل (ثلاث كلمات على الأقل)', errors: { q: ['يجب أن يكون البحث بالاسم الكامل (ثلاث كلمات على الأقل)'] } })
+    expect(await short.json()).toEqual({
+      message: 'يجب أن يكون البحث بالاسم الكامل (ثلاث كلمات على الأقل)',
+      errors: { q: ['يجب أن يكون البحث بالاسم الكامل (ثلاث كلمات على الأقل)'] },
+    })
     const none = await app.request(`/api/v1/analyses/${data.id}/students?q=${encodeURIComponent('زيد عمرو بكر')}`, { headers })
     expect(none.status).toBe(404)
     expect(((await none.json()) as Json).message).toBe('الاسم غير موجود. يرجى المحاولة مرة أخرى.')
@@ -86,7 +91,12 @@ describe('/api/v1/analyses (absence)', () => {
     const other = await teacher('en')
     const { data } = (await (await upload(owner.headers, readFileSync(`${fixtures}/small-ar.xlsx`))).json()) as { data: { id: string } }
     expect(((await (await app.request('/api/v1/analyses', { headers: other.headers })).json()) as { data: unknown[] }).data).toEqual([])
-    for (const path of [`/api/v1/analyses/${data.id}`, `/api/v1/analyses/${data.id}/students?q=a+b+c`, `/api/v1/analyses/${data.id}/export.xlsx`, `/api/v1/analyses/${data.id}/export.pdf`])
+    for (const path of [
+      `/api/v1/analyses/${data.id}`,
+      `/api/v1/analyses/${data.id}/students?q=a+b+c`,
+      `/api/v1/analyses/${data.id}/export.xlsx`,
+      `/api/v1/analyses/${data.id}/export.pdf`,
+    ])
       expect({ path, status: (await app.request(path, { headers: other.headers })).status }).toEqual({ path, status: 404 })
     expect((await app.request(`/api/v1/analyses/${data.id}`, { method: 'DELETE', headers: other.headers })).status).toBe(404)
     expect((await app.request(`/api/v1/analyses/not-an-id`, { headers: owner.headers })).status).toBe(404)
@@ -103,10 +113,18 @@ describe('/api/v1/analyses (absence)', () => {
     const xlsx = await app.request(`/api/v1/analyses/${data.id}/export.xlsx`, { headers })
     expect(xlsx.status).toBe(200)
     expect(xlsx.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    expect(Buffer.from(await xlsx.arrayBuffer()).subarray(0, 2).toString()).toBe('PK')
+    expect(
+      Buffer.from(await xlsx.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK')
     const pdf = await app.request(`/api/v1/analyses/${data.id}/export.pdf`, { headers })
     expect(pdf.status).toBe(200)
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
   })
 
   it('says when the file is the other tool’s: a grades file sent to the absence analysis, and the other way round', async () => {
@@ -119,7 +137,11 @@ describe('/api/v1/analyses (absence)', () => {
       expect(body.otherTool).toBe('grades')
       // The missing columns are named once, as a list in the request's language.
       for (const column of body.missingColumns) expect(body.message.split(column)).toHaveLength(2)
-      expect(body.message).toMatch(lang === 'ar' ? /^(لم نجد في الملف جدول الغياب|في الورقة)/ : /^Invalid file format\. Please download the sample file and modify it\./)
+      expect(body.message).toMatch(
+        lang === 'ar'
+          ? /^(لم نجد في الملف جدول الغياب|في الورقة)/
+          : /^Invalid file format\. Please download the sample file and modify it\./,
+      )
     }
     const { headers } = await teacher('en')
     const form = new FormData()
@@ -145,7 +167,11 @@ describe('/api/v1/analyses (absence)', () => {
     expect(refused.errors).toEqual({ file: [refused.message] })
     expect(refused.missingColumns).toEqual(['Student name'])
     // A binary file that is no workbook: the product's message alone.
-    const pdf = await upload(headers, new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x9c]), 'report.xlsx')
+    const pdf = await upload(
+      headers,
+      new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x9c]),
+      'report.xlsx',
+    )
     expect(await pdf.json()).toEqual({ message: invalid, errors: { file: [invalid] } })
     const xls = await upload(headers, new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), 'report.xls')
     expect(xls.status).toBe(422)
@@ -154,7 +180,9 @@ describe('/api/v1/analyses (absence)', () => {
     expect(((await none.json()) as Json).message).toBe('Choose a file to upload: an Excel workbook (.xlsx or .xls) or a CSV file.')
     const big = await upload(headers, new Uint8Array(services.env.ANALYSIS_MAX_UPLOAD_MB * 1024 * 1024 + 10))
     expect(big.status).toBe(413)
-    expect(((await big.json()) as Json).message).toBe(`The file is larger than ${services.env.ANALYSIS_MAX_UPLOAD_MB} MB. Split it into smaller files and upload each.`)
+    expect(((await big.json()) as Json).message).toBe(
+      `The file is larger than ${services.env.ANALYSIS_MAX_UPLOAD_MB} MB. Split it into smaller files and upload each.`,
+    )
   })
 
   it('limits each teacher’s uploads per hour (429 with Retry-After), apart from other teachers', async () => {

@@ -16,7 +16,14 @@ import {
 } from '#app/features/absence/index.server.ts'
 import { documentName } from '#app/features/accounts/index.ts'
 import { maxSchoolDays, tierThresholdsSchema, tierThresholdsWire, type AbsenceTiers } from '#app/features/absence/index.ts'
-import { AnalysisError, analysisHeadWire, deleteAnalysis, findAnalysis, listAnalyses, uploadedFile } from '#app/features/analyses/index.server.ts'
+import {
+  AnalysisError,
+  analysisHeadWire,
+  deleteAnalysis,
+  findAnalysis,
+  listAnalyses,
+  uploadedFile,
+} from '#app/features/analyses/index.server.ts'
 import { parseBands, type GradeBand } from '#app/features/grades/index.ts'
 import { gradesAnalysisWire, gradesExport, uploadGrades } from '#app/features/grades/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
@@ -35,19 +42,27 @@ const analysisSummaryWire = wireShape(
   z.object({
     ...analysisHeadWire,
     kind: z.enum(['absence', 'grades']),
-    headline: z.record(z.string(), z.union([z.number(), z.string(), z.null()])).describe('The list’s figures: attendance or average, counts, period'),
+    headline: z
+      .record(z.string(), z.union([z.number(), z.string(), z.null()]))
+      .describe('The list’s figures: attendance or average, counts, period'),
   }),
 )
 
 const fieldErrors = z.record(z.string(), z.array(z.string()))
-/** A refused workbook (422): the message, also as the `file` field's, and the missing columns or the first skipped rows when those are why. */
+/**
+ * A refused workbook (422): the message, also as the `file` field's, and the missing columns or
+ * the first skipped rows when those are why.
+ */
 export const analysisErrorWire = wireShape(
   'AnalysisError',
   z.object({
     message: z.string(),
     errors: fieldErrors,
     missingColumns: z.array(z.string()).optional(),
-    otherTool: z.enum(['absence', 'grades']).optional().describe('The file looks like the other tool’s (a grades file sent to the absence analysis): upload it there'),
+    otherTool: z
+      .enum(['absence', 'grades'])
+      .optional()
+      .describe('The file looks like the other tool’s (a grades file sent to the absence analysis): upload it there'),
     skipped: z.array(z.object({ sheet: z.string().optional(), row: z.int().min(1), reason: z.string() })).optional(),
   }),
 )
@@ -65,9 +80,16 @@ type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
  * was recomputed for other school days; else from the stored one).
  */
 async function analysisJson(c: C, stored: Stored, tiers?: AbsenceTiers): Promise<Wire<typeof analysisWire>> {
-  const t = apiTranslator(c, stored.report.skipped.map((s) => s.reason.key))
+  const t = apiTranslator(
+    c,
+    stored.report.skipped.map((s) => s.reason.key),
+  )
   const head = { id: stored.id, title: stored.title, createdAt: stored.createdAt.toISOString(), meta: stored.meta }
-  const skipped = stored.report.skipped.map((s) => ({ ...(s.sheet !== undefined && { sheet: s.sheet }), row: s.row, reason: t(s.reason.key, s.reason.values) }))
+  const skipped = stored.report.skipped.map((s) => ({
+    ...(s.sheet !== undefined && { sheet: s.sheet }),
+    row: s.row,
+    reason: t(s.reason.key, s.reason.values),
+  }))
   if (stored.kind === 'grades') return { ...head, kind: 'grades', ...stored.report, skipped }
   const { db } = c.get('ctx')
   const counted = tiers ?? (await absenceTiers(db, stored, await tierThresholdsOf(db, stored.userId)))
@@ -116,7 +138,10 @@ export function analysesRoutes() {
         kind: 'multipart',
         schema: {
           type: 'object',
-          properties: { file: workbook, school_days: { type: 'integer', minimum: 1, maximum: 366, description: 'Totals files: the school days the totals cover' } },
+          properties: {
+            file: workbook,
+            school_days: { type: 'integer', minimum: 1, maximum: 366, description: 'Totals files: the school days the totals cover' },
+          },
           required: ['file'],
         },
       },
@@ -127,7 +152,12 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadAbsence(ctx, { userId: session.user.id, file: await uploadedFile(form), lang: apiLang(c), schoolDays: schoolDaysField(form.get('school_days')) })
+      const { id } = await uploadAbsence(ctx, {
+        userId: session.user.id,
+        file: await uploadedFile(form),
+        lang: apiLang(c),
+        schoolDays: schoolDaysField(form.get('school_days')),
+      })
       const stored = await findAnalysis(ctx.db, session.user.id, id)
       if (!stored) throw new Error('saved analysis vanished')
       return reply(await analysisJson(c, stored))
@@ -143,7 +173,14 @@ export function analysesRoutes() {
       auth: 'subscriber',
       body: {
         kind: 'multipart',
-        schema: { type: 'object', properties: { file: workbook, bands: { type: 'string', description: 'A preset (`default`, `elementary`) or a JSON list of `{key, min}`' } }, required: ['file'] },
+        schema: {
+          type: 'object',
+          properties: {
+            file: workbook,
+            bands: { type: 'string', description: 'A preset (`default`, `elementary`) or a JSON list of `{key, min}`' },
+          },
+          required: ['file'],
+        },
       },
       status: 201,
       data: analysisWire,
@@ -152,17 +189,41 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadGrades(ctx, { userId: session.user.id, file: await uploadedFile(form), lang: apiLang(c), bands: bandsField(form.get('bands')) })
+      const { id } = await uploadGrades(ctx, {
+        userId: session.user.id,
+        file: await uploadedFile(form),
+        lang: apiLang(c),
+        bands: bandsField(form.get('bands')),
+      })
       const stored = await findAnalysis(ctx.db, session.user.id, id)
       if (!stored) throw new Error('saved analysis vanished')
       return reply(await analysisJson(c, stored))
     },
   )
 
-  route({ method: 'get', path: '/analyses', tag: 'Analyses', summary: 'The user’s analyses', auth: 'subscriber', data: z.array(analysisSummaryWire) }, async (c, { session, reply }) => {
-    const list = await listAnalyses(c.get('ctx').db, session.user.id)
-    return reply(list.map((a) => ({ id: a.id, kind: a.kind, title: a.title, createdAt: a.createdAt.toISOString(), meta: a.meta, headline: a.headline })))
-  })
+  route(
+    {
+      method: 'get',
+      path: '/analyses',
+      tag: 'Analyses',
+      summary: 'The user’s analyses',
+      auth: 'subscriber',
+      data: z.array(analysisSummaryWire),
+    },
+    async (c, { session, reply }) => {
+      const list = await listAnalyses(c.get('ctx').db, session.user.id)
+      return reply(
+        list.map((a) => ({
+          id: a.id,
+          kind: a.kind,
+          title: a.title,
+          createdAt: a.createdAt.toISOString(),
+          meta: a.meta,
+          headline: a.headline,
+        })),
+      )
+    },
+  )
 
   route(
     {
@@ -171,7 +232,13 @@ export function analysesRoutes() {
       tag: 'Analyses',
       summary: 'One analysis',
       auth: 'subscriber',
-      query: [{ name: 'school_days', description: 'Absence totals: recompute the figures for this many school days (1–366)', schema: { type: 'integer' } }],
+      query: [
+        {
+          name: 'school_days',
+          description: 'Absence totals: recompute the figures for this many school days (1–366)',
+          schema: { type: 'integer' },
+        },
+      ],
       data: analysisWire,
       errors: [404],
     },
@@ -183,7 +250,13 @@ export function analysesRoutes() {
       if (stored.kind === 'absence' && schoolDays !== null) {
         const { db } = c.get('ctx')
         const recomputed = await loadAbsence(db, stored, schoolDays)
-        return reply(await analysisJson(c, { ...stored, report: recomputed.report }, tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id))))
+        return reply(
+          await analysisJson(
+            c,
+            { ...stored, report: recomputed.report },
+            tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id)),
+          ),
+        )
       }
       return reply(await analysisJson(c, stored))
     },
@@ -240,7 +313,8 @@ export function analysesRoutes() {
       path: '/settings/absence-tiers',
       tag: 'Analyses',
       summary: 'The absence tier thresholds',
-      description: 'Percent of school days missed (excused and unexcused) from which a student is at risk, chronic, severe; 5, 10 and 20 until changed.',
+      description:
+        'Percent of school days missed (excused and unexcused) from which a student is at risk, chronic, severe; 5, 10 and 20 until changed.',
       auth: 'subscriber',
       data: tierThresholdsAnswerWire,
     },
@@ -253,7 +327,8 @@ export function analysesRoutes() {
       path: '/settings/absence-tiers',
       tag: 'Analyses',
       summary: 'Change the absence tier thresholds',
-      description: 'Three percentages, each above the one before: 0 < at_risk < chronic < severe ≤ 100, at most two decimals. Every report, export and answer uses them from then on.',
+      description:
+        'Three percentages, each above the one before: 0 < at_risk < chronic < severe ≤ 100, at most two decimals. Every report, export and answer uses them from then on.',
       auth: 'subscriber',
       body: { kind: 'json', schema: tierThresholdsSchema, name: 'AbsenceTierThresholdsRequest' },
       data: tierThresholdsAnswerWire,
@@ -265,10 +340,13 @@ export function analysesRoutes() {
     },
   )
 
-  route({ method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] }, async (c, { session, reply }) => {
-    if (!(await deleteAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) return notFound()
-    return reply(null)
-  })
+  route(
+    { method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] },
+    async (c, { session, reply }) => {
+      if (!(await deleteAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) return notFound()
+      return reply(null)
+    },
+  )
 
   return routes
 }
@@ -282,7 +360,10 @@ export function analysisErrorResponse(c: C, error: AnalysisError) {
   const namespace = error.messageKey.split('.')[0] ?? 'analyses'
   const t = apiTranslator(c, ['analyses', 'absence', namespace])
   const columns = (error.details.missingColumns ?? []).map((key) => t(`${namespace}.columns.${key}`))
-  const message = t(error.messageKey, { ...error.details.values, columns: new Intl.ListFormat(apiLang(c), { type: 'conjunction' }).format(columns) })
+  const message = t(error.messageKey, {
+    ...error.details.values,
+    columns: new Intl.ListFormat(apiLang(c), { type: 'conjunction' }).format(columns),
+  })
   const body: Record<string, unknown> = { message }
   if (error.status === 422) body.errors = { file: [message] }
   if (error.details.missingColumns) body.missingColumns = columns

@@ -22,22 +22,41 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   body: JSON.stringify(body),
 })
 
-const aPackage = { id: 1, name: 'Monthly', description: 'One month', months: 1, price: 4900, vat_rate: 15, vat: 735, total: 5635, is_best_seller: false }
+const aPackage = {
+  id: 1,
+  name: 'Monthly',
+  description: 'One month',
+  months: 1,
+  price: 4900,
+  vat_rate: 15,
+  vat: 735,
+  total: 5635,
+  is_best_seller: false,
+}
 
 describe('the conformance check, on answers made by hand', () => {
   const checker = createConformanceChecker(freshDoc())
   const check = (method: string, url: string, answer: Omit<Answer, 'method' | 'url'>) => checker.check({ method, url, ...answer })
 
   it('passes an answer the document describes, and names its operation', () => {
-    expect(check('GET', '/api/v1/packages', json(200, { message: '', data: [aPackage] }))).toEqual({ operation: 'GET /packages', status: 200, problems: [] })
+    expect(check('GET', '/api/v1/packages', json(200, { message: '', data: [aPackage] }))).toEqual({
+      operation: 'GET /packages',
+      status: 200,
+      problems: [],
+    })
   })
 
   it('fails a field of the wrong type, a missing field and a field the document does not name', () => {
-    const [wrongType] = check('GET', '/api/v1/packages', json(200, { message: '', data: [{ ...aPackage, price: '49.00' }] }))?.problems ?? []
+    const [wrongType] =
+      check('GET', '/api/v1/packages', json(200, { message: '', data: [{ ...aPackage, price: '49.00' }] }))?.problems ?? []
     expect(wrongType).toMatch(/\/data\/0\/price must be integer/)
     const { total: _total, ...withoutTotal } = aPackage
-    expect(check('GET', '/api/v1/packages', json(200, { message: '', data: [withoutTotal] }))?.problems.join()).toMatch(/\/data\/0 must have required property 'total'/)
-    expect(check('GET', '/api/v1/packages', json(200, { message: '', data: [{ ...aPackage, secret: 1 }] }))?.problems.join()).toMatch(/must NOT have additional properties \(secret\)/)
+    expect(check('GET', '/api/v1/packages', json(200, { message: '', data: [withoutTotal] }))?.problems.join()).toMatch(
+      /\/data\/0 must have required property 'total'/,
+    )
+    expect(check('GET', '/api/v1/packages', json(200, { message: '', data: [{ ...aPackage, secret: 1 }] }))?.problems.join()).toMatch(
+      /must NOT have additional properties \(secret\)/,
+    )
   })
 
   it('fails a status the operation does not list, and says which it lists', () => {
@@ -46,16 +65,24 @@ describe('the conformance check, on answers made by hand', () => {
   })
 
   it('checks error bodies against their shared responses: 422 needs its errors, 500 says nothing more', () => {
-    expect(check('POST', '/api/v1/exams', json(422, { message: 'Check the fields', errors: { title: ['Required'] } }))?.problems).toEqual([])
-    expect(check('POST', '/api/v1/exams', json(422, { message: 'Check the fields' }))?.problems.join()).toMatch(/required property 'errors'/)
-    expect(check('GET', '/api/v1/packages', json(500, { message: 'An unexpected error occurred', stack: 'at x.ts:1' }))?.problems.join()).toMatch(/additional properties \(stack\)/)
+    expect(check('POST', '/api/v1/exams', json(422, { message: 'Check the fields', errors: { title: ['Required'] } }))?.problems).toEqual(
+      [],
+    )
+    expect(check('POST', '/api/v1/exams', json(422, { message: 'Check the fields' }))?.problems.join()).toMatch(
+      /required property 'errors'/,
+    )
+    expect(
+      check('GET', '/api/v1/packages', json(500, { message: 'An unexpected error occurred', stack: 'at x.ts:1' }))?.problems.join(),
+    ).toMatch(/additional properties \(stack\)/)
   })
 
   it('fails a 429 without Retry-After and a content type the operation does not list', () => {
     expect(check('POST', '/api/v1/auth/login', json(429, { message: 'Too many' }))?.problems).toEqual(['the header Retry-After is missing'])
     expect(check('POST', '/api/v1/auth/login', json(429, { message: 'Too many' }, { 'retry-after': '30' }))?.problems).toEqual([])
     const pdfAsHtml = { status: 200, headers: new Headers({ 'content-type': 'text/html' }), body: '<p>' }
-    expect(check('GET', '/api/v1/invoices/1/pdf', pdfAsHtml)?.problems.join()).toMatch(/content type is "text\/html", not one of application\/pdf/)
+    expect(check('GET', '/api/v1/invoices/1/pdf', pdfAsHtml)?.problems.join()).toMatch(
+      /content type is "text\/html", not one of application\/pdf/,
+    )
   })
 
   it('prefers a concrete path to a template, as OpenAPI does, and matches the method too', () => {
@@ -65,7 +92,9 @@ describe('the conformance check, on answers made by hand', () => {
 
   it('takes an undocumented path only as the API’s 404, and ignores what is not under /api/v1', () => {
     expect(check('GET', '/api/v1/nothing-here', json(404, { message: 'Not found' }))?.problems).toEqual([])
-    expect(check('GET', '/api/v1/nothing-here', json(200, { message: '', data: null }))?.problems.join()).toMatch(/not in the document, yet answered 200/)
+    expect(check('GET', '/api/v1/nothing-here', json(200, { message: '', data: null }))?.problems.join()).toMatch(
+      /not in the document, yet answered 200/,
+    )
     expect(check('GET', '/ar/packages', { status: 200, headers: new Headers({ 'content-type': 'text/html' }), body: '<html>' })).toBeNull()
   })
 })
@@ -89,7 +118,9 @@ describe('the conformance check, on the real API', () => {
       (error: unknown) => error,
     )
     expect(failure).toBeInstanceOf(ConformanceError)
-    expect(String((failure as Error).message)).toMatch(/^GET \/api\/v1\/packages → 200: the answer is not what the OpenAPI document says:[\s\S]*\/data\/0\/price must be string/)
+    expect(String((failure as Error).message)).toMatch(
+      /^GET \/api\/v1\/packages → 200: the answer is not what the OpenAPI document says:[\s\S]*\/data\/0\/price must be string/,
+    )
   })
 
   it('fails through app.request when a handler answers what the document does not say, and hands back conforming answers untouched', async () => {

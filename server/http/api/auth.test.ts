@@ -5,7 +5,16 @@ import path from 'node:path'
 import { simpleParser } from 'mailparser'
 import sharp from 'sharp'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { base32Decode, confirmTotpEnrolment, createSession, decideReview, hotp, sessionCookieName, startTotpEnrolment, totpStep } from '#app/features/accounts/index.server.ts'
+import {
+  base32Decode,
+  confirmTotpEnrolment,
+  createSession,
+  decideReview,
+  hotp,
+  sessionCookieName,
+  startTotpEnrolment,
+  totpStep,
+} from '#app/features/accounts/index.server.ts'
 import type { AppServices } from '#app/platform/context.server.ts'
 import { packages, sessions, subscriptions, users } from '#app/platform/db/schema.ts'
 import { testContext, testServices } from '#tests/context.ts'
@@ -108,7 +117,18 @@ function newTeacher() {
   }
 }
 
-type UserJson = { id: string; username: string; full_name_ar: string | null; full_name_en: string | null; email: string; phone: string; avatar_url: string | null; email_verified_at: string | null; created_at: string; subscription: { package: { id: number; name: string }; starts_at: string; ends_at: string } | null }
+type UserJson = {
+  id: string
+  username: string
+  full_name_ar: string | null
+  full_name_en: string | null
+  email: string
+  phone: string
+  avatar_url: string | null
+  email_verified_at: string | null
+  created_at: string
+  subscription: { package: { id: number; name: string }; starts_at: string; ends_at: string } | null
+}
 
 /** A registered, activated teacher and an API token, made through the API itself. */
 async function activatedTeacher() {
@@ -120,7 +140,10 @@ async function activatedTeacher() {
   return { ...teacher, token, user }
 }
 
-const png = () => sharp({ create: { width: 10, height: 10, channels: 3, background: { r: 15, g: 93, b: 82 } } }).png().toBuffer()
+const png = () =>
+  sharp({ create: { width: 10, height: 10, channels: 3, background: { r: 15, g: 93, b: 82 } } })
+    .png()
+    .toBuffer()
 
 describe('registration and activation', () => {
   it('registers (201), emails a code, activates with it and the token opens the profile', async () => {
@@ -129,8 +152,28 @@ describe('registration and activation', () => {
     expect(registered.status).toBe(201)
     expect(registered.body.message).toBe('Registration successful, please activate the code')
     const { user } = dataOf<{ user: UserJson }>(registered)
-    expect(Object.keys(user).sort()).toEqual(['avatar_url', 'created_at', 'email', 'email_verified_at', 'full_name_ar', 'full_name_en', 'id', 'phone', 'subscription', 'username'])
-    expect(user).toMatchObject({ username: teacher.username, full_name_ar: null, full_name_en: null, email: teacher.email, phone: '+966551234567', avatar_url: null, email_verified_at: null, subscription: null })
+    expect(Object.keys(user).sort()).toEqual([
+      'avatar_url',
+      'created_at',
+      'email',
+      'email_verified_at',
+      'full_name_ar',
+      'full_name_en',
+      'id',
+      'phone',
+      'subscription',
+      'username',
+    ])
+    expect(user).toMatchObject({
+      username: teacher.username,
+      full_name_ar: null,
+      full_name_en: null,
+      email: teacher.email,
+      phone: '+966551234567',
+      avatar_url: null,
+      email_verified_at: null,
+      subscription: null,
+    })
 
     const code = await latestCode(teacher.email)
     expect(code).toMatch(/^\d{6}$/)
@@ -156,10 +199,18 @@ describe('registration and activation', () => {
     const { token } = await createSession({ db, secret: services.env.SESSION_SECRET, userId: teacher.id, kind: 'api' })
     const [subscription] = await db.select().from(subscriptions).where(eq(subscriptions.userId, teacher.id))
     const [pkg] = await db.select().from(packages).where(eq(packages.id, subscription!.packageId))
-    const profile = async (lang: 'ar' | 'en') => dataOf<{ user: UserJson }>(await call('GET', 'auth/profile', { token, lang })).user.subscription
-    expect(await profile('en')).toEqual({ package: { id: pkg!.id, name: pkg!.nameEn }, starts_at: subscription!.startsAt.toISOString(), ends_at: subscription!.endsAt.toISOString() })
+    const profile = async (lang: 'ar' | 'en') =>
+      dataOf<{ user: UserJson }>(await call('GET', 'auth/profile', { token, lang })).user.subscription
+    expect(await profile('en')).toEqual({
+      package: { id: pkg!.id, name: pkg!.nameEn },
+      starts_at: subscription!.startsAt.toISOString(),
+      ends_at: subscription!.endsAt.toISOString(),
+    })
     expect((await profile('ar'))?.package.name).toBe(pkg!.nameAr)
-    await db.update(subscriptions).set({ endsAt: new Date(Date.now() - 60_000) }).where(eq(subscriptions.id, subscription!.id))
+    await db
+      .update(subscriptions)
+      .set({ endsAt: new Date(Date.now() - 60_000) })
+      .where(eq(subscriptions.id, subscription!.id))
     expect(await profile('en')).toBeNull()
   })
 
@@ -198,7 +249,10 @@ describe('registration and activation', () => {
       terms: ['You must accept the terms and conditions'],
     })
 
-    const bad = await call('POST', 'auth/register', { json: { ...newTeacher(), email: 'not-an-email', password: 'Ab1', password_confirmation: 'Ab1', terms: false }, lang: 'en' })
+    const bad = await call('POST', 'auth/register', {
+      json: { ...newTeacher(), email: 'not-an-email', password: 'Ab1', password_confirmation: 'Ab1', terms: false },
+      lang: 'en',
+    })
     expect(bad.body.errors).toEqual({
       email: ['Invalid email address'],
       password: ['Password must be at least 8 characters'],
@@ -208,7 +262,9 @@ describe('registration and activation', () => {
     const mismatch = await call('POST', 'auth/register', { json: { ...newTeacher(), password_confirmation: 'Kx9-ridge-Lamq' }, lang: 'en' })
     expect(mismatch.body.errors).toEqual({ password_confirmation: ['Password and Confirm Password must match'] })
 
-    const ar = await call('POST', 'auth/register', { json: { ...newTeacher(), email: 'not-an-email', password: 'Ab1', password_confirmation: 'Ab1' } })
+    const ar = await call('POST', 'auth/register', {
+      json: { ...newTeacher(), email: 'not-an-email', password: 'Ab1', password_confirmation: 'Ab1' },
+    })
     expect(ar.status).toBe(422)
     expect(ar.body.message).toBe('تحقق من الحقول المظللة')
     expect(ar.body.errors).toEqual({ email: ['البريد الإلكتروني غير صالح'], password: ['يجب ألا تقل كلمة المرور عن 8 أحرف'] })
@@ -330,7 +386,9 @@ describe('login and logout', () => {
     const malformed = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: '12' }, lang: 'en' })
     expect(malformed.status).toBe(422)
     expect(malformed.body.errors).toEqual({ code: ['Enter the 6 digits from the app, or a recovery code'] })
-    const wrong = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: appCode() === '000000' ? '111111' : '000000' } })
+    const wrong = await call('POST', 'auth/login/two-factor', {
+      json: { two_factor_token: challenge, code: appCode() === '000000' ? '111111' : '000000' },
+    })
     expect(wrong.status).toBe(422)
     expect(wrong.body.errors).toEqual({ code: ['الرمز غير صحيح أو سبق استخدامه'] })
     const right = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: appCode() }, lang: 'en' })
@@ -340,8 +398,12 @@ describe('login and logout', () => {
     expect((await call('GET', 'auth/profile', { token })).status).toBe(200)
     // The challenge is spent; a recovery code ends a new one.
     expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: recovery[0] } })).status).toBe(422)
-    const again = dataOf<{ two_factor_token: string }>(await call('POST', 'auth/login', { json: { email: teacher.email, password: teacher.password } }))
-    expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: again.two_factor_token, code: recovery[0] } })).status).toBe(200)
+    const again = dataOf<{ two_factor_token: string }>(
+      await call('POST', 'auth/login', { json: { email: teacher.email, password: teacher.password } }),
+    )
+    expect(
+      (await call('POST', 'auth/login/two-factor', { json: { two_factor_token: again.two_factor_token, code: recovery[0] } })).status,
+    ).toBe(200)
   })
 
   it('refuses and revokes a token left unused for longer than SESSION_IDLE_DAYS (401)', async () => {
@@ -350,12 +412,19 @@ describe('login and logout', () => {
     const { token } = dataOf<{ token: string }>(login)
     const idle = services.env.SESSION_IDLE_DAYS
     expect(idle).toBe(7)
-    const tokensOf = async () => (await testDb().db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.userId, teacher.user.id))).length
+    const tokensOf = async () =>
+      (await testDb().db.select({ lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.userId, teacher.user.id))).length
     const before = await tokensOf()
     // Unused for a day short of the limit: still good. Unused for longer: refused, and gone.
-    await testDb().db.update(sessions).set({ lastSeenAt: new Date(Date.now() - (idle - 1) * 86_400_000) }).where(eq(sessions.userId, teacher.user.id))
+    await testDb()
+      .db.update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - (idle - 1) * 86_400_000) })
+      .where(eq(sessions.userId, teacher.user.id))
     expect((await call('GET', 'auth/profile', { token })).status).toBe(200)
-    await testDb().db.update(sessions).set({ lastSeenAt: new Date(Date.now() - (idle + 0.1) * 86_400_000) }).where(eq(sessions.userId, teacher.user.id))
+    await testDb()
+      .db.update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - (idle + 0.1) * 86_400_000) })
+      .where(eq(sessions.userId, teacher.user.id))
     const refused = await call('GET', 'auth/profile', { token, lang: 'en' })
     expect(refused.status).toBe(401)
     expect(await tokensOf()).toBe(before - 1)
@@ -436,26 +505,43 @@ describe('password reset', () => {
     const teacher = await activatedTeacher()
     const forgot = await call('POST', 'auth/forgot-password', { json: { email: teacher.email } })
     const first = dataOf<{ temporary_token: string }>(forgot).temporary_token
-    const verified = await call('POST', 'auth/verify-code', { json: { temporary_token: first, code: await latestCode(teacher.email) }, lang: 'en' })
+    const verified = await call('POST', 'auth/verify-code', {
+      json: { temporary_token: first, code: await latestCode(teacher.email) },
+      lang: 'en',
+    })
     expect(verified.status).toBe(200)
     const second = dataOf<{ temporary_token: string }>(verified).temporary_token
     expect(second).not.toBe(first)
 
     // The first token only checks a code; only the second may set the password.
-    const early = await call('POST', 'auth/reset-password', { json: { temporary_token: first, password: 'New-Harbor-42', password_confirmation: 'New-Harbor-42' }, lang: 'en' })
+    const early = await call('POST', 'auth/reset-password', {
+      json: { temporary_token: first, password: 'New-Harbor-42', password_confirmation: 'New-Harbor-42' },
+      lang: 'en',
+    })
     expect(early.status).toBe(422)
     expect(early.body.errors).toEqual({ temporary_token: ['This reset link has expired. Please start again.'] })
-    const common = await call('POST', 'auth/reset-password', { json: { temporary_token: second, password: 'Password1', password_confirmation: 'Password1' } })
+    const common = await call('POST', 'auth/reset-password', {
+      json: { temporary_token: second, password: 'Password1', password_confirmation: 'Password1' },
+    })
     expect(common.status).toBe(422)
 
-    const reset = await call('POST', 'auth/reset-password', { json: { temporary_token: second, password: 'New-Harbor-42', password_confirmation: 'New-Harbor-42' }, lang: 'en' })
+    const reset = await call('POST', 'auth/reset-password', {
+      json: { temporary_token: second, password: 'New-Harbor-42', password_confirmation: 'New-Harbor-42' },
+      lang: 'en',
+    })
     expect(reset.status).toBe(200)
     expect(reset.body).toEqual({ message: 'Password reset successfully', data: null })
 
     expect((await call('GET', 'auth/profile', { token: teacher.token })).status).toBe(401)
     expect((await call('POST', 'auth/login', { json: { email: teacher.email, password: teacher.password } })).status).toBe(401)
     expect((await call('POST', 'auth/login', { json: { email: teacher.email, password: 'New-Harbor-42' } })).status).toBe(200)
-    expect((await call('POST', 'auth/reset-password', { json: { temporary_token: second, password: 'Other-Harbor-43', password_confirmation: 'Other-Harbor-43' } })).status).toBe(422)
+    expect(
+      (
+        await call('POST', 'auth/reset-password', {
+          json: { temporary_token: second, password: 'Other-Harbor-43', password_confirmation: 'Other-Harbor-43' },
+        })
+      ).status,
+    ).toBe(422)
   })
 
   it('ends the code after five wrong tries', async () => {
@@ -464,7 +550,8 @@ describe('password reset', () => {
     const token = dataOf<{ temporary_token: string }>(forgot).temporary_token
     const code = await latestCode(teacher.email)
     const tries = []
-    for (let i = 0; i < 5; i++) tries.push(await call('POST', 'auth/verify-code', { json: { temporary_token: token, code: otherCode(code) }, lang: 'en' }))
+    for (let i = 0; i < 5; i++)
+      tries.push(await call('POST', 'auth/verify-code', { json: { temporary_token: token, code: otherCode(code) }, lang: 'en' }))
     expect(tries.map((t) => t.status)).toEqual([422, 422, 422, 422, 422])
     expect(tries.slice(0, 4).map((t) => t.body.errors?.code)).toEqual(Array.from({ length: 4 }, () => ['The code is incorrect']))
     expect(tries[4]?.body.errors).toEqual({ code: ['Too many wrong attempts. Ask for a new code.'] })
@@ -477,8 +564,12 @@ describe('password reset', () => {
     const forgot = await call('POST', 'auth/forgot-password', { json: { email: 'ghost@example.sa' } })
     const token = dataOf<{ temporary_token: string }>(forgot).temporary_token
     const tries = []
-    for (let i = 0; i < 5; i++) tries.push(await call('POST', 'auth/verify-code', { json: { temporary_token: token, code: '123456' }, lang: 'en' }))
-    expect(tries.map((t) => t.body.errors?.code?.[0])).toEqual([...Array.from({ length: 4 }, () => 'The code is incorrect'), 'Too many wrong attempts. Ask for a new code.'])
+    for (let i = 0; i < 5; i++)
+      tries.push(await call('POST', 'auth/verify-code', { json: { temporary_token: token, code: '123456' }, lang: 'en' }))
+    expect(tries.map((t) => t.body.errors?.code?.[0])).toEqual([
+      ...Array.from({ length: 4 }, () => 'The code is incorrect'),
+      'Too many wrong attempts. Ask for a new code.',
+    ])
   })
 })
 
@@ -486,14 +577,22 @@ describe('account changes', () => {
   it('changes the password in two steps and hands back a new token', async () => {
     const teacher = await activatedTeacher()
     const change = { current_password: teacher.password, password: 'Fresh-Olive-77', password_confirmation: 'Fresh-Olive-77' }
-    const wrong = await call('POST', 'auth/change-password', { json: { ...change, current_password: 'Not-It-123' }, token: teacher.token, lang: 'en' })
+    const wrong = await call('POST', 'auth/change-password', {
+      json: { ...change, current_password: 'Not-It-123' },
+      token: teacher.token,
+      lang: 'en',
+    })
     expect(wrong.status).toBe(422)
     expect(wrong.body.errors).toEqual({ current_password: ['The password is incorrect'] })
 
     const step1 = await call('POST', 'auth/change-password', { json: change, token: teacher.token, lang: 'en' })
     expect(step1.status).toBe(200)
     expect(step1.body).toEqual({ message: 'We sent a code to your email', data: null })
-    const step2 = await call('POST', 'auth/change-password', { json: { code: await latestCode(teacher.email) }, token: teacher.token, lang: 'en' })
+    const step2 = await call('POST', 'auth/change-password', {
+      json: { code: await latestCode(teacher.email) },
+      token: teacher.token,
+      lang: 'en',
+    })
     expect(step2.status).toBe(200)
     expect(step2.body.message).toBe('Password changed successfully')
     const { token } = dataOf<{ token: string }>(step2)
@@ -508,7 +607,11 @@ describe('account changes', () => {
     const teacher = await activatedTeacher()
     const newEmail = `new-${teacher.email}`
     const before = await outboxCount(teacher.email)
-    const step1 = await call('POST', 'auth/change-email', { json: { email: newEmail, password: teacher.password }, token: teacher.token, lang: 'en' })
+    const step1 = await call('POST', 'auth/change-email', {
+      json: { email: newEmail, password: teacher.password },
+      token: teacher.token,
+      lang: 'en',
+    })
     expect(step1.status).toBe(200)
     expect(step1.body.message).toBe('We sent a code to your email')
     expect(await outboxCount(teacher.email)).toBe(before)
@@ -564,30 +667,56 @@ describe('account changes', () => {
   it('sets, changes and clears the full names, in JSON or a form, and refuses a name in the wrong letters', async () => {
     const teacher = await activatedTeacher()
     expect(teacher.user).toMatchObject({ full_name_ar: null, full_name_en: null })
-    const named = await call('PATCH', 'auth/profile', { json: { full_name_ar: ' نورة  بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' }, token: teacher.token, lang: 'en' })
+    const named = await call('PATCH', 'auth/profile', {
+      json: { full_name_ar: ' نورة  بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' },
+      token: teacher.token,
+      lang: 'en',
+    })
     expect(named.status).toBe(200)
-    expect(dataOf<{ user: UserJson }>(named).user).toMatchObject({ username: teacher.username, full_name_ar: 'نورة بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' })
-    expect(dataOf<{ user: UserJson }>(await call('GET', 'auth/profile', { token: teacher.token })).user).toMatchObject({ full_name_ar: 'نورة بنت سعد العتيبي', full_name_en: 'Noura Saad Alotaibi' })
+    expect(dataOf<{ user: UserJson }>(named).user).toMatchObject({
+      username: teacher.username,
+      full_name_ar: 'نورة بنت سعد العتيبي',
+      full_name_en: 'Noura Saad Alotaibi',
+    })
+    expect(dataOf<{ user: UserJson }>(await call('GET', 'auth/profile', { token: teacher.token })).user).toMatchObject({
+      full_name_ar: 'نورة بنت سعد العتيبي',
+      full_name_en: 'Noura Saad Alotaibi',
+    })
 
     // Left out: kept. Null (JSON) or empty (a form): cleared.
     const phoneOnly = await call('PATCH', 'auth/profile', { json: { phone: '0501234567' }, token: teacher.token })
     expect(dataOf<{ user: UserJson }>(phoneOnly).user.full_name_en).toBe('Noura Saad Alotaibi')
-    expect(dataOf<{ user: UserJson }>(await call('PATCH', 'auth/profile', { json: { full_name_en: null }, token: teacher.token })).user.full_name_en).toBeNull()
+    expect(
+      dataOf<{ user: UserJson }>(await call('PATCH', 'auth/profile', { json: { full_name_en: null }, token: teacher.token })).user
+        .full_name_en,
+    ).toBeNull()
     const form = new FormData()
     form.set('full_name_ar', '')
     expect(dataOf<{ user: UserJson }>(await call('PATCH', 'auth/profile', { form, token: teacher.token })).user.full_name_ar).toBeNull()
 
-    const wrong = await call('PATCH', 'auth/profile', { json: { full_name_ar: 'Noura', full_name_en: 'نورة' }, token: teacher.token, lang: 'en' })
+    const wrong = await call('PATCH', 'auth/profile', {
+      json: { full_name_ar: 'Noura', full_name_en: 'نورة' },
+      token: teacher.token,
+      lang: 'en',
+    })
     expect(wrong.status).toBe(422)
-    expect(wrong.body.errors).toEqual({ full_name_ar: ['Write the name in Arabic letters'], full_name_en: ['Write the name in English letters'] })
-    const [row] = await testDb().db.select({ ar: users.fullNameAr, askedAt: users.fullNameAskedAt }).from(users).where(eq(users.id, teacher.user.id))
+    expect(wrong.body.errors).toEqual({
+      full_name_ar: ['Write the name in Arabic letters'],
+      full_name_en: ['Write the name in English letters'],
+    })
+    const [row] = await testDb()
+      .db.select({ ar: users.fullNameAr, askedAt: users.fullNameAskedAt })
+      .from(users)
+      .where(eq(users.id, teacher.user.id))
     expect(row).toMatchObject({ ar: null })
     expect(row?.askedAt).toBeInstanceOf(Date)
   })
 
   it('takes a picture body over 64 KB, refuses one over 2 MB with 422 and a body over 3 MB with 413', async () => {
     const teacher = await activatedTeacher()
-    const big = await sharp(randomBytes(400 * 400 * 3), { raw: { width: 400, height: 400, channels: 3 } }).png().toBuffer()
+    const big = await sharp(randomBytes(400 * 400 * 3), { raw: { width: 400, height: 400, channels: 3 } })
+      .png()
+      .toBuffer()
     expect(big.length).toBeGreaterThan(64 * 1024)
     const fine = new FormData()
     fine.set('avatar', new File([big], 'big.png', { type: 'image/png' }))
@@ -646,7 +775,8 @@ describe('notifications', () => {
     const res = await call('POST', `notifications/${list[0]!.id}/read`, { token: other.token, lang: 'en' })
     expect(res.status).toBe(404)
     expect(res.body).toEqual({ message: 'The requested resource was not found' })
-    for (const id of ['not-a-uuid', 'a'.repeat(36), '-'.repeat(36)]) expect((await call('POST', `notifications/${id}/read`, { token: other.token })).status).toBe(404)
+    for (const id of ['not-a-uuid', 'a'.repeat(36), '-'.repeat(36)])
+      expect((await call('POST', `notifications/${id}/read`, { token: other.token })).status).toBe(404)
     const still = dataOf<NotificationJson[]>(await call('GET', 'notifications', { token: ownerToken }))
     expect(still[0]?.read_at).toBeNull()
   })
@@ -661,7 +791,11 @@ describe('reviews', () => {
     expect(invalid.status).toBe(422)
     expect(invalid.body.errors).toEqual({ rating: ['Choose a rating from 1 to 5'], comment: ['Write a comment'] })
 
-    const created = await call('POST', 'reviews', { json: { rating: 5, comment: 'Saves me hours every term.' }, token: teacher.token, lang: 'en' })
+    const created = await call('POST', 'reviews', {
+      json: { rating: 5, comment: 'Saves me hours every term.' },
+      token: teacher.token,
+      lang: 'en',
+    })
     expect(created.status).toBe(201)
     expect(created.body.message).toBe('Thank you for your comment')
     const review = dataOf<{ id: string }>(created)
@@ -672,6 +806,12 @@ describe('reviews', () => {
     expect(await decideReview(testDb().db, review.id, 'approved')).toBe(true)
     const after = dataOf<ReviewJson[]>(await call('GET', 'reviews'))
     const listed = after.find((r) => r.id === review.id)
-    expect(listed).toEqual({ id: review.id, rating: 5, comment: 'Saves me hours every term.', username: teacher.username, created_at: expect.any(String) })
+    expect(listed).toEqual({
+      id: review.id,
+      rating: 5,
+      comment: 'Saves me hours every term.',
+      username: teacher.username,
+      created_at: expect.any(String),
+    })
   })
 })

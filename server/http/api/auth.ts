@@ -43,7 +43,19 @@ import { listSubscriptions } from '#app/features/billing/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { wireDateTime, wireId, wireShape, type Wire } from '#app/lib/wire.server.ts'
 import { z } from '#app/lib/zod.ts'
-import { apiLang, apiSession, apiTranslator, createRoutes, fromZod, jsonBody, parse, say, type ApiEnv, type C, type JsonSchema } from './contract.ts'
+import {
+  apiLang,
+  apiSession,
+  apiTranslator,
+  createRoutes,
+  fromZod,
+  jsonBody,
+  parse,
+  say,
+  type ApiEnv,
+  type C,
+  type JsonSchema,
+} from './contract.ts'
 
 // The accounts part of /api/v1: auth/*, notifications and reviews. Each route calls one domain
 // function and shapes the answer; a DomainError thrown below is answered by the API's onError
@@ -64,7 +76,12 @@ async function newApiToken(c: C, userId: string): Promise<string> {
 /** The user, with the subscription in force now (its package named in the request's language). */
 async function userJson(c: C, user: Parameters<typeof userToJson>[0]) {
   const current = (await listSubscriptions(c.get('ctx').db, user.id, apiLang(c))).find((s) => s.status === 'current')
-  return userToJson(user, current ? { package: { id: current.packageId, name: current.packageName }, starts_at: current.startsAt, ends_at: current.endsAt } : null)
+  return userToJson(
+    user,
+    current
+      ? { package: { id: current.packageId, name: current.packageName }, starts_at: current.startsAt, ends_at: current.endsAt }
+      : null,
+  )
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -96,14 +113,30 @@ const binary = (description: string): JsonSchema => ({ type: 'string', format: '
 /** A form of `schema`'s fields and an optional picture. */
 const withAvatar = (schema: z.core.$ZodType): JsonSchema => {
   const json = fromZod(schema)
-  return { ...json, properties: { ...(json.properties as Record<string, JsonSchema>), avatar: binary('A profile picture (PNG, JPEG or WebP, up to 2 MB)') } }
+  return {
+    ...json,
+    properties: { ...(json.properties as Record<string, JsonSchema>), avatar: binary('A profile picture (PNG, JPEG or WebP, up to 2 MB)') },
+  }
 }
 
 const signedIn = z.object({ token: z.string().describe('The bearer token'), user: userWire })
 
-const notificationWire = wireShape('Notification', z.object({ id: wireId, kind: z.string(), title: z.string(), body: z.string(), read_at: wireDateTime.nullable(), created_at: wireDateTime }))
+const notificationWire = wireShape(
+  'Notification',
+  z.object({
+    id: wireId,
+    kind: z.string(),
+    title: z.string(),
+    body: z.string(),
+    read_at: wireDateTime.nullable(),
+    created_at: wireDateTime,
+  }),
+)
 const rating = z.int().min(1).max(5)
-const reviewWire = wireShape('Review', z.object({ id: wireId, rating, comment: z.string(), username: z.string(), created_at: wireDateTime }))
+const reviewWire = wireShape(
+  'Review',
+  z.object({ id: wireId, rating, comment: z.string(), username: z.string(), created_at: wireDateTime }),
+)
 const reviewReceivedWire = z.object({ id: wireId, rating, comment: z.string(), status: z.enum(['pending', 'approved', 'rejected']) })
 
 export function authRoutes() {
@@ -132,7 +165,16 @@ export function authRoutes() {
   )
 
   route(
-    { method: 'post', path: '/auth/activate', tag: 'Auth', summary: 'Activate an account with the emailed code', auth: 'none', body: { kind: 'json', schema: activateSchema, name: 'ActivateRequest' }, data: signedIn, errors: [409, 422, 429] },
+    {
+      method: 'post',
+      path: '/auth/activate',
+      tag: 'Auth',
+      summary: 'Activate an account with the emailed code',
+      auth: 'none',
+      body: { kind: 'json', schema: activateSchema, name: 'ActivateRequest' },
+      data: signedIn,
+      errors: [409, 422, 429],
+    },
     async (c, { body, reply }) => {
       const user = await activateAccount(c.get('ctx'), body)
       return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.activated'))
@@ -145,16 +187,21 @@ export function authRoutes() {
       path: '/auth/login',
       tag: 'Auth',
       summary: 'Sign in',
-      description: 'With two-step verification on, no token yet: `{two_factor_required: true, two_factor_token}`, for auth/login/two-factor.',
+      description:
+        'With two-step verification on, no token yet: `{two_factor_required: true, two_factor_token}`, for auth/login/two-factor.',
       auth: 'none',
       body: { kind: 'json', schema: loginSchema, name: 'LoginRequest' },
-      data: z.union([signedIn, z.object({ two_factor_required: z.literal(true), two_factor_token: z.string().describe('For auth/login/two-factor, ten minutes') })]),
+      data: z.union([
+        signedIn,
+        z.object({ two_factor_required: z.literal(true), two_factor_token: z.string().describe('For auth/login/two-factor, ten minutes') }),
+      ]),
       errors: [401, 403, 422, 429],
     },
     async (c, { body, reply }) => {
       const { user, challenge } = await signIn(c.get('ctx'), body)
       // With the second factor on, no token yet: the code from the app goes to auth/login/two-factor.
-      if (challenge !== null) return reply({ two_factor_required: true as const, two_factor_token: challenge }, say(c, 'accounts.twoFactor.required'))
+      if (challenge !== null)
+        return reply({ two_factor_required: true as const, two_factor_token: challenge }, say(c, 'accounts.twoFactor.required'))
       return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.loggedIn'))
     },
   )
@@ -178,15 +225,26 @@ export function authRoutes() {
     },
   )
 
-  route({ method: 'post', path: '/auth/logout', tag: 'Auth', summary: 'Revoke this token', auth: 'bearer' }, async (c, { session, reply }) => {
-    await revokeSession(c.get('ctx'), { sessionId: session.sessionId, userId: session.user.id, reason: 'logout' })
-    // For a browser calling the API; other clients ignore it.
-    c.header('Clear-Site-Data', CLEAR_SITE_DATA)
-    return reply(null, say(c, 'accounts.messages.loggedOut'))
-  })
+  route(
+    { method: 'post', path: '/auth/logout', tag: 'Auth', summary: 'Revoke this token', auth: 'bearer' },
+    async (c, { session, reply }) => {
+      await revokeSession(c.get('ctx'), { sessionId: session.sessionId, userId: session.user.id, reason: 'logout' })
+      // For a browser calling the API; other clients ignore it.
+      c.header('Clear-Site-Data', CLEAR_SITE_DATA)
+      return reply(null, say(c, 'accounts.messages.loggedOut'))
+    },
+  )
 
-  route({ method: 'get', path: '/auth/profile', tag: 'Auth', summary: 'The signed-in user', auth: 'bearer', data: z.object({ user: userWire }) }, async (c, { session, reply }) =>
-    reply({ user: await userJson(c, session.user) }),
+  route(
+    {
+      method: 'get',
+      path: '/auth/profile',
+      tag: 'Auth',
+      summary: 'The signed-in user',
+      auth: 'bearer',
+      data: z.object({ user: userWire }),
+    },
+    async (c, { session, reply }) => reply({ user: await userJson(c, session.user) }),
   )
 
   route(
@@ -244,7 +302,16 @@ export function authRoutes() {
   )
 
   route(
-    { method: 'post', path: '/auth/verify-code', tag: 'Auth', summary: 'Check the reset code', auth: 'none', body: { kind: 'json', schema: verifyResetCodeSchema, name: 'VerifyCodeRequest' }, data: z.object({ temporary_token: z.string() }), errors: [422, 429] },
+    {
+      method: 'post',
+      path: '/auth/verify-code',
+      tag: 'Auth',
+      summary: 'Check the reset code',
+      auth: 'none',
+      body: { kind: 'json', schema: verifyResetCodeSchema, name: 'VerifyCodeRequest' },
+      data: z.object({ temporary_token: z.string() }),
+      errors: [422, 429],
+    },
     async (c, { body, reply }) => {
       const { temporaryToken } = await verifyResetCode(c.get('ctx'), body)
       return reply({ temporary_token: temporaryToken }, say(c, 'accounts.api.codeVerified'))
@@ -252,7 +319,15 @@ export function authRoutes() {
   )
 
   route(
-    { method: 'post', path: '/auth/reset-password', tag: 'Auth', summary: 'Set a new password', auth: 'none', body: { kind: 'json', schema: resetPasswordSchema, name: 'ResetPasswordRequest' }, errors: [422, 429] },
+    {
+      method: 'post',
+      path: '/auth/reset-password',
+      tag: 'Auth',
+      summary: 'Set a new password',
+      auth: 'none',
+      body: { kind: 'json', schema: resetPasswordSchema, name: 'ResetPasswordRequest' },
+      errors: [422, 429],
+    },
     async (c, { body, reply }) => {
       await resetPassword(c.get('ctx'), body)
       return reply(null, say(c, 'accounts.messages.resetDone'))
@@ -270,7 +345,13 @@ export function authRoutes() {
       summary: 'Change the password (two steps)',
       description: 'Step 1 emails a code; step 2 (`{code}`) applies it, ends every session and answers a new token.',
       auth: 'bearer',
-      body: { kind: 'json-one-of', schemas: [{ name: 'ChangePasswordRequest', schema: changePasswordSchema }, { name: 'ConfirmCodeRequest', schema: confirmCodeSchema }] },
+      body: {
+        kind: 'json-one-of',
+        schemas: [
+          { name: 'ChangePasswordRequest', schema: changePasswordSchema },
+          { name: 'ConfirmCodeRequest', schema: confirmCodeSchema },
+        ],
+      },
       data: z.object({ token: z.string().describe('Step 2: a new token (every other session ends)') }).nullable(),
       errors: [422, 429],
     },
@@ -297,7 +378,13 @@ export function authRoutes() {
       summary: 'Change the email (two steps)',
       description: 'Step 1 emails a code to the new address; step 2 (`{code}`) applies it.',
       auth: 'bearer',
-      body: { kind: 'json-one-of', schemas: [{ name: 'ChangeEmailRequest', schema: changeEmailSchema }, { name: 'ConfirmCodeRequest', schema: confirmCodeSchema }] },
+      body: {
+        kind: 'json-one-of',
+        schemas: [
+          { name: 'ChangeEmailRequest', schema: changeEmailSchema },
+          { name: 'ConfirmCodeRequest', schema: confirmCodeSchema },
+        ],
+      },
       data: z.object({ user: userWire }).nullable(),
       errors: [422, 429],
     },
@@ -312,42 +399,88 @@ export function authRoutes() {
     },
   )
 
-  route({ method: 'get', path: '/notifications', tag: 'Notifications and reviews', summary: 'The user’s notifications', auth: 'bearer', data: z.array(notificationWire) }, async (c, { session, reply }) => {
-    const t = apiTranslator(c, ['notifications.kinds'])
-    // A kind without a text in this language (a newer feature's) reads as a plain "Notification".
-    const text = (kind: string, part: 'title' | 'body', params: Record<string, string | number>) => {
-      const key = `notifications.kinds.${kind}.${part}`
-      const value = t(key, params)
-      return value === key ? t(`notifications.kinds.unknown.${part}`) : value
-    }
-    const rows = await listNotifications(c.get('ctx').db, session.user.id)
-    const data: Array<Wire<typeof notificationWire>> = rows.map((n) => ({
-      id: n.id,
-      kind: n.kind,
-      title: text(n.kind, 'title', n.params),
-      body: text(n.kind, 'body', n.params),
-      read_at: n.readAt?.toISOString() ?? null,
-      created_at: n.createdAt.toISOString(),
-    }))
-    return reply(data)
-  })
+  route(
+    {
+      method: 'get',
+      path: '/notifications',
+      tag: 'Notifications and reviews',
+      summary: 'The user’s notifications',
+      auth: 'bearer',
+      data: z.array(notificationWire),
+    },
+    async (c, { session, reply }) => {
+      const t = apiTranslator(c, ['notifications.kinds'])
+      // A kind without a text in this language (a newer feature's) reads as a plain "Notification".
+      const text = (kind: string, part: 'title' | 'body', params: Record<string, string | number>) => {
+        const key = `notifications.kinds.${kind}.${part}`
+        const value = t(key, params)
+        return value === key ? t(`notifications.kinds.unknown.${part}`) : value
+      }
+      const rows = await listNotifications(c.get('ctx').db, session.user.id)
+      const data: Array<Wire<typeof notificationWire>> = rows.map((n) => ({
+        id: n.id,
+        kind: n.kind,
+        title: text(n.kind, 'title', n.params),
+        body: text(n.kind, 'body', n.params),
+        read_at: n.readAt?.toISOString() ?? null,
+        created_at: n.createdAt.toISOString(),
+      }))
+      return reply(data)
+    },
+  )
 
-  route({ method: 'post', path: '/notifications/read-all', tag: 'Notifications and reviews', summary: 'Mark every notification read', auth: 'bearer' }, async (c, { session, reply }) => {
-    await markAllNotificationsRead(c.get('ctx').db, session.user.id)
-    return reply(null, say(c, 'accounts.messages.saved'))
-  })
+  route(
+    {
+      method: 'post',
+      path: '/notifications/read-all',
+      tag: 'Notifications and reviews',
+      summary: 'Mark every notification read',
+      auth: 'bearer',
+    },
+    async (c, { session, reply }) => {
+      await markAllNotificationsRead(c.get('ctx').db, session.user.id)
+      return reply(null, say(c, 'accounts.messages.saved'))
+    },
+  )
 
-  route({ method: 'post', path: '/notifications/{id}/read', tag: 'Notifications and reviews', summary: 'Mark one notification read', auth: 'bearer', errors: [404] }, async (c, { session, reply }) => {
-    // Another user's notification is "not found", never "forbidden".
-    if (!(await markNotificationRead(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) throw new DomainError(404, 'common.errors.notFoundApi')
-    return reply(null, say(c, 'accounts.messages.saved'))
-  })
+  route(
+    {
+      method: 'post',
+      path: '/notifications/{id}/read',
+      tag: 'Notifications and reviews',
+      summary: 'Mark one notification read',
+      auth: 'bearer',
+      errors: [404],
+    },
+    async (c, { session, reply }) => {
+      // Another user's notification is "not found", never "forbidden".
+      if (!(await markNotificationRead(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')))
+        throw new DomainError(404, 'common.errors.notFoundApi')
+      return reply(null, say(c, 'accounts.messages.saved'))
+    },
+  )
 
-  route({ method: 'get', path: '/reviews', tag: 'Notifications and reviews', summary: 'Approved reviews', auth: 'none', data: z.array(reviewWire) }, async (c, { reply }) => {
-    const rows = await listApprovedReviews(c.get('ctx').db)
-    const data: Array<Wire<typeof reviewWire>> = rows.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment, username: r.username, created_at: r.createdAt.toISOString() }))
-    return reply(data)
-  })
+  route(
+    {
+      method: 'get',
+      path: '/reviews',
+      tag: 'Notifications and reviews',
+      summary: 'Approved reviews',
+      auth: 'none',
+      data: z.array(reviewWire),
+    },
+    async (c, { reply }) => {
+      const rows = await listApprovedReviews(c.get('ctx').db)
+      const data: Array<Wire<typeof reviewWire>> = rows.map((r) => ({
+        id: r.id,
+        rating: r.rating,
+        comment: r.comment,
+        username: r.username,
+        created_at: r.createdAt.toISOString(),
+      }))
+      return reply(data)
+    },
+  )
 
   route(
     {
@@ -363,7 +496,10 @@ export function authRoutes() {
     },
     async (c, { body, session, reply }) => {
       const review = await createReview(c.get('ctx').db, session.user.id, body)
-      return reply({ id: review.id, rating: review.rating, comment: review.comment, status: review.status }, say(c, 'accounts.messages.reviewThanks'))
+      return reply(
+        { id: review.id, rating: review.rating, comment: review.comment, status: review.status },
+        say(c, 'accounts.messages.reviewThanks'),
+      )
     },
   )
 

@@ -17,7 +17,16 @@ const testDb = setupTestDatabase(async (db) => {
 
 async function teacherToken() {
   const db = testDb().db
-  const [user] = await db.insert(users).values({ username: `api ${Math.random()}`, email: `api${Math.random()}@x.sa`, phone: '+966551234567', passwordHash: await hashPassword('x'), emailVerifiedAt: new Date() }).returning()
+  const [user] = await db
+    .insert(users)
+    .values({
+      username: `api ${Math.random()}`,
+      email: `api${Math.random()}@x.sa`,
+      phone: '+966551234567',
+      passwordHash: await hashPassword('x'),
+      emailVerifiedAt: new Date(),
+    })
+    .returning()
   const { token } = await createSession({ db, secret: services.env.SESSION_SECRET, userId: user!.id, kind: 'api' })
   return { user: user!, auth: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-language': 'en' } }
 }
@@ -34,7 +43,19 @@ async function payInSandbox(paymentUrl: string) {
 describe('/api/v1 billing', () => {
   it('lists the packages without a token, in display order, with VAT at 15 % and names in the request’s language', async () => {
     const list = async (lang: string) =>
-      ((await (await app.request('/api/v1/packages', { headers: { 'accept-language': lang } })).json()) as { data: Array<{ name: string; months: number; price: number; vat_rate: number; vat: number; total: number; is_best_seller: boolean }> }).data
+      (
+        (await (await app.request('/api/v1/packages', { headers: { 'accept-language': lang } })).json()) as {
+          data: Array<{
+            name: string
+            months: number
+            price: number
+            vat_rate: number
+            vat: number
+            total: number
+            is_best_seller: boolean
+          }>
+        }
+      ).data
     const en = await list('en')
     const ar = await list('ar')
     expect(en.map((p) => [p.name, p.months, p.price, p.is_best_seller])).toEqual(
@@ -49,37 +70,70 @@ describe('/api/v1 billing', () => {
   })
 
   it('needs a token', async () => {
-    for (const [method, path] of [['POST', '/api/v1/subscriptions'], ['GET', '/api/v1/subscriptions'], ['GET', '/api/v1/invoices']] as const)
+    for (const [method, path] of [
+      ['POST', '/api/v1/subscriptions'],
+      ['GET', '/api/v1/subscriptions'],
+      ['GET', '/api/v1/invoices'],
+    ] as const)
       expect((await app.request(path, { method })).status).toBe(401)
   })
 
   it('validates the subscription request with per-field errors', async () => {
     const { auth } = await teacherToken()
-    const res = await app.request('/api/v1/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify({ package_id: 'x', method: 'paypal' }) })
+    const res = await app.request('/api/v1/subscriptions', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ package_id: 'x', method: 'paypal' }),
+    })
     expect(res.status).toBe(422)
     const body = (await res.json()) as { errors: Record<string, string[]> }
     expect(body.errors.method).toEqual(['Choose a payment method'])
     // A package that is not offered is a record that does not exist (docs/api.md: 404).
-    const unknown = await app.request('/api/v1/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify({ package_id: 999, method: 'mada' }) })
+    const unknown = await app.request('/api/v1/subscriptions', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ package_id: 999, method: 'mada' }),
+    })
     expect(unknown.status).toBe(404)
   })
 
   it('subscribes through the webhook, lists the subscription and the invoice, refuses a second subscription', async () => {
     const { auth } = await teacherToken()
-    const created = await app.request('/api/v1/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify({ package_id: 3, method: 'mada' }) })
+    const created = await app.request('/api/v1/subscriptions', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ package_id: 3, method: 'mada' }),
+    })
     expect(created.status).toBe(201)
     const { data } = (await created.json()) as { data: { payment_url: string } }
     const id = await payInSandbox(data.payment_url)
     // The webhook as the sandbox sends it: a wrong secret is refused, the right one settles.
-    const wrong = await app.request('/api/v1/payments/webhook/sandbox', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'payment_paid', secret_token: 'nope', data: { id } }) })
+    const wrong = await app.request('/api/v1/payments/webhook/sandbox', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'payment_paid', secret_token: 'nope', data: { id } }),
+    })
     expect(wrong.status).toBe(401)
     const hook = JSON.stringify({ type: 'payment_paid', secret_token: sandboxWebhookSecret(services.env.SESSION_SECRET), data: { id } })
-    for (let i = 0; i < 3; i++) expect((await app.request('/api/v1/payments/webhook/sandbox', { method: 'POST', headers: { 'content-type': 'application/json' }, body: hook })).status).toBe(200)
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await app.request('/api/v1/payments/webhook/sandbox', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: hook,
+          })
+        ).status,
+      ).toBe(200)
 
-    const subs = (await (await app.request('/api/v1/subscriptions?status=current', { headers: auth })).json()) as { data: Array<{ status: string; package: { name: string } }> }
+    const subs = (await (await app.request('/api/v1/subscriptions?status=current', { headers: auth })).json()) as {
+      data: Array<{ status: string; package: { name: string } }>
+    }
     expect(subs.data).toHaveLength(1)
     expect(subs.data[0]).toMatchObject({ status: 'current', package: { name: 'Yearly' } })
-    const invs = (await (await app.request('/api/v1/invoices', { headers: auth })).json()) as { data: Array<{ id: string; serial: string; total: number; price: number; vat: number; vat_rate: number; qr: string }> }
+    const invs = (await (await app.request('/api/v1/invoices', { headers: auth })).json()) as {
+      data: Array<{ id: string; serial: string; total: number; price: number; vat: number; vat_rate: number; qr: string }>
+    }
     expect(invs.data).toHaveLength(1)
     const inv = invs.data[0]!
     expect(inv.serial).toMatch(/^INV-\d{6}$/)
@@ -87,11 +141,21 @@ describe('/api/v1 billing', () => {
     expect(inv.vat_rate).toBe(15)
     const pdf = await app.request(`/api/v1/invoices/${inv.id}/pdf`, { headers: auth })
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
 
-    const again = await app.request('/api/v1/subscriptions', { method: 'POST', headers: auth, body: JSON.stringify({ package_id: 1, method: 'mada' }) })
+    const again = await app.request('/api/v1/subscriptions', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ package_id: 1, method: 'mada' }),
+    })
     expect(again.status).toBe(409)
-    expect(((await again.json()) as { message: string }).message).toBe('You already have an active subscription that has not yet expired. You cannot subscribe before the current package ends.')
+    expect(((await again.json()) as { message: string }).message).toBe(
+      'You already have an active subscription that has not yet expired. You cannot subscribe before the current package ends.',
+    )
 
     // Another teacher cannot read this invoice by its id.
     const other = await teacherToken()

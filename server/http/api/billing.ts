@@ -31,18 +31,43 @@ export function billingRoutes() {
   const routes = createRoutes()
   const { route, fileRoute } = routes
 
-  route({ method: 'get', path: '/packages', tag: 'Packages and contact', summary: 'The subscription packages', auth: 'none', data: z.array(packageWire) }, async (c, { reply }) => {
-    const { db, env } = c.get('ctx')
-    const list = await listPackages({ db, lang: apiLang(c), vatRateBasisPoints: env.VAT_RATE_BP })
-    return reply(list.map(packageToJson))
-  })
+  route(
+    {
+      method: 'get',
+      path: '/packages',
+      tag: 'Packages and contact',
+      summary: 'The subscription packages',
+      auth: 'none',
+      data: z.array(packageWire),
+    },
+    async (c, { reply }) => {
+      const { db, env } = c.get('ctx')
+      const list = await listPackages({ db, lang: apiLang(c), vatRateBasisPoints: env.VAT_RATE_BP })
+      return reply(list.map(packageToJson))
+    },
+  )
 
   route(
-    { method: 'post', path: '/subscriptions', tag: 'Billing', summary: 'Subscribe: start a payment', auth: 'bearer', body: { kind: 'json', schema: subscribeSchema, name: 'SubscribeRequest' }, status: 201, data: checkoutWire, errors: [404, 409, 422, 503] },
+    {
+      method: 'post',
+      path: '/subscriptions',
+      tag: 'Billing',
+      summary: 'Subscribe: start a payment',
+      auth: 'bearer',
+      body: { kind: 'json', schema: subscribeSchema, name: 'SubscribeRequest' },
+      status: 201,
+      data: checkoutWire,
+      errors: [404, 409, 422, 503],
+    },
     async (c, { body, session, reply }) => {
       const ctx = c.get('ctx')
       const lang = apiLang(c)
-      const result = await startCheckout(ctx, gatewayFor(ctx, lang), { userId: session.user.id, packageId: body.package_id, method: body.method, lang })
+      const result = await startCheckout(ctx, gatewayFor(ctx, lang), {
+        userId: session.user.id,
+        packageId: body.package_id,
+        method: body.method,
+        lang,
+      })
       const paymentUrl = result.redirectUrl?.startsWith('/') ? `${ctx.env.APP_URL}${result.redirectUrl}` : result.redirectUrl
       return reply({ payment_url: paymentUrl ?? null, payment_id: result.paymentId })
     },
@@ -55,7 +80,9 @@ export function billingRoutes() {
       tag: 'Billing',
       summary: 'The user’s subscriptions',
       auth: 'bearer',
-      query: [{ name: 'status', description: 'Only current or only expired ones', schema: { type: 'string', enum: ['current', 'expired'] } }],
+      query: [
+        { name: 'status', description: 'Only current or only expired ones', schema: { type: 'string', enum: ['current', 'expired'] } },
+      ],
       data: z.array(subscriptionWire),
     },
     async (c, { session, reply }) => {
@@ -65,23 +92,40 @@ export function billingRoutes() {
     },
   )
 
-  route({ method: 'get', path: '/invoices', tag: 'Billing', summary: 'The user’s tax invoices', auth: 'bearer', data: z.array(invoiceWire) }, async (c, { session, reply }) => {
-    const lang = apiLang(c)
-    return reply((await listUserInvoices(c.get('ctx').db, session.user.id)).map((inv) => invoiceToJson(inv, lang)))
-  })
+  route(
+    { method: 'get', path: '/invoices', tag: 'Billing', summary: 'The user’s tax invoices', auth: 'bearer', data: z.array(invoiceWire) },
+    async (c, { session, reply }) => {
+      const lang = apiLang(c)
+      return reply((await listUserInvoices(c.get('ctx').db, session.user.id)).map((inv) => invoiceToJson(inv, lang)))
+    },
+  )
 
-  route({ method: 'get', path: '/invoices/{id}', tag: 'Billing', summary: 'One tax invoice', auth: 'bearer', data: invoiceWire, errors: [404] }, async (c, { session, reply }) => {
-    const invoice = await findUserInvoice(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
-    if (!invoice) return notFound('billing.errors.notFound')
-    return reply(invoiceToJson(invoice, apiLang(c)))
-  })
+  route(
+    { method: 'get', path: '/invoices/{id}', tag: 'Billing', summary: 'One tax invoice', auth: 'bearer', data: invoiceWire, errors: [404] },
+    async (c, { session, reply }) => {
+      const invoice = await findUserInvoice(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      if (!invoice) return notFound('billing.errors.notFound')
+      return reply(invoiceToJson(invoice, apiLang(c)))
+    },
+  )
 
-  fileRoute({ method: 'get', path: '/invoices/{id}/pdf', tag: 'Billing', summary: 'A tax invoice as PDF', auth: 'bearer', file: PDF, errors: [404, 429] }, async (c, { session }) => {
-    const invoice = await findUserInvoice(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
-    if (!invoice) return notFound('billing.errors.notFound')
-    await limitExports(c.get('ctx'), session.user.id)
-    return invoicePdfResponse(invoice)
-  })
+  fileRoute(
+    {
+      method: 'get',
+      path: '/invoices/{id}/pdf',
+      tag: 'Billing',
+      summary: 'A tax invoice as PDF',
+      auth: 'bearer',
+      file: PDF,
+      errors: [404, 429],
+    },
+    async (c, { session }) => {
+      const invoice = await findUserInvoice(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      if (!invoice) return notFound('billing.errors.notFound')
+      await limitExports(c.get('ctx'), session.user.id)
+      return invoicePdfResponse(invoice)
+    },
+  )
 
   // A gateway's webhook: verified by its secret, then the same settlement as the payer's return.
   route(

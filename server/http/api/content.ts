@@ -7,7 +7,16 @@ import { apiLang, createRoutes, say } from './contract.ts'
 export function contentRoutes() {
   const routes = createRoutes()
   routes.route(
-    { method: 'post', path: '/contact', tag: 'Packages and contact', summary: 'Send a message to the team', auth: 'none', body: { kind: 'json', schema: contactSchema, name: 'ContactRequest' }, status: 201, errors: [413, 422, 429] },
+    {
+      method: 'post',
+      path: '/contact',
+      tag: 'Packages and contact',
+      summary: 'Send a message to the team',
+      auth: 'none',
+      body: { kind: 'json', schema: contactSchema, name: 'ContactRequest' },
+      status: 201,
+      errors: [413, 422, 429],
+    },
     async (c, { body, reply }) => {
       const { db, clientIp } = c.get('ctx')
       const result = await sendContactMessage({ db, input: body, lang: apiLang(c), clientIp })

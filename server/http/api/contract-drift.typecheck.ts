@@ -10,14 +10,18 @@ import { createRoutes } from './contract.ts'
 const { route } = createRoutes()
 const teacherWire = z.object({ id: z.string(), name: z.string(), subjects: z.array(z.string()) })
 
-route({ method: 'get', path: '/drift/extra', tag: 'Drift', summary: 'A field the shape lacks', auth: 'none', data: teacherWire }, async (_c, { reply }) =>
-  // @ts-expect-error `phone` is not a field of the answer's shape
-  reply({ id: 't1', name: 'Noura', subjects: ['العلوم'], phone: '+966500000000' }),
+route(
+  { method: 'get', path: '/drift/extra', tag: 'Drift', summary: 'A field the shape lacks', auth: 'none', data: teacherWire },
+  async (_c, { reply }) =>
+    // @ts-expect-error `phone` is not a field of the answer's shape
+    reply({ id: 't1', name: 'Noura', subjects: ['العلوم'], phone: '+966500000000' }),
 )
 
-route({ method: 'get', path: '/drift/missing', tag: 'Drift', summary: 'A field left out', auth: 'none', data: teacherWire }, async (_c, { reply }) =>
-  // @ts-expect-error `subjects` is missing
-  reply({ id: 't1', name: 'Noura' }),
+route(
+  { method: 'get', path: '/drift/missing', tag: 'Drift', summary: 'A field left out', auth: 'none', data: teacherWire },
+  async (_c, { reply }) =>
+    // @ts-expect-error `subjects` is missing
+    reply({ id: 't1', name: 'Noura' }),
 )
 
 route({ method: 'get', path: '/drift/none', tag: 'Drift', summary: 'An answer with no data', auth: 'none' }, async (_c, { reply }) =>

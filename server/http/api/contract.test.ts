@@ -12,7 +12,11 @@ function answering(error: DomainError) {
   return async () => {
     const res = await app.request('/api/v1/subscriptions', { method: 'POST', headers: { 'accept-language': 'en' } })
     const body = await res.text()
-    return { res, body: JSON.parse(body) as unknown, verdict: apiConformance().check({ method: 'POST', url: '/api/v1/subscriptions', status: res.status, headers: res.headers, body }) }
+    return {
+      res,
+      body: JSON.parse(body) as unknown,
+      verdict: apiConformance().check({ method: 'POST', url: '/api/v1/subscriptions', status: res.status, headers: res.headers, body }),
+    }
   }
 }
 

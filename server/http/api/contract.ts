@@ -86,7 +86,8 @@ export function domainErrorResponse(c: C, error: DomainError) {
   if (error.retryAfterSeconds) c.header('Retry-After', String(error.retryAfterSeconds))
   const body: { message: string; errors?: Record<string, string[]> } = { message: t(error.messageKey) }
   // A 422 always carries `errors`, empty when no one field is at fault (a gateway's refusal).
-  if (error.fields || error.status === 422) body.errors = Object.fromEntries(Object.entries(error.fields ?? {}).map(([field, keys]) => [field, keys.map((k) => t(k))]))
+  if (error.fields || error.status === 422)
+    body.errors = Object.fromEntries(Object.entries(error.fields ?? {}).map(([field, keys]) => [field, keys.map((k) => t(k))]))
   return c.json(body, error.status)
 }
 
@@ -104,7 +105,9 @@ export async function apiSession(c: C): Promise<CurrentSession | null> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1]
   const { db, env, logger } = c.get('ctx')
   // Only kind 'api': a web session secret (the cookie's) never opens the API, in a header or a cookie.
-  const session = token ? await findSession({ db, secret: env.SESSION_SECRET, token, kind: 'api', idleDays: env.SESSION_IDLE_DAYS, logger }) : null
+  const session = token
+    ? await findSession({ db, secret: env.SESSION_SECRET, token, kind: 'api', idleDays: env.SESSION_IDLE_DAYS, logger })
+    : null
   c.set('apiSession', session)
   return session
 }
@@ -128,7 +131,10 @@ export async function requireApiSubscriber(c: C): Promise<CurrentSession> {
 const fieldErrors = zod.record(zod.string(), zod.array(zod.string())).describe('The messages of each field, by its name in the request')
 export const messageWire = wireShape('Message', zod.object({ message: zod.string().describe('In the language of Accept-Language') }))
 /** 4xx other than 422: the message, and per-field messages when the failure belongs to a field (wrong password: `email`). */
-export const errorWire = wireShape('Error', zod.object({ message: zod.string().describe('In the language of Accept-Language'), errors: fieldErrors.optional() }))
+export const errorWire = wireShape(
+  'Error',
+  zod.object({ message: zod.string().describe('In the language of Accept-Language'), errors: fieldErrors.optional() }),
+)
 /** 422: the message and every field's messages (none when no one field is at fault). */
 export const validationErrorWire = wireShape('ValidationError', zod.object({ message: zod.string(), errors: fieldErrors }))
 
@@ -166,7 +172,10 @@ export interface QueryParameter {
   readonly required?: boolean
 }
 
-export interface Contract<D extends zod.core.$ZodType | undefined = zod.core.$ZodType | undefined, B extends Body | undefined = Body | undefined> {
+export interface Contract<
+  D extends zod.core.$ZodType | undefined = zod.core.$ZodType | undefined,
+  B extends Body | undefined = Body | undefined,
+> {
   readonly method: Method
   /** OpenAPI form: `/exams/{id}`; a parameter's pattern goes in `pattern` (Hono form) when it has one. */
   readonly path: string
@@ -206,7 +215,11 @@ export interface Reply<D> {
 
 type DataOf<D> = D extends zod.core.$ZodType ? Wire<D> : null
 
-type BodyOf<B> = B extends { isParsedByHandler: true } ? undefined : B extends { kind: 'json'; schema: infer S extends zod.core.$ZodType } ? zod.core.output<S> : undefined
+type BodyOf<B> = B extends { isParsedByHandler: true }
+  ? undefined
+  : B extends { kind: 'json'; schema: infer S extends zod.core.$ZodType }
+    ? zod.core.output<S>
+    : undefined
 type CallerOf<A extends Auth> = A extends 'bearer' | 'subscriber' ? CurrentSession : A extends 'optional' ? CurrentSession | null : null
 
 export interface HandlerInput<B, A extends Auth> {
@@ -216,7 +229,10 @@ export interface HandlerInput<B, A extends Auth> {
   readonly session: CallerOf<A>
 }
 
-export type Handler<D, B, A extends Auth> = (c: C, input: HandlerInput<B, A> & { readonly reply: (data: DataOf<D>, message?: string) => Reply<D> }) => Promise<Reply<D>>
+export type Handler<D, B, A extends Auth> = (
+  c: C,
+  input: HandlerInput<B, A> & { readonly reply: (data: DataOf<D>, message?: string) => Reply<D> },
+) => Promise<Reply<D>>
 export type FileHandler<B, A extends Auth> = (c: C, input: HandlerInput<B, A>) => Promise<Response>
 
 export interface Routes {
@@ -228,7 +244,10 @@ export interface Routes {
     handler: Handler<D, B, A>,
   ): void
   /** A route answering a file (`contract.file`) or a raw document (`contract.raw`). */
-  fileRoute<const A extends Auth, B extends Body | undefined = undefined>(contract: Contract<undefined, B> & { readonly auth: A }, handler: FileHandler<B, A>): void
+  fileRoute<const A extends Auth, B extends Body | undefined = undefined>(
+    contract: Contract<undefined, B> & { readonly auth: A },
+    handler: FileHandler<B, A>,
+  ): void
 }
 
 /** Hono's form of an OpenAPI path: `{id}` → `:id`. */
@@ -249,7 +268,8 @@ export function createRoutes(): Routes {
     contracts.push(contract)
     const run = async (c: C) => {
       const session = await callerFor(c, contract.auth)
-      const body = contract.body?.kind === 'json' && !contract.body.isParsedByHandler ? parse(contract.body.schema, await jsonBody(c)) : undefined
+      const body =
+        contract.body?.kind === 'json' && !contract.body.isParsedByHandler ? parse(contract.body.schema, await jsonBody(c)) : undefined
       return answer(c, { body, session } as HandlerInput<Body | undefined, Auth>)
     }
     app.on([contract.method.toUpperCase()], [honoPathOf(contract)], ...(contract.use ?? []), run)
@@ -260,7 +280,9 @@ export function createRoutes(): Routes {
     route(contract, handler) {
       const reply = (data: unknown, message = '') => ({ data, message }) as unknown as Reply<typeof contract.data>
       register(contract as Contract, async (c, input) => {
-        const answer = await (handler as Handler<typeof contract.data, Body | undefined, Auth>)(c, { ...input, reply } as Parameters<Handler<typeof contract.data, Body | undefined, Auth>>[1])
+        const answer = await (handler as Handler<typeof contract.data, Body | undefined, Auth>)(c, { ...input, reply } as Parameters<
+          Handler<typeof contract.data, Body | undefined, Auth>
+        >[1])
         return ok(c, answer.data, answer.message, contract.status ?? 200)
       })
     },

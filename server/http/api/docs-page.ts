@@ -5,11 +5,15 @@ import type { OpenApiDocument } from './openapi.ts'
 // people, every operation with its parameters, body and answers, then the named schemas. No
 // scripts and no outside files (the CSP), readable in both colour modes.
 
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
 /** `code` spans in the descriptions, the rest escaped. */
 const prose = (s: string) => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>')
-const anchor = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')
+const anchor = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
 
 function typeOf(schema: JsonSchema): string {
   if (typeof schema.$ref === 'string') {
@@ -48,7 +52,12 @@ function constraints(schema: JsonSchema): string {
   for (const [key, label] of Object.entries(labels)) {
     const value = schema[key]
     // z.int()'s safe-integer bounds say nothing a reader needs.
-    if (value === undefined || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue
+    if (
+      value === undefined ||
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+    )
+      continue
     // A format (uuid, email, date-time) says in a word what its generated pattern spells out.
     if (key === 'pattern' && typeof schema.format === 'string') continue
     parts.push(`${label} <code>${escapeHtml(typeof value === 'string' ? value : JSON.stringify(value))}</code>`)
@@ -70,7 +79,9 @@ function schemaHtml(schema: JsonSchema, depth = 0): string {
   const required = new Set((schema.required as string[] | undefined) ?? [])
   const rows = Object.entries(props).map(([name, p]) => {
     // An object's own fields below it, also when it may be null (anyOf object | null) or is an array's item.
-    const inner = ((p.anyOf ?? p.oneOf) as JsonSchema[] | undefined)?.find((v) => v.properties) ?? (p.type === 'array' ? (p.items as JsonSchema | undefined) : undefined)
+    const inner =
+      ((p.anyOf ?? p.oneOf) as JsonSchema[] | undefined)?.find((v) => v.properties) ??
+      (p.type === 'array' ? (p.items as JsonSchema | undefined) : undefined)
     const nested = p.properties ? schemaHtml(p, depth + 1) : inner?.properties ? schemaHtml(inner, depth + 1) : ''
     return `<tr><th scope="row"><code>${escapeHtml(name)}</code></th><td>${typeOf(p)}${nested}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${constraints(p)}</td></tr>`
   })
@@ -134,7 +145,9 @@ export function renderDocsHtml(contracts: readonly Contract[], doc: OpenApiDocum
         : ''
       const bodyHtml = o.requestBody
         ? `<h4>Request body</h4>${Object.entries(o.requestBody.content)
-            .map(([type, c]) => `<p><code>${escapeHtml(type)}</code></p>${schemaHtml(c.schema)}${refTable(c.schema, doc.components.schemas)}`)
+            .map(
+              ([type, c]) => `<p><code>${escapeHtml(type)}</code></p>${schemaHtml(c.schema)}${refTable(c.schema, doc.components.schemas)}`,
+            )
             .join('')}`
         : ''
       const responsesHtml = Object.entries(o.responses)
@@ -146,7 +159,10 @@ export function renderDocsHtml(contracts: readonly Contract[], doc: OpenApiDocum
           }
           const content = (r.content ?? {}) as Record<string, { schema?: JsonSchema }>
           const shape = Object.entries(content)
-            .map(([type, c]) => `<p><code>${escapeHtml(type)}</code></p>${c.schema && type === 'application/json' ? schemaHtml(c.schema) : ''}`)
+            .map(
+              ([type, c]) =>
+                `<p><code>${escapeHtml(type)}</code></p>${c.schema && type === 'application/json' ? schemaHtml(c.schema) : ''}`,
+            )
             .join('')
           return `<li><strong>${status}</strong> ${escapeHtml(String(r.description))}${shape}</li>`
         })
@@ -158,7 +174,8 @@ export function renderDocsHtml(contracts: readonly Contract[], doc: OpenApiDocum
     return `<section id="tag-${anchor(tag)}" aria-labelledby="tag-${anchor(tag)}-h"><h2 id="tag-${anchor(tag)}-h">${escapeHtml(tag)}</h2>${body.join('\n')}</section>`
   })
   const schemas = Object.entries(doc.components.schemas).map(
-    ([name, schema]) => `<section id="schema-${anchor(name)}" aria-labelledby="schema-${anchor(name)}-h"><h3 id="schema-${anchor(name)}-h">${escapeHtml(name)}</h3>${schemaHtml(schema)}</section>`,
+    ([name, schema]) =>
+      `<section id="schema-${anchor(name)}" aria-labelledby="schema-${anchor(name)}-h"><h3 id="schema-${anchor(name)}-h">${escapeHtml(name)}</h3>${schemaHtml(schema)}</section>`,
   )
   return `<!doctype html>
 <html lang="en" dir="ltr">

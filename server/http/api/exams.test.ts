@@ -17,24 +17,50 @@ const testDb = setupTestDatabase(async (db) => {
 
 const ctx = () => testContext(testDb(), { env: services.env, files: services.files })
 
-const headers = (token: string, lang = 'en') => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-language': lang })
+const headers = (token: string, lang = 'en') => ({
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/json',
+  'accept-language': lang,
+})
 type Body<T = unknown> = { message: string; data: T; errors?: Record<string, string[]> }
-type Exam = { id: string; title: string; total_marks: number; questions: Array<{ type: string; image: string | null; image_url: string | null }> }
+type Exam = {
+  id: string
+  title: string
+  total_marks: number
+  questions: Array<{ type: string; image: string | null; image_url: string | null }>
+}
 
 async function call<T = unknown>(method: string, path: string, token: string, body?: unknown, lang = 'en') {
-  const res = await app.request(`/api/v1${path}`, { method, headers: headers(token, lang), body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await app.request(`/api/v1${path}`, {
+    method,
+    headers: headers(token, lang),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return { status: res.status, body: (await res.json()) as Body<T>, res }
 }
 
 async function upload(token: string, data: Uint8Array, name = 'figure.png') {
   const form = new FormData()
   form.append('file', new File([new Uint8Array(data)], name))
-  return app.request('/api/v1/uploads/images', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' }, body: form })
+  return app.request('/api/v1/uploads/images', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+    body: form,
+  })
 }
 
 describe('/api/v1/exams', () => {
   it('needs a token (401) and a current subscription (403, saying why)', async () => {
-    for (const [method, path] of [['GET', '/exams'], ['POST', '/exams'], ['GET', '/exams/x'], ['PUT', '/exams/x'], ['DELETE', '/exams/x'], ['GET', '/exams/x/pdf'], ['POST', '/uploads/images'], ['GET', '/uploads/images/x']] as const)
+    for (const [method, path] of [
+      ['GET', '/exams'],
+      ['POST', '/exams'],
+      ['GET', '/exams/x'],
+      ['PUT', '/exams/x'],
+      ['DELETE', '/exams/x'],
+      ['GET', '/exams/x/pdf'],
+      ['POST', '/uploads/images'],
+      ['GET', '/uploads/images/x'],
+    ] as const)
       expect([method, path, (await app.request(`/api/v1${path}`, { method })).status]).toEqual([method, path, 401])
     const { token } = await teacher(ctx())
     const res = await call('GET', '/exams', token)
@@ -48,21 +74,46 @@ describe('/api/v1/exams', () => {
     const created = await call<Exam>('POST', '/exams', token, sampleExamBody())
     expect(created.status).toBe(201)
     expect(created.body.message).toBe('Data saved successfully')
-    expect(created.body.data).toMatchObject({ title: 'اختبار منتصف الفصل الدراسي الأول', date: '2026-11-22', duration_minutes: 45, total_marks: 13, show_student_name: true })
-    expect(created.body.data.questions.map((q) => q.type)).toEqual(['multiple_choice', 'checkbox', 'true_false', 'essay', 'matching', 'fill_blank'])
+    expect(created.body.data).toMatchObject({
+      title: 'اختبار منتصف الفصل الدراسي الأول',
+      date: '2026-11-22',
+      duration_minutes: 45,
+      total_marks: 13,
+      show_student_name: true,
+    })
+    expect(created.body.data.questions.map((q) => q.type)).toEqual([
+      'multiple_choice',
+      'checkbox',
+      'true_false',
+      'essay',
+      'matching',
+      'fill_blank',
+    ])
     const id = created.body.data.id
 
     const list = await call<Array<Record<string, unknown>>>('GET', '/exams', token)
-    expect(list.body.data).toEqual([expect.objectContaining({ id, question_count: 6, total_marks: 13, subject: 'العلوم', grade: 'الصف الخامس' })])
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ id, question_count: 6, total_marks: 13, subject: 'العلوم', grade: 'الصف الخامس' }),
+    ])
     // In Arabic, as a teacher would say it; the English keeps the fixed message above.
     expect((await call('POST', '/exams', token, sampleExamBody(), 'ar')).body.message).toBe('حُفظ الاختبار')
-    const third = await call('POST', '/exams', token, sampleExamBody({ questions: [{ type: 'essay', text: 'Q', marks: 1.3, lines: 2 }] }), 'ar')
+    const third = await call(
+      'POST',
+      '/exams',
+      token,
+      sampleExamBody({ questions: [{ type: 'essay', text: 'Q', marks: 1.3, lines: 2 }] }),
+      'ar',
+    )
     expect(third.status).toBe(422)
     expect(JSON.stringify(third.body)).toContain('تقبل أرباع الدرجة مثل 1.5')
 
     const read = await call<Exam>('GET', `/exams/${id}`, token)
     // What GET answers can be sent back as is (image_url is ignored on the way in).
-    const put = await call<Exam>('PUT', `/exams/${id}`, token, { ...read.body.data, title: 'Final', questions: read.body.data.questions.slice(2) })
+    const put = await call<Exam>('PUT', `/exams/${id}`, token, {
+      ...read.body.data,
+      title: 'Final',
+      questions: read.body.data.questions.slice(2),
+    })
     expect(put.status).toBe(200)
     expect(put.body.data).toMatchObject({ id, title: 'Final', total_marks: 10 })
 
@@ -143,7 +194,9 @@ describe('/api/v1/exams', () => {
   it('uploads an image (PNG, JPEG or WebP up to 5 MB), readable by its owner only and usable in their questions only', async () => {
     const owner = await subscribedTeacher(ctx())
     const other = await subscribedTeacher(ctx())
-    const png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#e0a526' } }).png().toBuffer()
+    const png = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#e0a526' } })
+      .png()
+      .toBuffer()
     const res = await upload(owner.token, png)
     expect(res.status).toBe(201)
     const { data } = (await res.json()) as Body<{ id: string; url: string }>
@@ -168,7 +221,10 @@ describe('/api/v1/exams', () => {
     const { token } = await subscribedTeacher(ctx())
     const script = await upload(token, new TextEncoder().encode('<script>alert(1)</script>'), 'photo.png')
     expect(script.status).toBe(422)
-    expect(await script.json()).toEqual({ message: 'Upload a PNG, JPEG or WebP image', errors: { file: ['Upload a PNG, JPEG or WebP image'] } })
+    expect(await script.json()).toEqual({
+      message: 'Upload a PNG, JPEG or WebP image',
+      errors: { file: ['Upload a PNG, JPEG or WebP image'] },
+    })
     const huge = await upload(token, new Uint8Array(5 * 1024 * 1024 + 1).fill(0xff), 'huge.jpg')
     expect(huge.status).toBe(413)
     const far = await upload(token, new Uint8Array(7 * 1024 * 1024), 'far.jpg')
@@ -187,7 +243,10 @@ describe('/api/v1/exams', () => {
     expect(en.body.message).toBe(
       'This test is too long: a test has at most 30,000 characters in all (header, questions, answers and pairs). Shorten it or split it into two tests.',
     )
-    expect(en.body.errors?._form).toEqual([en.body.message, 'A test has at most 100 matching pairs in all. Remove some pairs or split it into two tests.'])
+    expect(en.body.errors?._form).toEqual([
+      en.body.message,
+      'A test has at most 100 matching pairs in all. Remove some pairs or split it into two tests.',
+    ])
     const ar = await call('POST', '/exams', token, huge, 'ar')
     expect(ar.status).toBe(422)
     expect(ar.body.message).toContain('30,000 حرف على الأكثر')
@@ -218,7 +277,11 @@ describe('/api/v1/exams', () => {
   })
 
   it('keeps the usual 64 KB limit for the rest of the API', async () => {
-    const res = await app.request('/api/v1/contact', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'x'.repeat(70 * 1024) }) })
+    const res = await app.request('/api/v1/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'x'.repeat(70 * 1024) }),
+    })
     expect(res.status).toBe(413)
   })
 })

@@ -44,22 +44,39 @@ const PDF = ['application/pdf']
 /** A test's body, checked by the exams feature (parseExam: its 422 names each field and the test's size limits). */
 const examBody = { kind: 'json', schema: examSchema, name: 'ExamInput', isParsedByHandler: true } as const
 
-const pdfQuery: QueryParameter[] = Object.entries((fromZod(pdfOptionsSchema).properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => ({
-  name,
-  schema,
-  description: { answers: '`1` for the answer key', versions: 'Shuffled versions (2–4), each followed by its key', seed: 'Reshuffles the versions' }[name] ?? name,
-}))
+const pdfQuery: QueryParameter[] = Object.entries((fromZod(pdfOptionsSchema).properties ?? {}) as Record<string, JsonSchema>).map(
+  ([name, schema]) => ({
+    name,
+    schema,
+    description:
+      { answers: '`1` for the answer key', versions: 'Shuffled versions (2–4), each followed by its key', seed: 'Reshuffles the versions' }[
+        name
+      ] ?? name,
+  }),
+)
 
 export function examsRoutes() {
   const routes = createRoutes()
   const { route, fileRoute } = routes
 
-  route({ method: 'get', path: '/exams', tag: 'Tests', summary: 'The user’s tests', auth: 'subscriber', data: z.array(examSummaryWire) }, async (c, { session, reply }) =>
-    reply((await listExams(c.get('ctx').db, session.user.id)).map(examSummaryToJson)),
+  route(
+    { method: 'get', path: '/exams', tag: 'Tests', summary: 'The user’s tests', auth: 'subscriber', data: z.array(examSummaryWire) },
+    async (c, { session, reply }) => reply((await listExams(c.get('ctx').db, session.user.id)).map(examSummaryToJson)),
   )
 
   route(
-    { method: 'post', path: '/exams', tag: 'Tests', summary: 'Create a test', auth: 'subscriber', body: examBody, status: 201, data: examWire, errors: [413, 422], use: [examBodyLimit] },
+    {
+      method: 'post',
+      path: '/exams',
+      tag: 'Tests',
+      summary: 'Create a test',
+      auth: 'subscriber',
+      body: examBody,
+      status: 201,
+      data: examWire,
+      errors: [413, 422],
+      use: [examBodyLimit],
+    },
     async (c, { session, reply }) => {
       const exam = parseExam(await jsonBody(c))
       const created = await createExam({ db: c.get('ctx').db, userId: session.user.id, exam })
@@ -67,13 +84,26 @@ export function examsRoutes() {
     },
   )
 
-  route({ method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: examWire, errors: [404] }, async (c, { session, reply }) => {
-    const exam = await findExam(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
-    return exam ? reply(examToJson(exam, apiImageUrl(c))) : examNotFound()
-  })
+  route(
+    { method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: examWire, errors: [404] },
+    async (c, { session, reply }) => {
+      const exam = await findExam(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      return exam ? reply(examToJson(exam, apiImageUrl(c))) : examNotFound()
+    },
+  )
 
   route(
-    { method: 'put', path: '/exams/{id}', tag: 'Tests', summary: 'Replace a test', auth: 'subscriber', body: examBody, data: examWire, errors: [404, 413, 422], use: [examBodyLimit] },
+    {
+      method: 'put',
+      path: '/exams/{id}',
+      tag: 'Tests',
+      summary: 'Replace a test',
+      auth: 'subscriber',
+      body: examBody,
+      data: examWire,
+      errors: [404, 413, 422],
+      use: [examBodyLimit],
+    },
     async (c, { session, reply }) => {
       const { db, files } = c.get('ctx')
       const id = c.req.param('id') ?? ''
@@ -85,26 +115,50 @@ export function examsRoutes() {
     },
   )
 
-  route({ method: 'delete', path: '/exams/{id}', tag: 'Tests', summary: 'Delete a test', auth: 'subscriber', errors: [404] }, async (c, { session, reply }) => {
-    const { db, files } = c.get('ctx')
-    const deleted = await deleteExam({ db, files, userId: session.user.id, id: c.req.param('id') ?? '' })
-    return deleted ? reply(null, say(c, 'exams.messages.deleted')) : examNotFound()
-  })
+  route(
+    { method: 'delete', path: '/exams/{id}', tag: 'Tests', summary: 'Delete a test', auth: 'subscriber', errors: [404] },
+    async (c, { session, reply }) => {
+      const { db, files } = c.get('ctx')
+      const deleted = await deleteExam({ db, files, userId: session.user.id, id: c.req.param('id') ?? '' })
+      return deleted ? reply(null, say(c, 'exams.messages.deleted')) : examNotFound()
+    },
+  )
 
   // ?answers=1 for the answer key; ?versions=2…4 for shuffled versions, each followed by its key (&seed= to reshuffle).
   fileRoute(
-    { method: 'get', path: '/exams/{id}/pdf', tag: 'Tests', summary: 'A test, its answer key or its versions as PDF', auth: 'subscriber', query: pdfQuery, file: PDF, errors: [404, 422, 429, 503] },
+    {
+      method: 'get',
+      path: '/exams/{id}/pdf',
+      tag: 'Tests',
+      summary: 'A test, its answer key or its versions as PDF',
+      auth: 'subscriber',
+      query: pdfQuery,
+      file: PDF,
+      errors: [404, 422, 429, 503],
+    },
     async (c, { session }) => {
       const { db, files } = c.get('ctx')
       const exam = await findExam(db, session.user.id, c.req.param('id') ?? '')
       if (!exam) return examNotFound()
       await limitExports(c.get('ctx'), session.user.id)
       const lang = apiLang(c)
-      if (asksTooManyVersions(c.req.query())) throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })
+      if (asksTooManyVersions(c.req.query()))
+        throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })
       const kind = pdfOptionsSchema.parse(c.req.query())
-      const options = await examPrintOptions(exam, { db, files, userId: session.user.id, lang, answers: kind.answers, versions: kind.versions ?? null, seed: kind.seed })
+      const options = await examPrintOptions(exam, {
+        db,
+        files,
+        userId: session.user.id,
+        lang,
+        answers: kind.answers,
+        versions: kind.versions ?? null,
+        seed: kind.seed,
+      })
       const { pdf } = await renderExamPrint(exam, options, 'pdf')
-      return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang))
+      return examPdfResponse(
+        pdf ?? new Uint8Array(),
+        examPdfFileName(exam, { answers: kind.answers, versions: kind.versions ?? null }, lang),
+      )
     },
   )
 
@@ -115,7 +169,14 @@ export function examsRoutes() {
       tag: 'Tests',
       summary: 'Upload a question’s image',
       auth: 'subscriber',
-      body: { kind: 'multipart', schema: { type: 'object', properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG or WebP, up to 5 MB' } }, required: ['file'] } },
+      body: {
+        kind: 'multipart',
+        schema: {
+          type: 'object',
+          properties: { file: { type: 'string', format: 'binary', description: 'PNG, JPEG or WebP, up to 5 MB' } },
+          required: ['file'],
+        },
+      },
       status: 201,
       data: imageWire,
       errors: [413, 422, 429, 503],
@@ -136,7 +197,15 @@ export function examsRoutes() {
   )
 
   fileRoute(
-    { method: 'get', path: '/uploads/images/{id}', tag: 'Tests', summary: 'A question’s image', auth: 'subscriber', file: ['image/png', 'image/jpeg', 'image/webp'], errors: [404, 503] },
+    {
+      method: 'get',
+      path: '/uploads/images/{id}',
+      tag: 'Tests',
+      summary: 'A question’s image',
+      auth: 'subscriber',
+      file: ['image/png', 'image/jpeg', 'image/webp'],
+      errors: [404, 503],
+    },
     async (c, { session }) => {
       const { db, files } = c.get('ctx')
       const image = await readExamImage(db, files, session.user.id, c.req.param('id') ?? '')

@@ -38,7 +38,11 @@ async function teacherWithFiles(): Promise<Teacher> {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(readFileSync(`${fixtures}/small-ar.xlsx`))]), 'report.xlsx')
   const analysis = await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: form })
-  const exam = await app.request('/api/v1/exams', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(sampleExamBody()) })
+  const exam = await app.request('/api/v1/exams', {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(sampleExamBody()),
+  })
   expect([analysis.status, exam.status]).toEqual([201, 201])
   const [invoice] = await listUserInvoices(ctx.db, t.user.id)
   return {
@@ -49,10 +53,17 @@ async function teacherWithFiles(): Promise<Teacher> {
   }
 }
 
-const api = (t: Teacher, path: string, lang = 'en') => app.request(`/api/v1/${path}`, { headers: { authorization: `Bearer ${t.token}`, 'accept-language': lang } })
+const api = (t: Teacher, path: string, lang = 'en') =>
+  app.request(`/api/v1/${path}`, { headers: { authorization: `Bearer ${t.token}`, 'accept-language': lang } })
 
 /** A page loader's answer, returned or thrown, as a Response. */
-async function page(loader: (args: never) => Promise<unknown>, t: Teacher, path: string, params: Record<string, string>, referer?: string): Promise<Response> {
+async function page(
+  loader: (args: never) => Promise<unknown>,
+  t: Teacher,
+  path: string,
+  params: Record<string, string>,
+  referer?: string,
+): Promise<Response> {
   const headers: Record<string, string> = { cookie: t.cookie }
   if (referer) headers.referer = referer
   const request = new Request(`http://localhost/${path}`, { headers })
@@ -73,10 +84,18 @@ describe('downloads per teacher per hour', () => {
     expect((await api(a, `analyses/${a.analysis}/export.xlsx`)).status).toBe(200)
     expect((await api(a, `exams/${a.exam}/pdf`)).status).toBe(200)
     expect((await page(invoicePdfLoader, a, `ar/invoices/${a.invoice}/pdf`, { lang: 'ar', invoiceId: a.invoice })).status).toBe(200)
-    expect((await page(analysisExportLoader, a, `ar/analyses/${a.analysis}/export.pdf`, { lang: 'ar', analysisId: a.analysis })).status).toBe(200)
+    expect(
+      (await page(analysisExportLoader, a, `ar/analyses/${a.analysis}/export.pdf`, { lang: 'ar', analysisId: a.analysis })).status,
+    ).toBe(200)
 
     // The fifth download of the hour, from the report page: a page in Arabic instead of the file.
-    const limited = await page(examPdfLoader, a, `ar/exams/${a.exam}/pdf`, { lang: 'ar', examId: a.exam }, `http://localhost/ar/exams/${a.exam}/print?answers=1`)
+    const limited = await page(
+      examPdfLoader,
+      a,
+      `ar/exams/${a.exam}/pdf`,
+      { lang: 'ar', examId: a.exam },
+      `http://localhost/ar/exams/${a.exam}/print?answers=1`,
+    )
     expect(limited.status).toBe(429)
     expect(limited.headers.get('content-type')).toBe('text/html; charset=utf-8')
     // The hour started with the first download, moments ago.
@@ -93,7 +112,9 @@ describe('downloads per teacher per hour', () => {
     // The API, in English and Arabic: docs/api.md's error shape.
     const apiLimited = await api(a, `invoices/${a.invoice}/pdf`)
     expect(apiLimited.status).toBe(429)
-    expect(await apiLimited.json()).toEqual({ message: 'You have downloaded a lot of files in the last hour. Please wait a little and try again.' })
+    expect(await apiLimited.json()).toEqual({
+      message: 'You have downloaded a lot of files in the last hour. Please wait a little and try again.',
+    })
     expect(Number(apiLimited.headers.get('retry-after'))).toBeGreaterThan(3000)
     const arabic = await api(a, `analyses/${a.analysis}/export.pdf`, 'ar')
     expect(arabic.status).toBe(429)
@@ -105,14 +126,23 @@ describe('downloads per teacher per hour', () => {
     expect((await api(a, `exams/${b.exam}/pdf`)).status).toBe(404)
 
     // An hour later the allowance is back.
-    await ctx.db.update(rateLimits).set({ resetAt: new Date(Date.now() - 1000) }).where(eq(rateLimits.key, `export:${a.user.id}`))
+    await ctx.db
+      .update(rateLimits)
+      .set({ resetAt: new Date(Date.now() - 1000) })
+      .where(eq(rateLimits.key, `export:${a.user.id}`))
     expect((await api(a, `exams/${a.exam}/pdf`)).status).toBe(200)
   })
 
   it('send a page back to the home page when the link came from another site, in English', async () => {
     const t = await teacherWithFiles()
     for (let i = 0; i < 4; i++) expect((await api(t, `invoices/${t.invoice}/pdf`)).status).toBe(200)
-    const limited = await page(invoicePdfLoader, t, `en/invoices/${t.invoice}/pdf`, { lang: 'en', invoiceId: t.invoice }, 'https://evil.example/en/profile')
+    const limited = await page(
+      invoicePdfLoader,
+      t,
+      `en/invoices/${t.invoice}/pdf`,
+      { lang: 'en', invoiceId: t.invoice },
+      'https://evil.example/en/profile',
+    )
     expect(limited.status).toBe(429)
     const html = await limited.text()
     expect(html).toContain('<html lang="en" dir="ltr">')
@@ -125,7 +155,12 @@ describe('downloads per teacher per hour', () => {
     const t = await teacherWithFiles()
     const params = { lang: 'en', examId: t.exam }
     // The print page answers its data (not a Response) when allowed.
-    const print = () => examPrintLoader({ request: new Request(`http://localhost/en/exams/${t.exam}/print`, { headers: { cookie: t.cookie } }), params, context: ctx } as never)
+    const print = () =>
+      examPrintLoader({
+        request: new Request(`http://localhost/en/exams/${t.exam}/print`, { headers: { cookie: t.cookie } }),
+        params,
+        context: ctx,
+      } as never)
     await print()
     expect((await page(examPreviewLoader, t, `en/exams/${t.exam}/preview.svg`, params)).status).toBe(200)
     await print()

@@ -42,7 +42,8 @@ export function createApi() {
   const isUpload = (c: Context<ApiEnv>) =>
     (c.req.method === 'POST' && c.req.path.endsWith('/auth/register')) || (c.req.method === 'PATCH' && c.req.path.endsWith('/auth/profile'))
   // A workbook: the configured limit and room for the form around it; checked again by size.
-  const workbookLimit = (c: Context<ApiEnv>) => bodyLimit({ maxSize: (c.get('ctx').env.ANALYSIS_MAX_UPLOAD_MB + 1) * 1024 * 1024, onError: tooLarge })
+  const workbookLimit = (c: Context<ApiEnv>) =>
+    bodyLimit({ maxSize: (c.get('ctx').env.ANALYSIS_MAX_UPLOAD_MB + 1) * 1024 * 1024, onError: tooLarge })
   const isWorkbook = (c: Context<ApiEnv>) => c.req.method === 'POST' && /\/analyses\/(absence|grades)$/.test(c.req.path)
   api.use('*', (c, next) => (isWorkbook(c) ? workbookLimit(c) : isUpload(c) ? uploadLimit : jsonLimit)(c, next))
 

@@ -76,7 +76,14 @@ function* refsOf(node: unknown, at = '#'): Generator<[string, string]> {
     }
 }
 
-type Op = { parameters?: JsonSchema[]; responses: Record<string, unknown>; security?: Array<Record<string, unknown>>; operationId?: string; tags?: string[]; requestBody?: { content: Record<string, { schema?: unknown }> } }
+type Op = {
+  parameters?: JsonSchema[]
+  responses: Record<string, unknown>
+  security?: Array<Record<string, unknown>>
+  operationId?: string
+  tags?: string[]
+  requestBody?: { content: Record<string, { schema?: unknown }> }
+}
 
 const deref = (p: JsonSchema): JsonSchema => (typeof p.$ref === 'string' ? (resolvePointer(doc, p.$ref) as JsonSchema) : p)
 
@@ -132,7 +139,8 @@ describe('the OpenAPI document', () => {
         expect(ids.has(op.operationId ?? '')).toBe(false)
         ids.add(op.operationId ?? '')
         for (const tag of op.tags ?? []) expect(tags.has(tag)).toBe(true)
-        for (const requirement of op.security ?? []) for (const name of Object.keys(requirement)) expect(Object.keys(doc.components.securitySchemes)).toContain(name)
+        for (const requirement of op.security ?? [])
+          for (const name of Object.keys(requirement)) expect(Object.keys(doc.components.securitySchemes)).toContain(name)
         expect([path, method, Object.keys(op.responses).some((s) => /^2\d\d$/.test(s))]).toEqual([path, method, true])
         for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
           expect(['application/json', 'multipart/form-data']).toContain(type)
@@ -178,7 +186,10 @@ describe('the OpenAPI document', () => {
       expect([meta.id, Object.keys(component.properties as object).sort()]).toEqual([meta.id, Object.keys(shape).sort()])
       expect([meta.id, component.additionalProperties]).toEqual([meta.id, false])
     }
-    expect((doc.components.schemas.Analysis as JsonSchema).oneOf).toEqual([{ $ref: '#/components/schemas/AbsenceAnalysis' }, { $ref: '#/components/schemas/GradesAnalysis' }])
+    expect((doc.components.schemas.Analysis as JsonSchema).oneOf).toEqual([
+      { $ref: '#/components/schemas/AbsenceAnalysis' },
+      { $ref: '#/components/schemas/GradesAnalysis' },
+    ])
   })
 
   it('answers JSON as {message, data} on success and documents a body for every status', () => {
@@ -193,7 +204,8 @@ describe('the OpenAPI document', () => {
           if (!content['application/json']) {
             if (!status.startsWith('2') || Object.keys(content).length === 0) problems.push(`${where}: no body`)
           } else if (!schema) problems.push(`${where}: no schema`)
-          else if (status.startsWith('2') && path !== '/openapi.json' && String(schema.required) !== 'message,data') problems.push(`${where}: not {message, data}`)
+          else if (status.startsWith('2') && path !== '/openapi.json' && String(schema.required) !== 'message,data')
+            problems.push(`${where}: not {message, data}`)
         }
     expect(problems).toEqual([])
   })

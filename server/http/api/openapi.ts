@@ -55,7 +55,9 @@ function responseSchemas(bodies: z.core.$ZodType[]): { components: Record<string
     return schema
   }
   return {
-    components: Object.fromEntries(named.map(({ schema, meta }) => [meta.id, meta.io === 'input' ? fromZod(schema, 'input') : bare(meta.id)])),
+    components: Object.fromEntries(
+      named.map(({ schema, meta }) => [meta.id, meta.io === 'input' ? fromZod(schema, 'input') : bare(meta.id)]),
+    ),
     bodies: bodyIds.map(bare),
   }
 }
@@ -71,8 +73,10 @@ function requestBody(contract: Contract, requests: Record<string, JsonSchema>): 
   }
   let content: JsonSchema
   if (body.kind === 'json') content = { 'application/json': { schema: named(body.name, body.schema) } }
-  else if (body.kind === 'json-one-of') content = { 'application/json': { schema: { oneOf: body.schemas.map((s) => named(s.name, s.schema)) } } }
-  else if (body.kind === 'json-or-multipart') content = { 'application/json': { schema: named(body.name, body.json) }, 'multipart/form-data': { schema: body.multipart } }
+  else if (body.kind === 'json-one-of')
+    content = { 'application/json': { schema: { oneOf: body.schemas.map((s) => named(s.name, s.schema)) } } }
+  else if (body.kind === 'json-or-multipart')
+    content = { 'application/json': { schema: named(body.name, body.json) }, 'multipart/form-data': { schema: body.multipart } }
   else if (body.kind === 'multipart') content = { 'multipart/form-data': { schema: body.schema } }
   else content = { 'application/json': { schema: body.schema } }
   return { required: true, content }
@@ -88,13 +92,18 @@ function operationObject(op: Contract, successBody: JsonSchema | undefined, requ
     description: name === 'gateway' ? 'The gateway’s name' : idOf(op.path.split('/')[1]?.replace(/s$/, '') ?? 'record'),
     schema: { type: 'string' },
   }))
-  for (const q of op.query ?? []) params.push({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: q.schema })
+  for (const q of op.query ?? [])
+    params.push({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: q.schema })
   params.push({ $ref: '#/components/parameters/AcceptLanguage' })
 
   const ok = op.status ?? 200
   let success: JsonSchema
   if (op.raw) success = { description: op.summary, content: { [op.raw.type]: op.raw.schema ? { schema: op.raw.schema } : {} } }
-  else if (op.file) success = { description: 'The file', content: Object.fromEntries(op.file.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
+  else if (op.file)
+    success = {
+      description: 'The file',
+      content: Object.fromEntries(op.file.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    }
   else success = { description: 'Done', content: { 'application/json': { schema: successBody } } }
 
   const responses: Record<string, JsonSchema> = { [ok]: success }
@@ -104,7 +113,10 @@ function operationObject(op: Contract, successBody: JsonSchema | undefined, requ
   for (const status of statuses) {
     const isRefusedWorkbook = status === 422 && op.tag === 'Analyses' && op.method === 'post'
     responses[status] = isRefusedWorkbook
-      ? { description: 'The workbook was refused (no file, missing columns, no rows)', content: { 'application/json': { schema: ref('AnalysisError') } } }
+      ? {
+          description: 'The workbook was refused (no file, missing columns, no rows)',
+          content: { 'application/json': { schema: ref('AnalysisError') } },
+        }
       : { $ref: `#/components/responses/${errorResponses[status].name}` }
   }
   responses['500'] = { $ref: '#/components/responses/Unexpected' }
@@ -136,7 +148,9 @@ export function buildOpenApiDocument(contracts: readonly Contract[]) {
   for (const e of Object.values(errorResponses)) {
     responses[e.name] = {
       description: e.description,
-      ...(e.retryAfter ? { headers: { 'Retry-After': { description: 'Seconds to wait', required: true, schema: { type: 'integer', minimum: 1 } } } } : {}),
+      ...(e.retryAfter
+        ? { headers: { 'Retry-After': { description: 'Seconds to wait', required: true, schema: { type: 'integer', minimum: 1 } } } }
+        : {}),
       content: { 'application/json': { schema: ref(e.schema) } },
     }
   }
@@ -155,7 +169,13 @@ export function buildOpenApiDocument(contracts: readonly Contract[]) {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token from auth/login or auth/activate' } },
       parameters: {
-        AcceptLanguage: { name: 'Accept-Language', in: 'header', required: false, description: 'The language of the messages', schema: { type: 'string', enum: ['ar', 'en'], default: 'ar' } },
+        AcceptLanguage: {
+          name: 'Accept-Language',
+          in: 'header',
+          required: false,
+          description: 'The language of the messages',
+          schema: { type: 'string', enum: ['ar', 'en'], default: 'ar' },
+        },
       },
       schemas: { ...converted.components, ...requests },
       responses,
@@ -174,11 +194,20 @@ export function openApiRoutes(contracts: () => readonly Contract[]) {
   let doc: OpenApiDocument | undefined
   let html: string | undefined
   const document = () => (doc ??= buildOpenApiDocument(contracts()))
-  routes.fileRoute({ method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', auth: 'none', raw: { type: 'application/json', schema: { type: 'object' } } }, async (c) =>
-    c.json(document()),
+  routes.fileRoute(
+    {
+      method: 'get',
+      path: '/openapi.json',
+      tag: 'Reference',
+      summary: 'This OpenAPI document',
+      auth: 'none',
+      raw: { type: 'application/json', schema: { type: 'object' } },
+    },
+    async (c) => c.json(document()),
   )
-  routes.fileRoute({ method: 'get', path: '/docs', tag: 'Reference', summary: 'This reference as an HTML page', auth: 'none', raw: { type: 'text/html' } }, async (c) =>
-    c.html((html ??= renderDocsHtml(contracts(), document()))),
+  routes.fileRoute(
+    { method: 'get', path: '/docs', tag: 'Reference', summary: 'This reference as an HTML page', auth: 'none', raw: { type: 'text/html' } },
+    async (c) => c.html((html ??= renderDocsHtml(contracts(), document()))),
   )
   return routes
 }

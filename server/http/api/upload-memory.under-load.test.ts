@@ -15,6 +15,7 @@ describe('what one upload costs the server process in memory', () => {
     console.info(`upload memory: idle ${startMb} MB; ${uploads.map((u) => `${u.name} ${u.status} peak ${u.peakMb} MB`).join('; ')}`)
     // Each file got its answer (a refusal with its status, or the analysis).
     expect(uploads.map((u) => ({ name: u.name, status: u.status }))).toEqual(uploads.map((u) => ({ name: u.name, status: u.expected })))
-    for (const u of uploads) expect({ name: u.name, peakMb: u.peakMb, isUnder: u.peakMb < LIMIT_MB }).toEqual({ name: u.name, peakMb: u.peakMb, isUnder: true })
+    for (const u of uploads)
+      expect({ name: u.name, peakMb: u.peakMb, isUnder: u.peakMb < LIMIT_MB }).toEqual({ name: u.name, peakMb: u.peakMb, isUnder: true })
   }, 300_000)
 })

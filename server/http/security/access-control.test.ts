@@ -84,8 +84,16 @@ beforeAll(async () => {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(readFileSync(`${fixtures}/small-ar.xlsx`))]), 'report.xlsx')
   const analysis = created(await app.request('/api/v1/analyses/absence', { method: 'POST', headers: bearer(a), body: form }))
-  const exam = created(await app.request('/api/v1/exams', { method: 'POST', headers: { ...bearer(a), 'content-type': 'application/json' }, body: JSON.stringify(sampleExamBody()) }))
-  const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#fff' } }).png().toBuffer()
+  const exam = created(
+    await app.request('/api/v1/exams', {
+      method: 'POST',
+      headers: { ...bearer(a), 'content-type': 'application/json' },
+      body: JSON.stringify(sampleExamBody()),
+    }),
+  )
+  const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#fff' } })
+    .png()
+    .toBuffer()
   const imageForm = new FormData()
   imageForm.append('file', new File([new Uint8Array(png)], 'figure.png', { type: 'image/png' }))
   const image = created(await app.request('/api/v1/uploads/images', { method: 'POST', headers: bearer(a), body: imageForm }))
@@ -148,7 +156,11 @@ describe('another teacher’s ids through /api/v1', () => {
 
   it('use A’s image in B’s test is refused', async () => {
     const body = sampleExamBody({ questions: [{ type: 'essay', text: 'Describe.', marks: 2, lines: 3, image: ids.image }] })
-    const res = await app.request('/api/v1/exams', { method: 'POST', headers: { ...bearer(b), 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await app.request('/api/v1/exams', {
+      method: 'POST',
+      headers: { ...bearer(b), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(res.status).toBe(422)
   })
 })
@@ -171,22 +183,38 @@ async function statusOf(run: () => Promise<unknown>): Promise<number> {
 describe('another teacher’s ids through the pages (B’s session cookie)', () => {
   const page = (t: Teacher, path: string, init: RequestInit = {}) =>
     new Request(`http://localhost/en/${path}`, { ...init, headers: { cookie: t.cookie, origin: 'http://localhost', ...init.headers } })
-  const args = (req: Request, params: Record<string, string> = {}) => ({ request: req, params: { lang: 'en', ...params }, context: ctx }) as never
+  const args = (req: Request, params: Record<string, string> = {}) =>
+    ({ request: req, params: { lang: 'en', ...params }, context: ctx }) as never
   const post = (fields: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams(fields) })
 
   it('answer 404 on every page and file that takes an id, and change nothing of the owner’s', async () => {
     const before = await snapshot()
     const attempts: Array<[string, () => Promise<unknown>]> = [
       ['single-analysis', () => singleAnalysisLoader(args(page(b, `single-analysis?id=${ids.analysis}`)))],
-      ['single-analysis delete', () => singleAnalysisAction(args(page(b, `single-analysis?id=${ids.analysis}`, post({ intent: 'delete' }))))],
+      [
+        'single-analysis delete',
+        () => singleAnalysisAction(args(page(b, `single-analysis?id=${ids.analysis}`, post({ intent: 'delete' })))),
+      ],
       ['export.pdf', () => analysisExportLoader(args(page(b, `analyses/${ids.analysis}/export.pdf`), { analysisId: ids.analysis }))],
       ['export.xlsx', () => analysisExportLoader(args(page(b, `analyses/${ids.analysis}/export.xlsx`), { analysisId: ids.analysis }))],
       ['last-multiple delete', () => analysesListAction(args(page(b, 'last-multiple', post({ intent: 'delete', id: ids.analysis }))))],
-      ['last-multiple rename', () => analysesListAction(args(page(b, 'last-multiple', post({ intent: 'rename', id: ids.analysis, title: 'stolen' }))))],
+      [
+        'last-multiple rename',
+        () => analysesListAction(args(page(b, 'last-multiple', post({ intent: 'rename', id: ids.analysis, title: 'stolen' })))),
+      ],
       ['exams-test', () => examEditorLoader(args(page(b, `exams-test?id=${ids.exam}`)))],
       [
         'exams-test save',
-        () => examEditorAction(args(page(b, `exams-test?id=${ids.exam}`, { method: 'POST', body: JSON.stringify(sampleExamBody({ title: 'stolen' })), headers: { 'content-type': 'application/json' } }))),
+        () =>
+          examEditorAction(
+            args(
+              page(b, `exams-test?id=${ids.exam}`, {
+                method: 'POST',
+                body: JSON.stringify(sampleExamBody({ title: 'stolen' })),
+                headers: { 'content-type': 'application/json' },
+              }),
+            ),
+          ),
       ],
       ['exams print', () => examPrintLoader(args(page(b, `exams/${ids.exam}/print`), { examId: ids.exam }))],
       ['exams pdf', () => examPdfLoader(args(page(b, `exams/${ids.exam}/pdf`), { examId: ids.exam }))],

@@ -40,9 +40,15 @@ beforeAll(async () => {
   const headers = { authorization: `Bearer ${owner.token}` }
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(readFileSync(`${fixtures}/small-ar.xlsx`))]), 'report.xlsx')
-  const analysis = (await (await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: form })).json()) as { data: { id: string } }
+  const analysis = (await (await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: form })).json()) as {
+    data: { id: string }
+  }
   const exam = (await (
-    await app.request('/api/v1/exams', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(sampleExamBody()) })
+    await app.request('/api/v1/exams', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(sampleExamBody()),
+    })
   ).json()) as { data: { id: string } }
   realIds.push(analysis.data.id, exam.data.id)
 })
@@ -63,14 +69,62 @@ function endpoints(): Array<{ method: string; path: string }> {
 
 // The field names the API's schemas read, so that bodies reach past "not an object".
 const fieldNames = [
-  'email', 'password', 'password_confirmation', 'current_password', 'username', 'phone', 'code', 'purpose', 'temporary_token', 'token',
-  'package_id', 'method', 'rating', 'comment', 'type', 'name', 'message', 'title', 'school_name', 'subject', 'grade', 'date',
-  'duration_minutes', 'info', 'show_student_name', 'questions', 'bands', 'file', 'avatar', 'id', 'status', '__proto__', 'constructor',
+  'email',
+  'password',
+  'password_confirmation',
+  'current_password',
+  'username',
+  'phone',
+  'code',
+  'purpose',
+  'temporary_token',
+  'token',
+  'package_id',
+  'method',
+  'rating',
+  'comment',
+  'type',
+  'name',
+  'message',
+  'title',
+  'school_name',
+  'subject',
+  'grade',
+  'date',
+  'duration_minutes',
+  'info',
+  'show_student_name',
+  'questions',
+  'bands',
+  'file',
+  'avatar',
+  'id',
+  'status',
+  '__proto__',
+  'constructor',
 ]
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', 'true', '[]', '{}', '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>', '٠١٢٣٤٥', 'a'.repeat(5000), '\u0000', '\uFEFF', '%00'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '../../etc/passwd',
+    "' OR 1=1 --",
+    '<script>alert(1)</script>',
+    '٠١٢٣٤٥',
+    'a'.repeat(5000),
+    '\u0000',
+    '\uFEFF',
+    '%00',
+  ),
 )
 const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.bigInt().map(String))
 const value = fc.oneof({ depthSize: 'small' }, scalar, fc.jsonValue({ maxDepth: 3 }), fc.array(scalar, { maxLength: 5 }))
@@ -84,14 +138,29 @@ const examLike = fc.tuple(fields, fc.nat({ max: 5 }), fields).map(([top, index, 
   return Array.isArray(body.questions) ? { ...body, questions } : body
 })
 
-type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; type: string; text: string } | { kind: 'form'; fields: Record<string, string>; file: Uint8Array | null }
+type Body =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'raw'; type: string; text: string }
+  | { kind: 'form'; fields: Record<string, string>; file: Uint8Array | null }
 const body: fc.Arbitrary<Body> = fc.oneof(
   fc.constant({ kind: 'none' as const }),
   fc.oneof(fields, examLike, fc.jsonValue({ maxDepth: 4 })).map((v) => ({ kind: 'json' as const, value: v })),
   fc.record({
     kind: fc.constant('raw' as const),
-    type: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x', 'application/xml', ''),
-    text: fc.oneof(text, fc.constantFrom('{"a":', '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\n', 'a=1&a=2&b', '\u0000\u0001')),
+    type: fc.constantFrom(
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      '',
+    ),
+    text: fc.oneof(
+      text,
+      fc.constantFrom('{"a":', '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\n', 'a=1&a=2&b', '\u0000\u0001'),
+    ),
   }),
   fc.record({
     kind: fc.constant('form' as const),
@@ -101,11 +170,29 @@ const body: fc.Arbitrary<Body> = fc.oneof(
 )
 
 const headerText = fc.string({ unit: 'grapheme-ascii', maxLength: 40 })
-const query = fc.dictionary(fc.oneof(fc.constantFrom('q', 'status', 'answers', 'versions', 'seed', 'lang', 'id', 'page'), fc.string({ maxLength: 8 })), text, { maxKeys: 4 })
-const pathId = fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), fc.constantFrom('0', '-1', '..', '%2e%2e', 'null', '00000000-0000-0000-0000-000000000000'), fc.constant('REAL'))
+const query = fc.dictionary(
+  fc.oneof(fc.constantFrom('q', 'status', 'answers', 'versions', 'seed', 'lang', 'id', 'page'), fc.string({ maxLength: 8 })),
+  text,
+  { maxKeys: 4 },
+)
+const pathId = fc.oneof(
+  fc.uuid(),
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('0', '-1', '..', '%2e%2e', 'null', '00000000-0000-0000-0000-000000000000'),
+  fc.constant('REAL'),
+)
 const auth = fc.constantFrom('none', 'garbage', 'valid', 'valid')
 
-const request = fc.record({ body, query, pathIds: fc.array(pathId, { minLength: 3, maxLength: 3 }), realIndex: fc.nat({ max: 1 }), auth, garbage: headerText, lang: headerText, file: fc.constantFrom('export.xlsx', 'export.pdf') })
+const request = fc.record({
+  body,
+  query,
+  pathIds: fc.array(pathId, { minLength: 3, maxLength: 3 }),
+  realIndex: fc.nat({ max: 1 }),
+  auth,
+  garbage: headerText,
+  lang: headerText,
+  file: fc.constantFrom('export.xlsx', 'export.pdf'),
+})
 type Fuzzed = typeof request extends fc.Arbitrary<infer T> ? T : never
 
 async function send(method: string, template: string, input: Fuzzed): Promise<Response> {
@@ -150,7 +237,16 @@ async function send(method: string, template: string, input: Fuzzed): Promise<Re
 describe('inputs the fuzzer found', () => {
   it('a webhook body that is JSON but not an object (null, a number, a list) is refused with 401, not a crash', async () => {
     for (const raw of ['null', '5', '[]', '"x"', 'true', '{"secret_token":null}', '{"data":null}'])
-      expect({ raw, status: (await app.request('/api/v1/payments/webhook/sandbox', { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw })).status }).toEqual({ raw, status: 401 })
+      expect({
+        raw,
+        status: (
+          await app.request('/api/v1/payments/webhook/sandbox', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: raw,
+          })
+        ).status,
+      }).toEqual({ raw, status: 401 })
   })
 })
 
@@ -158,7 +254,13 @@ describe('every /api/v1 endpoint under arbitrary input', () => {
   it('is listed from the router (the fuzz follows new endpoints)', () => {
     const list = endpoints().map((e) => `${e.method} ${e.path}`)
     expect(list.length).toBeGreaterThanOrEqual(40)
-    for (const known of ['POST /auth/login', 'PUT /exams/:id', 'GET /analyses/:id/students', 'POST /payments/webhook/:gateway', 'POST /uploads/images'])
+    for (const known of [
+      'POST /auth/login',
+      'PUT /exams/:id',
+      'GET /analyses/:id/students',
+      'POST /payments/webhook/:gateway',
+      'POST /uploads/images',
+    ])
       expect(list).toContain(known)
   })
 

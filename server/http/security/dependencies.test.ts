@@ -39,28 +39,88 @@ describe('the dependency check', () => {
   })
 
   it('passes a well-formed lockfile', () => {
-    expect(check(lockOf({ 'node_modules/a/node_modules/@s/b': { version: '1.0.0', integrity, resolved: 'https://registry.npmjs.org/@s/b/-/b-1.0.0.tgz' } })).status).toBe(0)
+    expect(
+      check(
+        lockOf({
+          'node_modules/a/node_modules/@s/b': { version: '1.0.0', integrity, resolved: 'https://registry.npmjs.org/@s/b/-/b-1.0.0.tgz' },
+        }),
+      ).status,
+    ).toBe(0)
   })
 
   const broken: Array<[string, unknown, RegExp, unknown?, string?]> = [
     ['a missing integrity', lockOf({ 'node_modules/a': { version: '1.0.0' } }), /a@1\.0\.0: integrity is missing/],
     ['a sha1 integrity', lockOf({ 'node_modules/a': { version: '1.0.0', integrity: 'sha1-abc=' } }), /integrity is sha1, not sha512/],
-    ['another registry', lockOf({ 'node_modules/a': { version: '1.0.0', integrity, resolved: 'https://evil.example/a/-/a-1.0.0.tgz' } }), /resolved from https:\/\/evil\.example/],
-    ['a git dependency', lockOf({ 'node_modules/a': { version: '1.0.0', integrity, resolved: 'git+ssh://git@github.com/x/a.git#abc' } }), /resolved from git\+ssh/],
-    ['a tarball under another name', lockOf({ 'node_modules/lodash': { version: '4.17.21', integrity, resolved: 'https://registry.npmjs.org/lodahs/-/lodahs-4.17.21.tgz' } }), /not https:\/\/registry\.npmjs\.org\/lodash\//],
+    [
+      'another registry',
+      lockOf({ 'node_modules/a': { version: '1.0.0', integrity, resolved: 'https://evil.example/a/-/a-1.0.0.tgz' } }),
+      /resolved from https:\/\/evil\.example/,
+    ],
+    [
+      'a git dependency',
+      lockOf({ 'node_modules/a': { version: '1.0.0', integrity, resolved: 'git+ssh://git@github.com/x/a.git#abc' } }),
+      /resolved from git\+ssh/,
+    ],
+    [
+      'a tarball under another name',
+      lockOf({
+        'node_modules/lodash': { version: '4.17.21', integrity, resolved: 'https://registry.npmjs.org/lodahs/-/lodahs-4.17.21.tgz' },
+      }),
+      /not https:\/\/registry\.npmjs\.org\/lodash\//,
+    ],
     ['a linked package', lockOf({ 'node_modules/a': { link: true, resolved: '../a' } }), /a linked \(local\) package/],
-    ['event-stream 3.3.6', lockOf({ 'node_modules/event-stream': { version: '3.3.6', integrity } }), /event-stream@3\.3\.6: known malicious/],
-    ['any flatmap-stream', lockOf({ 'node_modules/flatmap-stream': { version: '0.1.2', integrity } }), /flatmap-stream@0\.1\.2: known malicious/],
-    ['the compromised chalk', lockOf({ 'node_modules/x/node_modules/chalk': { version: '5.6.1', integrity } }), /chalk@5\.6\.1: known malicious/],
+    [
+      'event-stream 3.3.6',
+      lockOf({ 'node_modules/event-stream': { version: '3.3.6', integrity } }),
+      /event-stream@3\.3\.6: known malicious/,
+    ],
+    [
+      'any flatmap-stream',
+      lockOf({ 'node_modules/flatmap-stream': { version: '0.1.2', integrity } }),
+      /flatmap-stream@0\.1\.2: known malicious/,
+    ],
+    [
+      'the compromised chalk',
+      lockOf({ 'node_modules/x/node_modules/chalk': { version: '5.6.1', integrity } }),
+      /chalk@5\.6\.1: known malicious/,
+    ],
     ['the compromised debug', lockOf({ 'node_modules/debug': { version: '4.4.2', integrity } }), /debug@4\.4\.2: known malicious/],
     ['ua-parser-js 0.7.29', lockOf({ 'node_modules/ua-parser-js': { version: '0.7.29', integrity } }), /known malicious/],
-    ['@solana/web3.js 1.95.6', lockOf({ 'node_modules/@solana/web3.js': { version: '1.95.6', integrity } }), /@solana\/web3\.js@1\.95\.6: known malicious/],
-    ['an unexpected install script', lockOf({ 'node_modules/a': { version: '1.0.0', integrity, hasInstallScript: true } }), /a@1\.0\.0: runs an install script/],
-    ['a lockfile behind package.json', lockOf({}, { hono: '4.13.18' }), /hono: package\.json asks for 4\.13\.19 but the lockfile has 4\.13\.18/],
-    ['a range in package.json', lockOf({}, { hono: '^4.13.19' }), /"\^4\.13\.19" is not an exact registry version/, { dependencies: { hono: '^4.13.19' } }],
-    ['a URL in package.json', lockOf({}, { hono: 'https://evil.example/hono.tgz' }), /is not an exact registry version/, { dependencies: { hono: 'https://evil.example/hono.tgz' } }],
+    [
+      '@solana/web3.js 1.95.6',
+      lockOf({ 'node_modules/@solana/web3.js': { version: '1.95.6', integrity } }),
+      /@solana\/web3\.js@1\.95\.6: known malicious/,
+    ],
+    [
+      'an unexpected install script',
+      lockOf({ 'node_modules/a': { version: '1.0.0', integrity, hasInstallScript: true } }),
+      /a@1\.0\.0: runs an install script/,
+    ],
+    [
+      'a lockfile behind package.json',
+      lockOf({}, { hono: '4.13.18' }),
+      /hono: package\.json asks for 4\.13\.19 but the lockfile has 4\.13\.18/,
+    ],
+    [
+      'a range in package.json',
+      lockOf({}, { hono: '^4.13.19' }),
+      /"\^4\.13\.19" is not an exact registry version/,
+      { dependencies: { hono: '^4.13.19' } },
+    ],
+    [
+      'a URL in package.json',
+      lockOf({}, { hono: 'https://evil.example/hono.tgz' }),
+      /is not an exact registry version/,
+      { dependencies: { hono: 'https://evil.example/hono.tgz' } },
+    ],
     ['an old lockfile', { lockfileVersion: 1, dependencies: {} }, /lockfileVersion 2 or later/],
-    ['a scope sent to another registry', lockOf({}), /\.npmrc: @hallil:registry is https:\/\/npm\.evil\.example/, pkg, '@hallil:registry=https://npm.evil.example/\n'],
+    [
+      'a scope sent to another registry',
+      lockOf({}),
+      /\.npmrc: @hallil:registry is https:\/\/npm\.evil\.example/,
+      pkg,
+      '@hallil:registry=https://npm.evil.example/\n',
+    ],
   ]
   for (const [name, lock, message, manifest, npmrc] of broken) {
     it(`fails on ${name}`, () => {

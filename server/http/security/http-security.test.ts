@@ -33,7 +33,18 @@ const onePageBuild = {
     version: 't',
     url: '/m.js',
     entry: { module: '/e.js', imports: [] },
-    routes: { root: { id: 'root', module: '/r.js', hasLoader: true, hasAction: false, hasClientLoader: false, hasClientAction: false, hasErrorBoundary: false, imports: [] } },
+    routes: {
+      root: {
+        id: 'root',
+        module: '/r.js',
+        hasLoader: true,
+        hasAction: false,
+        hasClientLoader: false,
+        hasClientAction: false,
+        hasErrorBoundary: false,
+        imports: [],
+      },
+    },
   },
   routes: { root: { id: 'root', path: '', module: { default: () => null, loader: () => ({ student: 'a name' }) } } },
 } as unknown as ServerBuild
@@ -76,13 +87,27 @@ const refused = async (res: Response) => res.status === 403 && (await res.text()
 
 describe('CSRF: cookie-authenticated page posts', () => {
   const post = (path: string, cookie: string, headers: Record<string, string>, method = 'POST') =>
-    app.request(path, { method, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: 'intent=delete&id=x' })
+    app.request(path, {
+      method,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: 'intent=delete&id=x',
+    })
 
   it('are refused from another origin, whatever the method, with the session cookie', async () => {
     const { cookie } = await subscribedTeacher(ctx)
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
-      for (const origin of ['https://evil.example', 'null', 'http://localhost.evil.example', 'https://localhost:3000', 'http://localhost:3001'])
-        expect({ method, origin, refused: await refused(await post('/en/last-multiple', cookie, { origin }, method)) }).toEqual({ method, origin, refused: true })
+      for (const origin of [
+        'https://evil.example',
+        'null',
+        'http://localhost.evil.example',
+        'https://localhost:3000',
+        'http://localhost:3001',
+      ])
+        expect({ method, origin, refused: await refused(await post('/en/last-multiple', cookie, { origin }, method)) }).toEqual({
+          method,
+          origin,
+          refused: true,
+        })
   })
 
   it('are refused without an Origin when the browser says the request is cross-site', async () => {
@@ -95,9 +120,21 @@ describe('CSRF: cookie-authenticated page posts', () => {
   it('with neither Origin nor Sec-Fetch-Site are judged by the Referer: refused when it is absent or from elsewhere', async () => {
     const { cookie } = await subscribedTeacher(ctx)
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      for (const referer of [undefined, 'https://evil.example/en/profile', 'http://localhost.evil.example/', 'not a url', 'http://localhost:3001/en/profile'])
-        expect({ method, referer, refused: await refused(await post('/en/profile', cookie, referer ? { referer } : {}, method)) }).toEqual({ method, referer, refused: true })
-      expect(await refused(await post('/en/profile', cookie, { referer: 'http://localhost:3000/en/profile?tab=security' }, method))).toBe(false)
+      for (const referer of [
+        undefined,
+        'https://evil.example/en/profile',
+        'http://localhost.evil.example/',
+        'not a url',
+        'http://localhost:3001/en/profile',
+      ])
+        expect({ method, referer, refused: await refused(await post('/en/profile', cookie, referer ? { referer } : {}, method)) }).toEqual({
+          method,
+          referer,
+          refused: true,
+        })
+      expect(await refused(await post('/en/profile', cookie, { referer: 'http://localhost:3000/en/profile?tab=security' }, method))).toBe(
+        false,
+      )
     }
   })
 
@@ -107,19 +144,30 @@ describe('CSRF: cookie-authenticated page posts', () => {
 
   it('are let through from this origin', async () => {
     const { cookie } = await subscribedTeacher(ctx)
-    const allowed: Array<Record<string, string>> = [{ origin: 'http://localhost:3000' }, { 'sec-fetch-site': 'same-origin' }, { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }]
-    for (const headers of allowed)
-      expect(await refused(await post('/en/profile', cookie, headers))).toBe(false)
+    const allowed: Array<Record<string, string>> = [
+      { origin: 'http://localhost:3000' },
+      { 'sec-fetch-site': 'same-origin' },
+      { origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' },
+    ]
+    for (const headers of allowed) expect(await refused(await post('/en/profile', cookie, headers))).toBe(false)
   })
 
   it('leave API calls with a bearer token alone, with or without Origin and Referer', async () => {
-    const res = await app.request('/api/v1/exams', { method: 'POST', headers: { authorization: 'Bearer not-a-real-token', 'content-type': 'application/json' }, body: '{}' })
+    const res = await app.request('/api/v1/exams', {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-real-token', 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(res.status).toBe(401)
   })
 
   it('do not apply to the API, which never takes a cookie (a cross-site post with the cookie is 401)', async () => {
     const { cookie } = await subscribedTeacher(ctx)
-    const res = await app.request('/api/v1/exams', { method: 'POST', headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' })
+    const res = await app.request('/api/v1/exams', {
+      method: 'POST',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(res.status).toBe(401)
   })
 })
@@ -131,7 +179,11 @@ describe('response headers', () => {
     for (const path of paths) {
       const res = await app.request(path)
       const csp = res.headers.get('content-security-policy') ?? ''
-      expect({ path, csp: /default-src 'self'/.test(csp) && /object-src 'none'/.test(csp) && /base-uri 'self'/.test(csp) && /form-action 'self'/.test(csp) }).toEqual({ path, csp: true })
+      expect({
+        path,
+        csp:
+          /default-src 'self'/.test(csp) && /object-src 'none'/.test(csp) && /base-uri 'self'/.test(csp) && /form-action 'self'/.test(csp),
+      }).toEqual({ path, csp: true })
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
       expect(res.headers.get('x-frame-options')).toBe('DENY')
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
@@ -154,7 +206,10 @@ describe('response headers', () => {
     const res = await app.request('/api/v1/packages', { headers: { origin: 'https://evil.example' } })
     expect(res.headers.get('cache-control')).toBe('no-store')
     expect(res.headers.get('access-control-allow-origin')).toBeNull()
-    const preflight = await app.request('/api/v1/exams', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })
+    const preflight = await app.request('/api/v1/exams', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    })
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
     expect(preflight.headers.get('access-control-allow-credentials')).toBeNull()
   })
@@ -173,7 +228,11 @@ describe('pages for a signed-in teacher', () => {
     const { cookie } = await subscribedTeacher(ctx)
     for (const path of ['/', '/_root.data']) {
       const res = await pages.request(path, { headers: { cookie: `lang=en; ${cookie}` } })
-      expect({ path, status: res.status, cache: res.headers.get('cache-control') }).toEqual({ path, status: 200, cache: 'private, no-store' })
+      expect({ path, status: res.status, cache: res.headers.get('cache-control') }).toEqual({
+        path,
+        status: 200,
+        cache: 'private, no-store',
+      })
     }
     const guest = await pages.request('/', { headers: { cookie: 'lang=en' } })
     expect(guest.status).toBe(200)
@@ -206,7 +265,12 @@ describe('pages for a signed-in teacher', () => {
 
 describe('stored files', () => {
   it('are served only from known folders by random names, never by a path', async () => {
-    for (const path of ['/files/avatars/..%2F..%2Fetc%2Fpasswd', '/files/..%2Fsecret/x.webp', '/files/exams/00000000-0000-0000-0000-000000000000.webp', '/files/avatars/00000000-0000-0000-0000-000000000000.png'])
+    for (const path of [
+      '/files/avatars/..%2F..%2Fetc%2Fpasswd',
+      '/files/..%2Fsecret/x.webp',
+      '/files/exams/00000000-0000-0000-0000-000000000000.webp',
+      '/files/avatars/00000000-0000-0000-0000-000000000000.png',
+    ])
       expect({ path, status: (await app.request(path)).status }).toEqual({ path, status: 404 })
     // A dot-segment is resolved by URL parsing before routing: it names the page /files/, not a file.
     const dots = await app.request('/files/avatars/%2e%2e/%2e%2e/package.json')

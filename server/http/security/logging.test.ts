@@ -68,7 +68,11 @@ async function call(method: string, url: string, init: { json?: unknown; form?: 
   const headers: Record<string, string> = { 'accept-language': 'en' }
   if (init.token) headers.authorization = `Bearer ${init.token}`
   if (init.json !== undefined) headers['content-type'] = 'application/json'
-  const res = await app.request(`/api/v1/${url}`, { method, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.form })
+  const res = await app.request(`/api/v1/${url}`, {
+    method,
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.form,
+  })
   return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown> } }
 }
 
@@ -77,12 +81,25 @@ describe('logs', () => {
     const secrets: string[] = [teacher.email, teacher.username, teacher.phone, '551239876', teacher.password]
     const avatar = new FormData()
     for (const [k, v] of Object.entries(teacher)) avatar.append(k, String(v))
-    avatar.append('avatar', new Blob([new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer())]), 'me.png')
+    avatar.append(
+      'avatar',
+      new Blob([
+        new Uint8Array(
+          await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+            .png()
+            .toBuffer(),
+        ),
+      ]),
+      'me.png',
+    )
     expect((await call('POST', 'auth/register', { form: avatar })).status).toBe(201)
     const activationCode = await latestCode(teacher.email)
     secrets.push(activationCode)
     // A wrong code first, then the right one.
-    expect((await call('POST', 'auth/activate', { json: { email: teacher.email, code: activationCode === '000000' ? '111111' : '000000' } })).status).toBe(422)
+    expect(
+      (await call('POST', 'auth/activate', { json: { email: teacher.email, code: activationCode === '000000' ? '111111' : '000000' } }))
+        .status,
+    ).toBe(422)
     const activated = await call('POST', 'auth/activate', { json: { email: teacher.email, code: activationCode } })
     expect(activated.status).toBe(200)
     expect((await call('POST', 'auth/login', { json: { email: teacher.email, password: 'wrong-Password-1' } })).status).toBe(401)
@@ -114,18 +131,35 @@ describe('logs', () => {
     const students = expected.students.map((s) => s.name)
     secrets.push(...students, 'class 5-A absences')
     const q = students[0]!.split(' ').slice(0, 3).join(' ')
-    expect((await call('GET', `analyses/${String(uploaded.body.data?.id)}/students?q=${encodeURIComponent(q)}`, { token })).status).toBe(200)
+    expect((await call('GET', `analyses/${String(uploaded.body.data?.id)}/students?q=${encodeURIComponent(q)}`, { token })).status).toBe(
+      200,
+    )
     secrets.push(q, encodeURIComponent(q))
     // A refused workbook (logged as "analysis failed") and a contact message.
     const bad = new FormData()
     bad.append('file', new Blob([new TextEncoder().encode(`${teacher.email},${students[1]}`)]), 'Nourah private.xlsx')
     expect((await call('POST', 'analyses/absence', { form: bad, token })).status).toBe(422)
     secrets.push('Nourah private')
-    expect((await call('POST', 'contact', { json: { type: 'other', name: 'Huda Almutairi', email: 'huda@family.sa', message: 'My son Faisal was marked absent.' } })).status).toBe(201)
+    expect(
+      (
+        await call('POST', 'contact', {
+          json: { type: 'other', name: 'Huda Almutairi', email: 'huda@family.sa', message: 'My son Faisal was marked absent.' },
+        })
+      ).status,
+    ).toBe(201)
     secrets.push('Huda Almutairi', 'huda@family.sa', 'Faisal')
 
     // An unexpected database failure carrying personal values, logged as the API logs errors.
-    const failure = new DrizzleQueryError('insert into "users" ("email", "username") values ($1, $2)', [teacher.email, teacher.username], Object.assign(new Error(`Key (email)=(${teacher.email}) already exists.`), { code: '23505', severity: 'ERROR', detail: `Key (email)=(${teacher.email}) already exists.`, constraint: 'users_email_unique' }))
+    const failure = new DrizzleQueryError(
+      'insert into "users" ("email", "username") values ($1, $2)',
+      [teacher.email, teacher.username],
+      Object.assign(new Error(`Key (email)=(${teacher.email}) already exists.`), {
+        code: '23505',
+        severity: 'ERROR',
+        detail: `Key (email)=(${teacher.email}) already exists.`,
+        constraint: 'users_email_unique',
+      }),
+    )
     services.logger.error({ err: failure }, 'api error')
 
     const log = lines.join('')
@@ -148,7 +182,14 @@ describe('logs', () => {
 
 describe('account events (ASVS 16.3.1)', () => {
   it('are logged with the user id only: code refused, password changed and reset, email changed, sessions ended, logout, account deleted', async () => {
-    const haya = { username: 'Haya_Alharbi', email: 'haya.alharbi@school.sa', phone: '0559871234', password: 'Qw7-harbour-Tile-31', password_confirmation: 'Qw7-harbour-Tile-31', terms: true }
+    const haya = {
+      username: 'Haya_Alharbi',
+      email: 'haya.alharbi@school.sa',
+      phone: '0559871234',
+      password: 'Qw7-harbour-Tile-31',
+      password_confirmation: 'Qw7-harbour-Tile-31',
+      terms: true,
+    }
     const newPassword = 'Mz4-orchard-Kite-58'
     const resetPassword = 'Lp2-meadow-Drum-94'
     const newEmail = 'haya.work@school.sa'
@@ -168,7 +209,14 @@ describe('account events (ASVS 16.3.1)', () => {
     secrets.push('nobody.here@school.sa')
 
     // A change of password: a wrong code, then the right one.
-    expect((await call('POST', 'auth/change-password', { token, json: { current_password: haya.password, password: newPassword, password_confirmation: newPassword } })).status).toBe(200)
+    expect(
+      (
+        await call('POST', 'auth/change-password', {
+          token,
+          json: { current_password: haya.password, password: newPassword, password_confirmation: newPassword },
+        })
+      ).status,
+    ).toBe(200)
     const passwordCode = await latestCode(haya.email)
     expect((await call('POST', 'auth/change-password', { token, json: { code: wrong(passwordCode) } })).status).toBe(422)
     const changed = await call('POST', 'auth/change-password', { token, json: { code: passwordCode } })
@@ -187,9 +235,20 @@ describe('account events (ASVS 16.3.1)', () => {
     // A password reset: a wrong code, the right one, the new password.
     const forgot = await call('POST', 'auth/forgot-password', { json: { email: newEmail } })
     const resetCode = await latestCode(newEmail)
-    expect((await call('POST', 'auth/verify-code', { json: { temporary_token: forgot.body.data?.temporary_token, code: wrong(resetCode) } })).status).toBe(422)
-    const verified = await call('POST', 'auth/verify-code', { json: { temporary_token: forgot.body.data?.temporary_token, code: resetCode } })
-    expect((await call('POST', 'auth/reset-password', { json: { temporary_token: verified.body.data?.temporary_token, password: resetPassword, password_confirmation: resetPassword } })).status).toBe(200)
+    expect(
+      (await call('POST', 'auth/verify-code', { json: { temporary_token: forgot.body.data?.temporary_token, code: wrong(resetCode) } }))
+        .status,
+    ).toBe(422)
+    const verified = await call('POST', 'auth/verify-code', {
+      json: { temporary_token: forgot.body.data?.temporary_token, code: resetCode },
+    })
+    expect(
+      (
+        await call('POST', 'auth/reset-password', {
+          json: { temporary_token: verified.body.data?.temporary_token, password: resetPassword, password_confirmation: resetPassword },
+        })
+      ).status,
+    ).toBe(200)
     secrets.push(resetCode, String(forgot.body.data?.temporary_token), String(verified.body.data?.temporary_token))
 
     // The profile page: one device signed out, then the others, then the account deleted.
@@ -200,7 +259,11 @@ describe('account events (ASVS 16.3.1)', () => {
     const profile = async (fields: Record<string, string>) => {
       const form = new FormData()
       for (const [k, v] of Object.entries(fields)) form.append(k, v)
-      const request = new Request('http://localhost/en/profile', { method: 'POST', body: form, headers: { cookie: `${sessionCookieName(ctx.env)}=${web.token}` } })
+      const request = new Request('http://localhost/en/profile', {
+        method: 'POST',
+        body: form,
+        headers: { cookie: `${sessionCookieName(ctx.env)}=${web.token}` },
+      })
       const answer = await profileAction({ request, params: { lang: 'en' }, context: ctx } as never).catch((thrown: unknown) => thrown)
       expect((answer as Response).status).toBe(302)
     }
@@ -212,7 +275,15 @@ describe('account events (ASVS 16.3.1)', () => {
     const logged = lines.slice(from)
     const events = logged.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => typeof entry.event === 'string')
     const accountEvents = events.filter((entry) => !String(entry.event).startsWith('auth.login.'))
-    expect(accountEvents.map(({ event, userId: id, reason, purpose, count }) => ({ event, userId: id, ...(reason ? { reason } : {}), ...(purpose ? { purpose } : {}), ...(count !== undefined ? { count } : {}) }))).toEqual([
+    expect(
+      accountEvents.map(({ event, userId: id, reason, purpose, count }) => ({
+        event,
+        userId: id,
+        ...(reason ? { reason } : {}),
+        ...(purpose ? { purpose } : {}),
+        ...(count !== undefined ? { count } : {}),
+      })),
+    ).toEqual([
       { event: 'auth.code.failed', userId, reason: 'wrong', purpose: 'activation' },
       { event: 'auth.code.failed', userId: null, reason: 'no_account', purpose: 'activation' },
       { event: 'auth.code.failed', userId, reason: 'wrong', purpose: 'change_password' },
@@ -243,7 +314,14 @@ describe('account events (ASVS 16.3.1)', () => {
 
 describe('second-factor events (ASVS 16.3.1)', () => {
   it('are logged with the user id only, never the key, a code or a recovery code', async () => {
-    const salma = { username: 'Salma_Alotaibi', email: 'salma.alotaibi@school.sa', phone: '0557654321', password: 'Rv8-canyon-Bell-26', password_confirmation: 'Rv8-canyon-Bell-26', terms: true }
+    const salma = {
+      username: 'Salma_Alotaibi',
+      email: 'salma.alotaibi@school.sa',
+      phone: '0557654321',
+      password: 'Rv8-canyon-Bell-26',
+      password_confirmation: 'Rv8-canyon-Bell-26',
+      terms: true,
+    }
     const secrets: string[] = [salma.email, salma.username, salma.phone, salma.password]
     expect((await call('POST', 'auth/register', { json: salma })).status).toBe(201)
     const activated = await call('POST', 'auth/activate', { json: { email: salma.email, code: await latestCode(salma.email) } })
@@ -261,7 +339,11 @@ describe('second-factor events (ASVS 16.3.1)', () => {
       return profileAction({ request, params: { lang: 'en' }, context: ctx } as never).catch((thrown: unknown) => thrown)
     }
     await profile({ intent: 'totp-start' })
-    const shown = (await profileLoader({ request: new Request('http://localhost/en/profile', { headers: { cookie } }), params: { lang: 'en' }, context: ctx } as never)) as { twoFactor: { key: string } }
+    const shown = (await profileLoader({
+      request: new Request('http://localhost/en/profile', { headers: { cookie } }),
+      params: { lang: 'en' },
+      context: ctx,
+    } as never)) as { twoFactor: { key: string } }
     const key = shown.twoFactor.key
     const code = (steps: number) => hotp(base32Decode(key)!, totpStep(new Date()) + steps)
     const enrolCode = code(0)
@@ -273,11 +355,20 @@ describe('second-factor events (ASVS 16.3.1)', () => {
     const first = await call('POST', 'auth/login', { json: { email: salma.email, password: salma.password } })
     const challenge = String(first.body.data?.two_factor_token)
     const loginCode = code(1)
-    expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: loginCode === '000000' ? '111111' : '000000' } })).status).toBe(422)
+    expect(
+      (
+        await call('POST', 'auth/login/two-factor', {
+          json: { two_factor_token: challenge, code: loginCode === '000000' ? '111111' : '000000' },
+        })
+      ).status,
+    ).toBe(422)
     const signedIn = await call('POST', 'auth/login/two-factor', { json: { two_factor_token: challenge, code: loginCode } })
     expect(signedIn.status).toBe(200)
     const second = await call('POST', 'auth/login', { json: { email: salma.email, password: salma.password } })
-    expect((await call('POST', 'auth/login/two-factor', { json: { two_factor_token: second.body.data?.two_factor_token, code: recovery[0] } })).status).toBe(200)
+    expect(
+      (await call('POST', 'auth/login/two-factor', { json: { two_factor_token: second.body.data?.two_factor_token, code: recovery[0] } }))
+        .status,
+    ).toBe(200)
     secrets.push(loginCode, challenge, String(second.body.data?.two_factor_token), String(signedIn.body.data?.token), web.token)
 
     // Turned off from the profile with another recovery code.
@@ -285,7 +376,15 @@ describe('second-factor events (ASVS 16.3.1)', () => {
 
     const logged = lines.slice(from)
     const events = logged.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => typeof entry.event === 'string')
-    expect(events.map(({ event, userId: id, reason, factor, count }) => ({ event, userId: id, ...(reason ? { reason } : {}), ...(factor ? { factor } : {}), ...(count !== undefined ? { count } : {}) }))).toEqual([
+    expect(
+      events.map(({ event, userId: id, reason, factor, count }) => ({
+        event,
+        userId: id,
+        ...(reason ? { reason } : {}),
+        ...(factor ? { factor } : {}),
+        ...(count !== undefined ? { count } : {}),
+      })),
+    ).toEqual([
       { event: 'auth.two_factor.enabled', userId },
       { event: 'auth.login.second_factor', userId },
       { event: 'auth.two_factor.failed', userId, reason: 'wrong' },
@@ -311,7 +410,11 @@ describe('second-factor events (ASVS 16.3.1)', () => {
 
 describe('errorForLog', () => {
   it('keeps a failed query’s SQL, code and constraint, never its values or the database’s detail', () => {
-    const cause = Object.assign(new Error('invalid input syntax for type uuid: "salma@x.sa"'), { code: '22P02', severity: 'ERROR', detail: 'salma@x.sa' })
+    const cause = Object.assign(new Error('invalid input syntax for type uuid: "salma@x.sa"'), {
+      code: '22P02',
+      severity: 'ERROR',
+      detail: 'salma@x.sa',
+    })
     const logged = JSON.stringify(errorForLog(new DrizzleQueryError('select * from "users" where "id" = $1', ['salma@x.sa'], cause)))
     expect(logged).not.toContain('salma')
     expect(logged).toContain('select * from \\"users\\" where \\"id\\" = $1')

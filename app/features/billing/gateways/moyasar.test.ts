@@ -197,7 +197,12 @@ describe('Moyasar gateway: payments', () => {
   it('reports an unreachable Moyasar as unavailable', async () => {
     const url = fake.url
     await fake.close()
-    const gateway = createMoyasarGateway({ secretKey: SECRET_KEY, publishableKey: PUBLISHABLE_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: url })
+    const gateway = createMoyasarGateway({
+      secretKey: SECRET_KEY,
+      publishableKey: PUBLISHABLE_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      apiUrl: url,
+    })
     expect((await rejection(gateway.fetchPayment(randomUUID()))).kind).toBe('unavailable')
     fake = await startMoyasarFake()
   })

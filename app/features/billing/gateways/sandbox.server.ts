@@ -30,7 +30,13 @@ export function sandboxWebhookSecret(sessionSecret: string): string {
   return createHmac('sha256', sessionSecret).update('sandbox-webhook').digest('base64url')
 }
 
-export function createSandboxGateway(options: { db: Db; appUrl: string; sessionSecret: string; logger: Logger; lang?: 'ar' | 'en' }): SandboxGateway {
+export function createSandboxGateway(options: {
+  db: Db
+  appUrl: string
+  sessionSecret: string
+  logger: Logger
+  lang?: 'ar' | 'en'
+}): SandboxGateway {
   const { db, appUrl, logger } = options
   const secret = sandboxWebhookSecret(options.sessionSecret)
 
@@ -58,7 +64,8 @@ export function createSandboxGateway(options: { db: Db; appUrl: string; sessionS
     name: 'sandbox',
     async createPayment(input) {
       const [existing] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.givenId, input.idempotencyKey)).limit(1)
-      if (existing) return { id: existing.id, status: 'initiated', redirectUrl: `${appUrl}/${options.lang ?? 'ar'}/sandbox-pay?id=${existing.id}` }
+      if (existing)
+        return { id: existing.id, status: 'initiated', redirectUrl: `${appUrl}/${options.lang ?? 'ar'}/sandbox-pay?id=${existing.id}` }
       const id = `sbx_${randomUUID()}`
       await db.insert(sandboxPayments).values({
         id,
@@ -110,7 +117,10 @@ export function createSandboxGateway(options: { db: Db; appUrl: string; sessionS
       const endOfMonth = new Date(Date.UTC(year, month, 1))
       if (!expiry || month < 1 || month > 12 || endOfMonth <= now) throw new SandboxCardRejected('expiry')
       if (!/^\d{3,4}$/.test(card.cvc.trim())) throw new SandboxCardRejected('cvc')
-      await db.update(sandboxPayments).set({ status: 'awaiting_3ds', cardLast4: number.slice(-4) }).where(eq(sandboxPayments.id, id))
+      await db
+        .update(sandboxPayments)
+        .set({ status: 'awaiting_3ds', cardLast4: number.slice(-4) })
+        .where(eq(sandboxPayments.id, id))
       return 'awaiting_3ds'
     },
     async confirm3ds(id) {
