@@ -140,7 +140,8 @@ for (const lang of ['ar', 'en'] as const) {
       await page.getByRole('button', { name: w.submit }).click()
       await expect(page).toHaveURL(/single-analysis\?id=/)
       await step('absence-report')
-      const warned = (await page.locator('.data-table tbody tr td').first().textContent()) ?? ''
+      // The first student of the warnings table (the tiers' tables come before it).
+      const warned = (await page.locator('section[aria-labelledby="warnings-title"] .data-table tbody tr td').first().textContent()) ?? ''
       await page.getByLabel(w.searchLabel).fill(warned.split(' ').slice(0, 3).join(' '))
       await page.getByRole('button', { name: w.search, exact: true }).click()
       await expect(page.locator('.student-card h3').first()).toHaveText(warned)
