@@ -18,6 +18,14 @@ async function postForm(page: Page, path: string, form: Record<string, string>) 
 
 /** A new, activated teacher signed in on this page (the account journeys test the forms themselves). */
 export async function signedInTeacher(page: Page, lang: 'ar' | 'en', tag = 'teacher', options: { outbox?: string } = {}) {
+  const teacher = await registeredTeacher(page, lang, tag, options)
+  // Where the forms would have left her: her home, signed in.
+  await page.goto(`/${lang}`)
+  return teacher
+}
+
+/** Registered, activated and signed in by posting the forms; the page itself is left where it was. */
+async function registeredTeacher(page: Page, lang: 'ar' | 'en', tag: string, options: { outbox?: string }) {
   const email = `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@school.example`
   const registered = await postForm(page, `/${lang}/SignIn`, {
     username: `${tag} ${Math.random().toString(36).slice(2, 8)}`,
@@ -34,8 +42,6 @@ export async function signedInTeacher(page: Page, lang: 'ar' | 'en', tag = 'teac
   expect(new URL(verified.url()).pathname).toBe(`/${lang}/full-name`)
   const skipped = await postForm(page, verified.url().replace(/^https?:\/\/[^/]+/, ''), { intent: 'skip' })
   expect(new URL(skipped.url()).pathname).toBe(`/${lang}`)
-  // Where the form would have left her: her home, signed in.
-  await page.goto(`/${lang}`)
   return { email, verifyPath }
 }
 
@@ -44,7 +50,7 @@ export async function signedInTeacher(page: Page, lang: 'ar' | 'en', tag = 'teac
  * forms a teacher posts (the billing journeys test those pages in the browser): for the tools' journeys.
  */
 export async function subscribedTeacher(page: Page, lang: 'ar' | 'en', tag = 'subscriber') {
-  const teacher = await signedInTeacher(page, lang, tag)
+  const teacher = await registeredTeacher(page, lang, tag, {})
   const checkout = await postForm(page, `/${lang}/checkout/1`, { method: 'mada' })
   expect(checkout.url()).toMatch(/sandbox-pay\?id=sbx_/)
   const payPath = checkout.url().replace(/^https?:\/\/[^/]+/, '')
@@ -52,5 +58,7 @@ export async function subscribedTeacher(page: Page, lang: 'ar' | 'en', tag = 'su
   const paid = await postForm(page, payPath, { intent: 'confirm' })
   expect(paid.url()).toMatch(new RegExp(`/${lang}/payments/result/`))
   expect(await paid.text()).toContain('result-paid')
+  // Where the gateway would have left her: the payment's result.
+  await page.goto(paid.url())
   return teacher
 }
