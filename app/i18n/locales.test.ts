@@ -13,9 +13,8 @@ function shapeOf(value: unknown, prefix = ''): Shape {
   if (Array.isArray(value)) return [`${prefix}[${value.length}]`, ...value.flatMap((v, i) => shapeOf(v, `${prefix}[${i}]`))]
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
-    const keys = entries.map(([k]) => k)
-    // Plural forms differ by language (Arabic has six); they are compared as one leaf.
-    if (keys.includes('other') && keys.every((k) => ['zero', 'one', 'two', 'few', 'many', 'other'].includes(k))) return [prefix]
+    // Plural forms too: an English counted message carries the forms the Arabic one has (those
+    // English never selects repeat its `other`), so both files keep one set of keys.
     return entries.flatMap(([k, v]) => shapeOf(v, prefix ? `${prefix}.${k}` : k))
   }
   return [prefix]
