@@ -125,6 +125,13 @@ export function analysesRoutes() {
   const routes = createRoutes()
   const { route, fileRoute } = routes
 
+  /** The analysis an upload has just saved, as the answer shows it. */
+  const savedAnalysisJson = async (c: C, userId: string, id: string) => {
+    const stored = await findAnalysis(c.get('ctx').db, userId, id)
+    if (!stored) throw new Error('saved analysis vanished')
+    return analysisJson(c, stored)
+  }
+
   route(
     {
       method: 'post',
@@ -158,9 +165,7 @@ export function analysesRoutes() {
         lang: apiLang(c),
         schoolDays: schoolDaysField(form.get('school_days')),
       })
-      const stored = await findAnalysis(ctx.db, session.user.id, id)
-      if (!stored) throw new Error('saved analysis vanished')
-      return reply(await analysisJson(c, stored))
+      return reply(await savedAnalysisJson(c, session.user.id, id))
     },
   )
 
@@ -195,9 +200,7 @@ export function analysesRoutes() {
         lang: apiLang(c),
         bands: bandsField(form.get('bands')),
       })
-      const stored = await findAnalysis(ctx.db, session.user.id, id)
-      if (!stored) throw new Error('saved analysis vanished')
-      return reply(await analysisJson(c, stored))
+      return reply(await savedAnalysisJson(c, session.user.id, id))
     },
   )
 
