@@ -31,7 +31,13 @@ export default [
       route('exams/:examId/print', 'routes/exams-print.tsx'),
       // The operator area (docs/operators.md): the site's 404 to anyone not an operator. Its
       // navigation is the list in app/features/operators/nav.ts.
-      route('admin', 'routes/layouts/admin.tsx', [route('audit', 'routes/admin-audit.tsx')]),
+      route('admin', 'routes/layouts/admin.tsx', [
+        route('teachers', 'routes/admin-teachers.tsx'),
+        route('reviews', 'routes/admin-reviews.tsx'),
+        route('messages', 'routes/admin-messages.tsx'),
+        route('messages/:messageId', 'routes/admin-message.tsx'),
+        route('audit', 'routes/admin-audit.tsx'),
+      ]),
     ]),
     route('exams/:examId/pdf', 'routes/exams-pdf.tsx'),
     route('exams/:examId/preview.svg', 'routes/exams-preview.tsx'),
