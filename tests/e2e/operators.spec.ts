@@ -165,6 +165,7 @@ for (const lang of ['ar', 'en'] as const) {
       await page.getByRole('link', { name: new RegExp(w.guest.name) }).click()
       await expect(page.getByText(w.guest.message)).toBeVisible()
       await page.getByLabel(w.answerLabel).fill(w.answer)
+      await page.screenshot({ path: `.tmp/operators/${lang}-message-answer-form.png`, fullPage: true })
       await page.getByRole('button', { name: w.send }).click()
       await expect(page.getByText(w.answerSent).first()).toBeVisible()
       await expect(page.locator('main').getByText(w.answer)).toBeVisible()
