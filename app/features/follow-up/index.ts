@@ -1,0 +1,39 @@
+export {
+  defaultLadder,
+  ladderDocuments,
+  ladderLimits,
+  ladderPresetNames,
+  ladderPresets,
+  ladderProblem,
+  presetOf,
+  stepOf,
+  type LadderDocument,
+  type LadderPresetName,
+  type LadderStep,
+} from './ladder.ts'
+export { studentKey, type StudentIdentity } from './student-key.ts'
+export {
+  ladderBodySchema,
+  ladderFormFields,
+  ladderFormRows,
+  ladderFormSchema,
+  ladderFormValues,
+  ladderWire,
+  problemStep,
+} from './ladder-form.ts'
+export { LadderSettings } from './ladder-settings-view.tsx'
+export {
+  analysisDay,
+  registerStatus,
+  registerStatuses,
+  schoolYearOf,
+  schoolYearsOf,
+  studentsAtStep,
+  type ClassroomFollowUp,
+  type RegisterEntry,
+  type RegisterStatus,
+  type RegisterStatusView,
+  type RosterInput,
+  type StudentAtStep,
+} from './register-status.ts'
+export { issueFields, issueSchema, updateFields, updateSchema } from './register-form.ts'
