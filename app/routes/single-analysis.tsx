@@ -3,6 +3,7 @@ import { absenceReportPage, schoolDaysFromQuery, tierThresholdsOf } from '#app/f
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
+import { ladderOf } from '#app/features/follow-up/index.server.ts'
 import { loadGradeRecords } from '#app/features/grades/index.server.ts'
 import { flashCookie } from '#app/features/accounts/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
@@ -45,9 +46,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     url.searchParams.get('q'),
     schoolDays,
     await tierThresholdsOf(context.db, user.id),
+    await ladderOf({ db: context.db, userId: user.id }),
   )
   return {
-    messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
+    messages: getMessages(lang, ['absence-report', 'analyses', 'absence', 'followUp.documents', 'followUp.steps']),
     analysis,
     absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}` },
     grades: null,
@@ -134,7 +136,9 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             warned={absence.warned}
             thresholds={absence.thresholds}
             tiers={absence.tiers}
+            steps={absence.steps}
             settingsHref={`/${lang}/absence-settings`}
+            registerHref={`/${lang}/follow-up`}
             search={absence.search}
             searchAction={`/${lang}/single-analysis`}
             analysisId={analysis.id}

@@ -2,6 +2,8 @@ import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarRow } from '#app
 import { formatPercent } from '#app/i18n/format.ts'
 import { defaultWarningThresholds, type Counts, type StudentFigures } from './analyse-absence.ts'
 import { exportWords, figureHeaders, type AbsenceExportOptions, type AbsenceExportWords } from './report-xlsx.server.ts'
+import { defaultLadder } from '#app/features/follow-up/index.ts'
+import { countSteps, studentStep, type StepTally } from './steps.ts'
 import { countTiers, defaultTierThresholds, tierKeys, tierOf, type AbsenceTier, type TierTally } from './tiers.ts'
 
 // The PDF export of an absence analysis (docs/absence.md, "Exports"): the report for print, A4, in the
@@ -120,6 +122,7 @@ function reportData({
   createdAt,
   analysis,
   tiers: given,
+  steps: givenSteps,
   warningThresholds = defaultWarningThresholds,
   preparedBy,
 }: AbsenceReportPdfOptions) {
@@ -133,6 +136,13 @@ function reportData({
     ...tierKeys.map((key) => `${words.integer(g[key])} (${words.rate(g[key], g.students)})`),
   ]
   const hasNoTier = tiers.summary.noTier > 0
+  const steps = givenSteps ?? countSteps(students, report.byClassroom, defaultLadder)
+  const stepCounts = (g: StepTally) => [...g.atStep.map((n) => words.integer(n)), words.integer(g.reached)]
+  // The students at a step, the highest step first, then the most unexcused days (name order kept within).
+  const atStep = students
+    .map((s, index) => ({ s, index, step: studentStep(s.unexcused, steps.ladder) }))
+    .filter((row) => row.step !== null)
+    .sort((a, b) => (b.step?.number ?? 0) - (a.step?.number ?? 0) || b.s.unexcused - a.s.unexcused || a.index - b.index)
   const { summary } = report
   const percentLabel = (value: number) => formatPercent(lang, value / 100, 0)
 
@@ -295,6 +305,32 @@ function reportData({
         rows: tierRows(words, students, (s) => tierOf(s, tiers.thresholds)),
       },
     },
+    steps: {
+      title: t('followUp.steps.title'),
+      lead: t('followUp.steps.lead', {
+        steps: new Intl.ListFormat(lang, { type: 'conjunction' }).format(
+          steps.ladder.map((step) => t('followUp.steps.stepDays', { name: words.step(step), days: words.integer(step.days) })),
+        ),
+      }),
+      table: {
+        title: t('followUp.steps.byClassroom'),
+        headers: [t('followUp.steps.classroom'), ...steps.ladder.map((step) => words.step(step)), t('followUp.steps.total')],
+        rows: [...steps.byClassroom, { ...steps.summary, grade: '', classroom: '' }].map((g, i) => [
+          i === steps.byClassroom.length ? t('followUp.steps.overall') : classroomLabel(g),
+          ...stepCounts(g),
+        ]),
+        strong: [steps.byClassroom.length],
+      },
+      students: {
+        headers: [
+          t('absence-report.warnings.student'),
+          t('absence-report.warnings.classroom'),
+          t('absence-report.warnings.unexcused'),
+          t('followUp.steps.step'),
+        ],
+        rows: atStep.map(({ s, step }) => [s.name, classroomLabel(s), words.integer(s.unexcused), words.step(step)]),
+      },
+    },
     warnings: {
       title: t('absence-report.warnings.title'),
       lead: t('absence-report.warnings.lead', { first, second, third }),
@@ -387,6 +423,14 @@ const body = String.raw`
   par(d.tiers.students.none)
 } else {
   data-table(d.tiers.students.headers, d.tiers.students.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto, auto))
+}
+
+#section(d.steps.title)
+#lead(d.steps.lead)
+#subhead(d.steps.table.title)
+#data-table(d.steps.table.headers, d.steps.table.rows, strong: d.steps.table.strong)
+#if d.steps.students.rows.len() > 0 {
+  data-table(d.steps.students.headers, d.steps.students.rows, labels: 2, widths: (1.6fr, 1fr, auto, 1.2fr))
 }
 
 #section(d.warnings.title)
