@@ -2,6 +2,7 @@ export { ladderOf, saveLadder, type LadderOfOptions, type SaveLadderOptions } fr
 export {
   deleteRegisterEntry,
   findFollowUpRegister,
+  followUpRegisterPage,
   recordIssue,
   studentRef,
   updateRegisterEntry,
@@ -11,3 +12,5 @@ export {
   type RecordIssueOptions,
   type UpdateRegisterEntryOptions,
 } from './register.server.ts'
+export { followUpRegisterExport, type RegisterExportOptions } from './register-export.server.ts'
+export { registerEntryJson, registerEntryWire, registerJson, registerWire } from './wire.server.ts'

@@ -37,3 +37,4 @@ export {
   type StudentAtStep,
 } from './register-status.ts'
 export { issueFields, issueSchema, updateFields, updateSchema } from './register-form.ts'
+export { FollowUpRegisterView, type OutstandingRow, type RegisterFailure, type RegisterPageData } from './register-view.tsx'

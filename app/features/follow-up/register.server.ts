@@ -16,6 +16,7 @@ import {
   type RegisterStatus,
   type RegisterStatusView,
 } from './register-status.ts'
+import type { RegisterPageData } from './register-view.tsx'
 
 // The follow-up register (docs/follow-up.md): the documents a teacher issued, her own copy of
 // them, and who is still owed one, matched across her absence analyses of the school year.
@@ -173,4 +174,26 @@ export async function deleteRegisterEntry({ db, userId, id }: DeleteRegisterEntr
     .where(and(eq(followUpRegister.id, id), eq(followUpRegister.userId, userId)))
     .returning({ id: followUpRegister.id })
   if (gone.length === 0) throw new DomainError(404, 'follow-up-register.errors.entryNotFound')
+}
+
+/** The register as its page shows it: the students owed a document named by `studentRef`, not by key. */
+export async function followUpRegisterPage(options: FollowUpRegisterOptions): Promise<RegisterPageData> {
+  const view = await findFollowUpRegister(options)
+  return {
+    schoolYear: view.schoolYear,
+    schoolYears: view.schoolYears,
+    reached: view.atStep.length,
+    outstanding: view.outstanding.map((s) => ({
+      ref: studentRef(s.key),
+      name: s.name,
+      grade: s.grade,
+      classroom: s.classroom,
+      unexcused: s.unexcused,
+      step: s.step,
+      ladderStep: s.ladderStep,
+      analysisTitle: s.analysisTitle,
+    })),
+    issued: view.issued,
+    byClassroom: view.byClassroom,
+  }
 }
