@@ -26,7 +26,14 @@ export interface RegisterExportOptions extends FollowUpRegisterOptions {
 
 const tones = { present: '#1f7a5c', unexcused: '#b42318' } as const
 
-export async function followUpRegisterExport({ db, userId, schoolYear, lang, format, preparedBy }: RegisterExportOptions): Promise<Response> {
+export async function followUpRegisterExport({
+  db,
+  userId,
+  schoolYear,
+  lang,
+  format,
+  preparedBy,
+}: RegisterExportOptions): Promise<Response> {
   const view = await findFollowUpRegister({ db, userId, schoolYear })
   const words = createExportWords(lang, ['follow-up-register', 'followUp'])
   const { t } = words
@@ -79,13 +86,19 @@ export async function followUpRegisterExport({ db, userId, schoolYear, lang, for
     const bytes = writeWorkbook({
       created: now,
       sheets: [
-        summarySheet(t('follow-up-register.export.sheets.classrooms'), lang, title, aboutLines(words, now, [[t('follow-up-register.year'), year]]), [
-          counts.map(([label, n]) => [label, integer(n)]),
+        summarySheet(
+          t('follow-up-register.export.sheets.classrooms'),
+          lang,
+          title,
+          aboutLines(words, now, [[t('follow-up-register.year'), year]]),
           [
-            classroomHeaders.map(xlsxCells.header),
-            ...view.byClassroom.map((c) => [classroom(c), integer(c.reached), integer(c.issued), integer(c.outstanding)]),
+            counts.map(([label, n]) => [label, integer(n)]),
+            [
+              classroomHeaders.map(xlsxCells.header),
+              ...view.byClassroom.map((c) => [classroom(c), integer(c.reached), integer(c.issued), integer(c.outstanding)]),
+            ],
           ],
-        ]),
+        ),
         tableSheet(
           t('follow-up-register.export.sheets.outstanding'),
           lang,
@@ -125,7 +138,12 @@ export async function followUpRegisterExport({ db, userId, schoolYear, lang, for
         classrooms: {
           title: t('follow-up-register.byClassroom.title'),
           headers: classroomHeaders,
-          rows: view.byClassroom.map((c) => [classroom(c), words.integer(c.reached), words.integer(c.issued), words.integer(c.outstanding)]),
+          rows: view.byClassroom.map((c) => [
+            classroom(c),
+            words.integer(c.reached),
+            words.integer(c.issued),
+            words.integer(c.outstanding),
+          ]),
           none: t('follow-up-register.byClassroom.none'),
         },
         outstanding: {
