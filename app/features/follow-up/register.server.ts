@@ -28,6 +28,13 @@ import type { RegisterPageData } from './register-view.tsx'
 export const studentRef = (key: string) => Buffer.from(key, 'utf8').toString('base64url')
 const keyOfRef = (ref: string) => Buffer.from(ref, 'base64url').toString('utf8')
 
+/**
+ * A key as the database keeps it: PostgreSQL's text takes no NUL, which studentKey puts between a
+ * name, grade and classroom, so the unit separator stands for it there (and back when read).
+ */
+const keyToColumn = (key: string) => key.replaceAll('\u0000', '\u001f')
+const keyFromColumn = (column: string) => column.replaceAll('\u001f', '\u0000')
+
 type Row = typeof followUpRegister.$inferSelect
 const isDocument = (value: string): value is LadderDocument => (ladderDocuments as readonly string[]).includes(value)
 
@@ -35,7 +42,7 @@ function entryOf(row: Row): RegisterEntry {
   return {
     id: row.id,
     schoolYear: row.schoolYear,
-    studentKey: row.studentKey,
+    studentKey: keyFromColumn(row.studentKey),
     studentName: row.studentName,
     studentId: row.studentId,
     grade: row.grade,
@@ -109,7 +116,7 @@ export async function recordIssue({ db, userId, issue }: RecordIssueOptions): Pr
     .values({
       userId,
       schoolYear: issue.school_year,
-      studentKey: key,
+      studentKey: keyToColumn(key),
       studentName: student.name,
       studentId: student.studentId,
       grade: student.grade,
