@@ -19,15 +19,19 @@ const wholeNumber = (message: string, min: number, max: number) =>
     ),
   )
 
-/** A calendar day, YYYY-MM-DD, that exists (no 31 April). */
-const isoDay = z.string({ error: 'follow-up-register.errors.date' }).check(
-  z.trim(),
-  z.refine((v: string) => {
-    const text = latinDigits(v)
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
-    const day = new Date(`${text}T00:00:00Z`)
-    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text
-  }, 'follow-up-register.errors.date'),
+/** A calendar day, YYYY-MM-DD (Arabic digits read), that exists (no 31 April). */
+const isoDay = z.pipe(
+  z.string({ error: 'follow-up-register.errors.date' }).check(z.trim()),
+  z.pipe(
+    z.transform((v: string) => latinDigits(v)),
+    z.string().check(
+      z.refine((text: string) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
+        const day = new Date(`${text}T00:00:00Z`)
+        return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === text
+      }, 'follow-up-register.errors.date'),
+    ),
+  ),
 )
 
 const issuedBy = z

@@ -21,7 +21,7 @@ const rosters: RosterInput[] = threeUploads.map((u, i) => ({
     unexcused: s.unexcused,
   })),
 }))
-const [october, november, december] = rosters as [RosterInput, RosterInput, RosterInput]
+const [october, november] = rosters as [RosterInput, RosterInput, RosterInput]
 const standard = ladderPresets.standard
 const key = (s: { name: string; studentId?: string; grade: string }, classroom = '1') =>
   studentKey({ studentId: s.studentId ?? null, name: s.name, grade: s.grade, classroom })
