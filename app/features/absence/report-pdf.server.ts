@@ -2,7 +2,7 @@ import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarRow } from '#app
 import { formatPercent } from '#app/i18n/format.ts'
 import { defaultWarningThresholds, type Counts, type StudentFigures } from './analyse-absence.ts'
 import { exportWords, figureHeaders, type AbsenceExportOptions, type AbsenceExportWords } from './report-xlsx.server.ts'
-import { defaultLadder } from '#app/features/follow-up/index.ts'
+import { defaultLadder, type LadderStep } from '#app/features/follow-up/index.ts'
 import { countSteps, studentStep, type StepTally } from './steps.ts'
 import { countTiers, defaultTierThresholds, tierKeys, tierOf, type AbsenceTier, type TierTally } from './tiers.ts'
 
@@ -80,7 +80,8 @@ function niceAxis(low: number, high: number, fixed: { min?: number; max?: number
   return { min, max, ticks }
 }
 
-function warningRows(words: AbsenceExportWords, students: readonly StudentFigures[]): string[][] {
+/** The warned students, each with the step the teacher's ladder places them on (one list, so a long analysis stays short). */
+function warningRows(words: AbsenceExportWords, students: readonly StudentFigures[], ladder: readonly LadderStep[]): string[][] {
   return students
     .filter((s) => s.warningLevel > 0)
     .map((s, index) => ({ s, index }))
@@ -91,6 +92,7 @@ function warningRows(words: AbsenceExportWords, students: readonly StudentFigure
       words.integer(s.unexcused),
       words.rate(s.excused + s.unexcused, s.records),
       words.warningLevel(s.warningLevel),
+      words.step(studentStep(s.unexcused, ladder)),
     ])
 }
 
@@ -138,11 +140,6 @@ function reportData({
   const hasNoTier = tiers.summary.noTier > 0
   const steps = givenSteps ?? countSteps(students, report.byClassroom, defaultLadder)
   const stepCounts = (g: StepTally) => [...g.atStep.map((n) => words.integer(n)), words.integer(g.reached)]
-  // The students at a step, the highest step first, then the most unexcused days (name order kept within).
-  const atStep = students
-    .map((s, index) => ({ s, index, step: studentStep(s.unexcused, steps.ladder) }))
-    .filter((row) => row.step !== null)
-    .sort((a, b) => (b.step?.number ?? 0) - (a.step?.number ?? 0) || b.s.unexcused - a.s.unexcused || a.index - b.index)
   const { summary } = report
   const percentLabel = (value: number) => formatPercent(lang, value / 100, 0)
 
@@ -321,15 +318,6 @@ function reportData({
         ]),
         strong: [steps.byClassroom.length],
       },
-      students: {
-        headers: [
-          t('absence-report.warnings.student'),
-          t('absence-report.warnings.classroom'),
-          t('absence-report.warnings.unexcused'),
-          t('followUp.steps.step'),
-        ],
-        rows: atStep.map(({ s, step }) => [s.name, classroomLabel(s), words.integer(s.unexcused), words.step(step)]),
-      },
     },
     warnings: {
       title: t('absence-report.warnings.title'),
@@ -341,8 +329,9 @@ function reportData({
         t('absence-report.warnings.unexcused'),
         t('absence-report.warnings.absenceRate'),
         t('absence-report.warnings.level'),
+        t('followUp.steps.step'),
       ],
-      rows: warningRows(words, students),
+      rows: warningRows(words, students, steps.ladder),
     },
     skipped: pdfSkipped(words, report.skipped),
   }
@@ -429,16 +418,13 @@ const body = String.raw`
 #lead(d.steps.lead)
 #subhead(d.steps.table.title)
 #data-table(d.steps.table.headers, d.steps.table.rows, strong: d.steps.table.strong)
-#if d.steps.students.rows.len() > 0 {
-  data-table(d.steps.students.headers, d.steps.students.rows, labels: 2, widths: (1.6fr, 1fr, auto, 1.2fr))
-}
 
 #section(d.warnings.title)
 #lead(d.warnings.lead)
 #if d.warnings.rows.len() == 0 {
   par(d.warnings.none)
 } else {
-  data-table(d.warnings.headers, d.warnings.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto))
+  data-table(d.warnings.headers, d.warnings.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto, 1.1fr))
 }
 
 #sign-off()
