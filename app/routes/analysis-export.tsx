@@ -14,7 +14,7 @@ import type { Route } from './+types/analysis-export'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const stored = await findAnalysis(context.db, user.id, params.analysisId)
+  const stored = await findAnalysis({ db: context.db, userId: user.id, id: params.analysisId })
   if (!stored) throw data(null, { status: 404 })
   await limitPageExports(context, user.id, request, lang)
   const url = new URL(request.url)

@@ -19,7 +19,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   const url = new URL(request.url)
-  const stored = await findAnalysis(context.db, user.id, url.searchParams.get('id') ?? '')
+  const stored = await findAnalysis({ db: context.db, userId: user.id, id: url.searchParams.get('id') ?? '' })
   if (!stored) throw data(null, { status: 404 })
   const analysis = { id: stored.id, kind: stored.kind, title: stored.title, meta: stored.meta, createdAt: stored.createdAt.toISOString() }
   if (stored.kind === 'grades') {
@@ -60,7 +60,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()
   const id = new URL(request.url).searchParams.get('id') ?? ''
   if (form.get('intent') !== 'delete') throw data(null, { status: 400 })
-  if (!(await deleteAnalysis(context.db, user.id, id))) throw data(null, { status: 404 })
+  if (!(await deleteAnalysis({ db: context.db, userId: user.id, id }))) throw data(null, { status: 404 })
   return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.deleted') } })
 }
 

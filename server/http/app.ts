@@ -41,7 +41,7 @@ function scheduleChores(services: AppServices) {
       logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'billing chores failed')
     }
     try {
-      const swept = await sweepUnfinishedAnalyses(database.db, HOURLY)
+      const swept = await sweepUnfinishedAnalyses({ db: database.db, olderThanMs: HOURLY })
       if (swept) logger.info({ swept }, 'unfinished analyses deleted')
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'analyses sweep failed')

@@ -62,10 +62,10 @@ export async function loadAbsence(db: Db, stored: StoredAbsence, schoolDays?: nu
   if (!hasEntries(records))
     return recordsAbsence(stored.meta, stored.report, records, asksOtherDays(stored, schoolDays) ? schoolDays : storedDays(stored))
   if (records.totals && asksOtherDays(stored, schoolDays)) {
-    const rows = (await analysisEntryData(db, stored.id, TOTALS_ROWS)) as TotalsRow[]
+    const rows = (await analysisEntryData({ db, analysisId: stored.id, part: TOTALS_ROWS })) as TotalsRow[]
     return recordsAbsence(stored.meta, stored.report, { ...records.totals, rows }, schoolDays)
   }
-  const students = (await analysisEntryData(db, stored.id, STUDENTS)) as StudentFigures[]
+  const students = (await analysisEntryData({ db, analysisId: stored.id, part: STUDENTS })) as StudentFigures[]
   return { meta: stored.meta, report: stored.report, students }
 }
 

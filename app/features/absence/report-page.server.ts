@@ -47,7 +47,7 @@ export async function absenceReportPage(
   }
   const withWarning = students
     ? students.filter((s) => s.warningLevel > 0)
-    : ((await analysisEntryData(db, stored.id, STUDENTS, { warned: true })) as StudentFigures[])
+    : ((await analysisEntryData({ db, analysisId: stored.id, part: STUDENTS, warned: true })) as StudentFigures[])
   const warned: WarnedStudent[] = withWarning
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
     .map((s) => ({
@@ -79,7 +79,7 @@ export async function absenceTiers(db: Db, stored: StoredAbsence, thresholds: Ti
  */
 async function findStudents(db: Db, stored: StoredAbsence, q: string): Promise<StudentFigures[]> {
   if (!hasEntries(stored.records)) return searchStudents((await loadAbsence(db, stored)).students, q)
-  const found = (await analysisEntriesByName(db, stored.id, STUDENTS, searchKey(q))) as StudentFigures[]
+  const found = (await analysisEntriesByName({ db, analysisId: stored.id, part: STUDENTS, key: searchKey(q) })) as StudentFigures[]
   if (found.length === 0) throw new DomainError(404, 'absence.search.notFound')
   return found
 }

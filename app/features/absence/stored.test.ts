@@ -39,9 +39,9 @@ async function save(analysis: AbsenceAnalysis, how: 'entries' | 'in its row'): P
   const { records, entries } = absenceStorage(analysis)
   const saved =
     how === 'entries'
-      ? await saveAnalysis(db, { ...base, records }, entries)
-      : await saveAnalysis(db, { ...base, records: analysis.records ?? analysis.students })
-  const stored = await findAnalysis(db, userId, saved.id)
+      ? await saveAnalysis({ db, input: { ...base, records }, entries })
+      : await saveAnalysis({ db, input: { ...base, records: analysis.records ?? analysis.students } })
+  const stored = await findAnalysis({ db, userId, id: saved.id })
   if (stored?.kind !== 'absence') throw new Error('not saved')
   return stored
 }

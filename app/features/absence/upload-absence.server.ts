@@ -24,16 +24,21 @@ export async function uploadAbsence(
   ctx: UploadContext,
   input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined },
 ) {
-  await checkUpload(ctx, input.userId, input.file)
+  await checkUpload({ ...ctx, userId: input.userId, file: input.file })
   const file = input.file as AbsenceUpload
-  const analysis: AbsenceAnalysis = await analyseInWorker(ctx, 'absence', await file.bytes(), {
-    read: readLimits(ctx.env, absenceSheetNames),
-    ...(input.schoolDays !== undefined && { schoolDays: input.schoolDays }),
+  const analysis: AbsenceAnalysis = await analyseInWorker({
+    ...ctx,
+    task: 'absence',
+    bytes: await file.bytes(),
+    taskOptions: {
+      read: readLimits(ctx.env, absenceSheetNames),
+      ...(input.schoolDays !== undefined && { schoolDays: input.schoolDays }),
+    },
   })
   const { records, entries } = absenceStorage(analysis)
-  const saved = await saveAnalysis(
-    ctx.db,
-    {
+  const saved = await saveAnalysis({
+    db: ctx.db,
+    input: {
       userId: input.userId,
       kind: 'absence',
       title: absenceTitle(analysis.meta, file.name),
@@ -49,7 +54,7 @@ export async function uploadAbsence(
       records,
     },
     entries,
-  )
+  })
   return { id: saved.id, analysis }
 }
 

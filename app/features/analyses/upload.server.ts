@@ -28,12 +28,14 @@ export function readLimits(env: UploadContext['env'], preferredSheets: readonly 
 /** Extensions a teacher may upload; the bytes still decide what the file is. */
 const UPLOAD_EXTENSIONS = new Set(['xlsx', 'xls', 'csv'])
 
+export type CheckUploadOptions = UploadContext & { userId: string; file: { name: string; size: number } | null }
+
 /**
  * Checks an upload before any parsing: a file is there, its name (if it has an extension) says
  * .xlsx, .xls or .csv, its size is within the limit, and the teacher has not uploaded too often. Throws
  * AnalysisError / DomainError with the message the page and the API show.
  */
-export async function checkUpload(ctx: UploadContext, userId: string, file: { name: string; size: number } | null) {
+export async function checkUpload({ userId, file, ...ctx }: CheckUploadOptions) {
   if (!file || file.size === 0) throw new AnalysisError('analyses.errors.noFile')
   const extension = /\.([^./\\]+)$/.exec(file.name)?.[1]?.toLowerCase()
   if (extension && !UPLOAD_EXTENSIONS.has(extension)) throw new AnalysisError('analyses.errors.invalidFormat')
@@ -43,18 +45,20 @@ export async function checkUpload(ctx: UploadContext, userId: string, file: { na
   if (!limit.allowed) throw new DomainError(429, 'analyses.errors.rateLimited', undefined, limit.retryAfterSeconds)
 }
 
+export type AnalyseInWorkerOptions<K extends WorkerTaskName> = UploadContext & {
+  task: K
+  bytes: Uint8Array
+  /** What the task reads and how (its reader's limits, the kind's own settings). */
+  taskOptions: Parameters<typeof runInWorker<K>>[2]
+}
+
 /**
  * Runs a feature's worker task (read the sheet and analyse it) off the event loop, turning the
  * reader's refusals into the teacher's messages.
  */
-export async function analyseInWorker<K extends WorkerTaskName>(
-  ctx: UploadContext,
-  task: K,
-  bytes: Uint8Array,
-  options: Parameters<typeof runInWorker<K>>[2],
-) {
+export async function analyseInWorker<K extends WorkerTaskName>({ task, bytes, taskOptions, ...ctx }: AnalyseInWorkerOptions<K>) {
   try {
-    return await runInWorker(task, bytes, options)
+    return await runInWorker(task, bytes, taskOptions)
   } catch (error) {
     throw uploadError(ctx, error)
   }

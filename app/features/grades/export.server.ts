@@ -44,7 +44,7 @@ export async function loadGradeRecords(db: Db, stored: Stored): Promise<GradeRec
   const records = stored.records
   if (!('entries' in records)) return records
   const { entries: _entries, subjects, ...rest } = records
-  const students = await Promise.all(subjects.map((_subject, part) => analysisEntryData(db, stored.id, part)))
+  const students = await Promise.all(subjects.map((_subject, part) => analysisEntryData({ db, analysisId: stored.id, part })))
   return { ...rest, subjects: subjects.map((subject, part) => ({ ...subject, students: students[part] as GradeRecord[] })) }
 }
 

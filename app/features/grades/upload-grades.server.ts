@@ -16,17 +16,22 @@ export async function uploadGrades(
   input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] },
 ) {
   const bands = resolveBands(input.bands)
-  await checkUpload(ctx, input.userId, input.file)
+  await checkUpload({ ...ctx, userId: input.userId, file: input.file })
   const file = input.file as GradesUpload
-  const analysis: GradesAnalysis = await analyseInWorker(ctx, 'grades', await file.bytes(), {
-    read: readLimits(ctx.env, gradesSheetNames),
-    bands,
+  const analysis: GradesAnalysis = await analyseInWorker({
+    ...ctx,
+    task: 'grades',
+    bytes: await file.bytes(),
+    taskOptions: {
+      read: readLimits(ctx.env, gradesSheetNames),
+      bands,
+    },
   })
   const first = analysis.report.subjects[0]
   const { records, entries } = gradesStorage(analysis)
-  const saved = await saveAnalysis(
-    ctx.db,
-    {
+  const saved = await saveAnalysis({
+    db: ctx.db,
+    input: {
       userId: input.userId,
       kind: 'grades',
       title: gradesTitle(analysis.meta, file.name),
@@ -43,7 +48,7 @@ export async function uploadGrades(
       records,
     },
     entries,
-  )
+  })
   return { id: saved.id, analysis }
 }
 

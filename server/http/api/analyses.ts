@@ -127,7 +127,7 @@ export function analysesRoutes() {
 
   /** The analysis an upload has just saved, as the answer shows it. */
   const savedAnalysisJson = async (c: C, userId: string, id: string) => {
-    const stored = await findAnalysis(c.get('ctx').db, userId, id)
+    const stored = await findAnalysis({ db: c.get('ctx').db, userId, id })
     if (!stored) throw new Error('saved analysis vanished')
     return analysisJson(c, stored)
   }
@@ -214,7 +214,7 @@ export function analysesRoutes() {
       data: z.array(analysisSummaryWire),
     },
     async (c, { session, reply }) => {
-      const list = await listAnalyses(c.get('ctx').db, session.user.id)
+      const list = await listAnalyses({ db: c.get('ctx').db, userId: session.user.id })
       return reply(
         list.map((a) => ({
           id: a.id,
@@ -246,7 +246,7 @@ export function analysesRoutes() {
       errors: [404],
     },
     async (c, { session, reply }) => {
-      const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!stored) return notFound()
       // A totals analysis with other school days (`school_days`): recomputed from its stored rows.
       const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
@@ -277,7 +277,7 @@ export function analysesRoutes() {
       errors: [404, 422],
     },
     async (c, { session, reply }) => {
-      const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!stored || stored.kind !== 'absence') return notFound()
       const { db } = c.get('ctx')
       return reply(await searchAbsenceStudents(db, stored, c.req.query('q') ?? '', await tierThresholdsOf(db, session.user.id)))
@@ -296,7 +296,7 @@ export function analysesRoutes() {
         errors: [404, 429],
       },
       async (c, { session }) => {
-        const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+        const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
         if (!stored) return notFound()
         await limitExports(c.get('ctx'), session.user.id)
         const preparedBy = documentName(session.user, apiLang(c))
@@ -346,7 +346,7 @@ export function analysesRoutes() {
   route(
     { method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] },
     async (c, { session, reply }) => {
-      if (!(await deleteAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) return notFound()
+      if (!(await deleteAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' }))) return notFound()
       return reply(null)
     },
   )
