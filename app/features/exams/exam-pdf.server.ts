@@ -543,13 +543,22 @@ export function examPrintErrorPage(lang: Lang, error: DomainError): Response {
   return new Response(html, { status: error.status, headers })
 }
 
-export type ExamPrintRequest = ExamPrintKind & { db: Db; files: FileStore; userId: string; lang: Lang }
+export type ExamPrintRequest = ExamPrintKind & { exam: ExamRecord; db: Db; files: FileStore; userId: string; lang: Lang }
 
 /** Reads the test's images (the teacher's own) for printing it. */
-export async function examPrintOptions(exam: ExamRecord, request: ExamPrintRequest): Promise<ExamPrintOptions> {
+export async function examPrintOptions({
+  exam,
+  db,
+  files,
+  userId,
+  lang,
+  answers,
+  versions,
+  seed,
+}: ExamPrintRequest): Promise<ExamPrintOptions> {
   const ids = exam.questions.flatMap((q) => (q.image ? [q.image] : []))
-  const images = await readExamImages(request.db, request.files, request.userId, ids)
-  return { lang: request.lang, answers: request.answers, versions: request.versions, seed: request.seed, images }
+  const images = await readExamImages({ db, files, userId, ids })
+  return { lang, answers, versions, seed, images }
 }
 
 /** `مادة العلوم - نموذج الإجابة.pdf`: the title and what the file holds, safe as a file name anywhere. */

@@ -86,8 +86,10 @@ export async function storeExamImage({ db, files, userId, data, now = new Date()
 
 export type ExamImageFile = { id: string; contentType: 'image/png' | 'image/jpeg'; width: number; height: number; data: Buffer }
 
+export type ReadExamImageOptions = { db: Db; files: FileStore; userId: string; id: string }
+
 /** One of the teacher's images with its bytes; another teacher's (or a removed one) is not found. */
-export async function readExamImage(db: Db, files: FileStore, userId: string, id: string): Promise<ExamImageFile | null> {
+export async function readExamImage({ db, files, userId, id }: ReadExamImageOptions): Promise<ExamImageFile | null> {
   if (!isUuid(id)) return null
   const [row] = await db
     .select()
@@ -99,16 +101,13 @@ export async function readExamImage(db: Db, files: FileStore, userId: string, id
   return data ? { id: row.id, contentType: row.contentType, width: row.width, height: row.height, data } : null
 }
 
+export type ReadExamImagesOptions = { db: Db; files: FileStore; userId: string; ids: readonly string[] }
+
 /** The images a test shows, read once for its PDF: id → file. Missing ones are left out (the PDF prints without them). */
-export async function readExamImages(
-  db: Db,
-  files: FileStore,
-  userId: string,
-  ids: readonly string[],
-): Promise<Map<string, ExamImageFile>> {
+export async function readExamImages({ db, files, userId, ids }: ReadExamImagesOptions): Promise<Map<string, ExamImageFile>> {
   const out = new Map<string, ExamImageFile>()
   for (const id of new Set(ids)) {
-    const image = await readExamImage(db, files, userId, id)
+    const image = await readExamImage({ db, files, userId, id })
     if (image) out.set(id, image)
   }
   return out

@@ -20,7 +20,7 @@ export async function loadTeacherHome({ db, userId, lang, now = new Date() }: Lo
   const [subscriptions, analyses, exams] = await Promise.all([
     listSubscriptions(db, userId, lang, now),
     listAnalyses({ db, userId, limit: RECENT_ON_HOME }),
-    listExams(db, userId, { limit: RECENT_ON_HOME }),
+    listExams({ db, userId, limit: RECENT_ON_HOME }),
   ])
   return {
     subscription: homeSubscription(subscriptions, now),
