@@ -149,14 +149,14 @@ async function main(argv: string[]): Promise<number> {
       return done ? 0 : 1
     }
     if (area === 'subscriptions:notify') {
-      const result = await notifySubscriptionEndings(database.db)
+      const result = await notifySubscriptionEndings({ db: database.db })
       console.info(`Sent ${result.ending} "ends in 7 days" and ${result.ended} "has ended" notifications.`)
       return 0
     }
     if (area === 'packages') {
       const o = options(argv.slice(2))
       if (command === 'list') {
-        for (const p of await listAllPackages(database.db))
+        for (const p of await listAllPackages({ db: database.db }))
           console.info(
             `${p.slug.padEnd(12)} ${(p.priceHalalas / 100).toFixed(2).padStart(9)} SAR  ${String(p.months).padStart(2)} months  ${p.isActive ? 'active  ' : 'inactive'} ${p.isBestSeller ? '★ ' : '  '}${p.nameEn} / ${p.nameAr}`,
           )
@@ -168,20 +168,23 @@ async function main(argv: string[]): Promise<number> {
           console.error('packages add needs --ar, --en, --price and --months')
           return 2
         }
-        const row = await addPackage(database.db, {
-          slug: arg,
-          nameAr: fields.nameAr,
-          nameEn: fields.nameEn,
-          priceHalalas: fields.priceHalalas,
-          months: fields.months,
-          ...fields,
+        const row = await addPackage({
+          db: database.db,
+          fields: {
+            slug: arg,
+            nameAr: fields.nameAr,
+            nameEn: fields.nameEn,
+            priceHalalas: fields.priceHalalas,
+            months: fields.months,
+            ...fields,
+          },
         })
         console.info(`Added package ${row?.slug}.`)
         return 0
       }
       if ((command === 'update' || command === 'deactivate') && arg) {
         const fields = command === 'deactivate' ? { isActive: false } : packageFields(o)
-        const row = await updatePackage(database.db, arg, fields)
+        const row = await updatePackage({ db: database.db, slug: arg, fields })
         console.info(row ? `Updated package ${arg}.` : `No package ${arg}.`)
         return row ? 0 : 1
       }

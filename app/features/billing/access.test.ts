@@ -63,7 +63,7 @@ describe('the tools guard', () => {
     const ctx = testContext(testDb())
     const { user, request } = await signedInRequest(ctx)
     const gateway = sandboxFor(ctx)
-    const checkout = await startCheckout(ctx, gateway, { userId: user.id, packageId: 1, method: 'mada', lang: 'ar' })
+    const checkout = await startCheckout({ ...ctx, gateway, input: { userId: user.id, packageId: 1, method: 'mada', lang: 'ar' } })
     await gateway.submitCard(checkout.gatewayPaymentId, { number: SANDBOX_CARD_SUCCEEDS, name: 'A', expiry: '12/30', cvc: '123' })
     await gateway.confirm3ds(checkout.gatewayPaymentId)
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })

@@ -75,7 +75,7 @@ async function newApiToken(c: C, userId: string): Promise<string> {
 
 /** The user, with the subscription in force now (its package named in the request's language). */
 async function userJson(c: C, user: Parameters<typeof userToJson>[0]) {
-  const current = (await listSubscriptions(c.get('ctx').db, user.id, apiLang(c))).find((s) => s.status === 'current')
+  const current = (await listSubscriptions({ db: c.get('ctx').db, userId: user.id, lang: apiLang(c) })).find((s) => s.status === 'current')
   return userToJson(
     user,
     current

@@ -44,7 +44,7 @@ async function teacherWithFiles(): Promise<Teacher> {
     body: JSON.stringify(sampleExamBody()),
   })
   expect([analysis.status, exam.status]).toEqual([201, 201])
-  const [invoice] = await listUserInvoices(ctx.db, t.user.id)
+  const [invoice] = await listUserInvoices({ db: ctx.db, userId: t.user.id })
   return {
     ...t,
     analysis: ((await analysis.json()) as { data: { id: string } }).data.id,

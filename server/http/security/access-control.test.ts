@@ -98,7 +98,7 @@ beforeAll(async () => {
   imageForm.append('file', new File([new Uint8Array(png)], 'figure.png', { type: 'image/png' }))
   const image = created(await app.request('/api/v1/uploads/images', { method: 'POST', headers: bearer(a), body: imageForm }))
   await notify(testDb().db, a.user.id, 'welcome', {})
-  const [invoice] = await listUserInvoices(testDb().db, a.user.id)
+  const [invoice] = await listUserInvoices({ db: testDb().db, userId: a.user.id })
   const [payment] = await testDb().db.select().from(payments).where(eq(payments.userId, a.user.id))
   const [session] = await testDb().db.select().from(sessions).where(eq(sessions.userId, a.user.id))
   const [notification] = await listNotifications(testDb().db, a.user.id)

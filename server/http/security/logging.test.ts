@@ -117,7 +117,7 @@ describe('logs', () => {
     // Paid through the sandbox (the settlement logs), then a workbook of minors' names.
     const ctx = testContext(testDb(), { env: services.env, logger: services.logger, mailer: services.mailer, files: services.files })
     const gateway = sandboxFor(ctx)
-    const checkout = await startCheckout(ctx, gateway, { userId, packageId: 1, method: 'mada', lang: 'en' })
+    const checkout = await startCheckout({ ...ctx, gateway, input: { userId, packageId: 1, method: 'mada', lang: 'en' } })
     await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'NOURAH CARD', expiry: '12/30', cvc: '123' })
     await gateway.confirm3ds(checkout.gatewayPaymentId)
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
