@@ -82,10 +82,13 @@ async function measure(file: string, runs: number) {
     .returning()
   const bytes = readFileSync(file)
   const uploadOf = (data: Uint8Array) => () =>
-    uploadAbsence(ctx, {
-      userId: user!.id,
-      lang: 'ar',
-      file: { name: 'absence.xlsx', size: data.length, bytes: async () => new Uint8Array(data) },
+    uploadAbsence({
+      ...ctx,
+      input: {
+        userId: user!.id,
+        lang: 'ar',
+        file: { name: 'absence.xlsx', size: data.length, bytes: async () => new Uint8Array(data) },
+      },
     })
   const upload = uploadOf(bytes)
   // Warm the worker thread and the database's write path with a small file, so the peak below

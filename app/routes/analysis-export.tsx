@@ -21,25 +21,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
   const preparedBy = documentName(user, lang)
   if (stored.kind === 'absence')
-    return absenceExport(
-      context.db,
+    return absenceExport({
+      db: context.db,
       stored,
       format,
       lang,
-      schoolDaysFromQuery(url.searchParams, maxSchoolDays),
-      await tierThresholdsOf(context.db, user.id),
+      schoolDays: schoolDaysFromQuery(url.searchParams, maxSchoolDays),
+      thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
       preparedBy,
-    )
+    })
   if (stored.kind === 'grades') {
     const choice = bandsFromQuery(url.searchParams)
-    return gradesExport(
-      context.db,
+    return gradesExport({
+      db: context.db,
       stored,
       format,
       lang,
-      choice.custom || choice.preset !== 'default' ? choice.bands : undefined,
+      bands: choice.custom || choice.preset !== 'default' ? choice.bands : undefined,
       preparedBy,
-    )
+    })
   }
   throw data(null, { status: 404 })
 }

@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const choice = bandsFromQuery(url.searchParams)
     const report =
       choice.custom || choice.preset !== 'default'
-        ? recomputeGrades(await loadGradeRecords(context.db, stored), choice.bands)
+        ? recomputeGrades(await loadGradeRecords({ db: context.db, stored }), choice.bands)
         : stored.report
     return {
       messages: getMessages(lang, ['grades-report', 'analyses', 'grades']),
@@ -39,13 +39,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
   // The tiers with the teacher's thresholds as they are now (settings), not as they were at the upload.
-  const page = await absenceReportPage(
-    context.db,
+  const page = await absenceReportPage({
+    db: context.db,
     stored,
-    url.searchParams.get('q'),
+    q: url.searchParams.get('q'),
     schoolDays,
-    await tierThresholdsOf(context.db, user.id),
-  )
+    thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
+  })
   return {
     messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
     analysis,

@@ -52,12 +52,14 @@ export function asksOtherDays(stored: StoredAbsence, schoolDays: number | null |
   return totals && schoolDays !== null && schoolDays !== undefined && schoolDays !== storedDays(stored)
 }
 
+export type LoadAbsenceOptions = { db: Db; stored: StoredAbsence; schoolDays?: number | null | undefined }
+
 /**
  * A stored analysis whole, as the exports read it (and the page, for other school days): the
  * report and every student. A totals analysis keeps its rows as read: another number of school
  * days (the teacher's correction on the page) recomputes its report and students from them.
  */
-export async function loadAbsence(db: Db, stored: StoredAbsence, schoolDays?: number | null): Promise<AbsenceAnalysis> {
+export async function loadAbsence({ db, stored, schoolDays }: LoadAbsenceOptions): Promise<AbsenceAnalysis> {
   const { records } = stored
   if (!hasEntries(records))
     return recordsAbsence(stored.meta, stored.report, records, asksOtherDays(stored, schoolDays) ? schoolDays : storedDays(stored))
@@ -89,21 +91,32 @@ export function schoolDaysFromQuery(params: URLSearchParams, max: number): numbe
   return days >= 1 && days <= max ? days : null
 }
 
+export type AbsenceDownloadOptions = {
+  db: Db
+  stored: StoredAbsence
+  format: 'pdf' | 'xlsx'
+  lang: Lang
+  /** For a totals file: the school days to recompute with; the stored ones when absent. */
+  schoolDays?: number | null | undefined
+  thresholds: TierThresholds
+  preparedBy?: string | null | undefined
+}
+
 /**
  * The Excel or PDF file of a saved absence analysis, as a download (for totals, with the school
  * days given), its tiers counted with the thresholds given (the teacher's, when she downloads
  * it); the PDF signed off as prepared by `preparedBy`.
  */
-export async function absenceExport(
-  db: Db,
-  stored: StoredAbsence,
-  format: 'pdf' | 'xlsx',
-  lang: Lang,
-  schoolDays: number | null | undefined,
-  thresholds: TierThresholds,
-  preparedBy?: string | null,
-): Promise<Response> {
-  const analysis = await loadAbsence(db, stored, schoolDays)
+export async function absenceExport({
+  db,
+  stored,
+  format,
+  lang,
+  schoolDays,
+  thresholds,
+  preparedBy,
+}: AbsenceDownloadOptions): Promise<Response> {
+  const analysis = await loadAbsence({ db, stored, schoolDays })
   const input = {
     lang,
     title: stored.title,

@@ -8,29 +8,32 @@ import { searchKey, searchStudents } from './search-students.ts'
 import { tiersOfAnalysis, tiersOfEntries } from './tier-settings.server.ts'
 import { tierOf, type AbsenceTiers, type TierThresholds } from './tiers.ts'
 
+export type AbsenceReportPageOptions = {
+  db: Db
+  stored: StoredAbsence
+  /** The name searched for, if any. */
+  q: string | null
+  schoolDays?: number | null | undefined
+  thresholds: TierThresholds
+}
+
 /**
  * What the report page shows of a saved absence analysis: the report, the students with a
  * warning (not every student: the page carries only what it shows), and a search if asked.
  * At the stored school days it reads only those students (the warned, and the ones found);
  * other school days recompute the whole report from the stored rows, as the exports do.
  */
-export async function absenceReportPage(
-  db: Db,
-  stored: StoredAbsence,
-  q: string | null,
-  schoolDays: number | null | undefined,
-  thresholds: TierThresholds,
-) {
+export async function absenceReportPage({ db, stored, q, schoolDays, thresholds }: AbsenceReportPageOptions) {
   let schoolDaysError: string | null = null
   let whole: AbsenceAnalysis | null = null
   if (asksOtherDays(stored, schoolDays) || !hasEntries(stored.records)) {
     try {
-      whole = await loadAbsence(db, stored, schoolDays)
+      whole = await loadAbsence({ db, stored, schoolDays })
     } catch (error) {
       // School days so few that no student's totals fit: the stored days stand, and the page says why.
       if (!(error instanceof AnalysisError) || !schoolDays) throw error
       schoolDaysError = 'analyses.recognised.schoolDaysTooFew'
-      if (!hasEntries(stored.records)) whole = await loadAbsence(db, stored)
+      if (!hasEntries(stored.records)) whole = await loadAbsence({ db, stored })
     }
   }
   const report = whole?.report ?? stored.report
@@ -59,18 +62,20 @@ export async function absenceReportPage(
       warningLevel: s.warningLevel,
       tier: tierOf(s, thresholds),
     }))
-  const tiers = whole ? tiersOfAnalysis(whole, thresholds) : await absenceTiers(db, stored, thresholds)
+  const tiers = whole ? tiersOfAnalysis(whole, thresholds) : await absenceTiers({ db, stored, thresholds })
   return { report, warned, thresholds: [...defaultWarningThresholds], tiers, search, schoolDaysError }
 }
+
+export type AbsenceTiersOptions = { db: Db; stored: StoredAbsence; thresholds: TierThresholds }
 
 /**
  * The tiers of a saved analysis at its stored school days, with the thresholds given (the
  * teacher's, when the report is read): counted by the database when its students are entries,
  * else from the students kept in its row.
  */
-export async function absenceTiers(db: Db, stored: StoredAbsence, thresholds: TierThresholds): Promise<AbsenceTiers> {
-  if (hasEntries(stored.records)) return tiersOfEntries(db, stored.id, STUDENTS, stored.report, thresholds)
-  return tiersOfAnalysis(await loadAbsence(db, stored), thresholds)
+export async function absenceTiers({ db, stored, thresholds }: AbsenceTiersOptions): Promise<AbsenceTiers> {
+  if (hasEntries(stored.records)) return tiersOfEntries({ db, analysisId: stored.id, part: STUDENTS, report: stored.report, thresholds })
+  return tiersOfAnalysis(await loadAbsence({ db, stored }), thresholds)
 }
 
 /**
@@ -78,14 +83,16 @@ export async function absenceTiers(db: Db, stored: StoredAbsence, thresholds: Ti
  * the name index when its students are entries, else among the records kept in its row.
  */
 async function findStudents(db: Db, stored: StoredAbsence, q: string): Promise<StudentFigures[]> {
-  if (!hasEntries(stored.records)) return searchStudents((await loadAbsence(db, stored)).students, q)
+  if (!hasEntries(stored.records)) return searchStudents((await loadAbsence({ db, stored })).students, q)
   const found = (await analysisEntriesByName({ db, analysisId: stored.id, part: STUDENTS, key: searchKey(q) })) as StudentFigures[]
   if (found.length === 0) throw new DomainError(404, 'absence.search.notFound')
   return found
 }
 
+export type SearchAbsenceStudentsOptions = { db: Db; stored: StoredAbsence; q: string; thresholds: TierThresholds }
+
 /** GET analyses/{id}/students?q=: the students matching a full name, in docs/absence.md's shape. */
-export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: string, thresholds: TierThresholds) {
+export async function searchAbsenceStudents({ db, stored, q, thresholds }: SearchAbsenceStudentsOptions) {
   let found: StudentFigures[]
   try {
     found = await findStudents(db, stored, q)

@@ -80,28 +80,30 @@ describe('a saved absence analysis', () => {
 
       for (const how of ['entries', 'in its row'] as const) {
         const stored = await save(analysis, how)
-        const page = await absenceReportPage(db, stored, term, null, defaultTierThresholds)
+        const page = await absenceReportPage({ db, stored, q: term, schoolDays: null, thresholds: defaultTierThresholds })
         expect(page.report).toEqual(analysis.report)
         expect(page.warned).toEqual(warnedOf(analysis.students))
         expect(page.search && 'students' in page.search ? page.search.students.map((s) => s.name) : page.search).toEqual(
           expectedFound.map((s) => s.name),
         )
-        expect((await searchAbsenceStudents(db, stored, term, defaultTierThresholds)).map((s) => s.studentId)).toEqual(
+        expect((await searchAbsenceStudents({ db, stored, q: term, thresholds: defaultTierThresholds })).map((s) => s.studentId)).toEqual(
           expectedFound.map((s) => s.studentId),
         )
-        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم', null, defaultTierThresholds)).search).toEqual({
+        expect(
+          (await absenceReportPage({ db, stored, q: 'لا أحد بهذا الاسم', schoolDays: null, thresholds: defaultTierThresholds })).search,
+        ).toEqual({
           q: 'لا أحد بهذا الاسم',
           error: 'absence.search.notFound',
         })
         // The tiers the database counts (entries) are the tiers of every student counted one by one.
         for (const thresholds of [defaultTierThresholds, low]) {
-          const tiers = (await absenceReportPage(db, stored, null, null, thresholds)).tiers
+          const tiers = (await absenceReportPage({ db, stored, q: null, schoolDays: null, thresholds })).tiers
           expect(tiers).toEqual(countTiers(analysis.students, analysis.report.byClassroom, thresholds))
           expect(tiers.summary.students).toBe(analysis.students.length)
         }
-        const found = await searchAbsenceStudents(db, stored, term, low)
+        const found = await searchAbsenceStudents({ db, stored, q: term, thresholds: low })
         expect(found.map((s) => s.tier)).toEqual(expectedFound.map((s) => tierOf(s, low)))
-        expect((await loadAbsence(db, stored)).students).toEqual(analysis.students)
+        expect((await loadAbsence({ db, stored })).students).toEqual(analysis.students)
       }
     })
   }
@@ -116,10 +118,10 @@ describe('a saved absence analysis', () => {
       const term = analysis.students[0]!.name.split(' ').slice(0, 3).join(' ')
       for (const how of ['entries', 'in its row'] as const) {
         const stored = await save(analysis, how)
-        const recomputed = await loadAbsence(db, stored, days)
+        const recomputed = await loadAbsence({ db, stored, schoolDays: days })
         expect(recomputed.report).toEqual(other.report)
         expect(recomputed.students).toEqual(other.students)
-        const page = await absenceReportPage(db, stored, term, days, low)
+        const page = await absenceReportPage({ db, stored, q: term, schoolDays: days, thresholds: low })
         expect(page.report).toEqual(other.report)
         expect(page.warned).toEqual(warnedOf(other.students, low))
         expect(page.tiers).toEqual(countTiers(other.students, other.report.byClassroom, low))

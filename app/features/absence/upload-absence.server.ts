@@ -20,10 +20,11 @@ export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<U
  * thread, then stored: the report in the analysis' row, each student (and a totals file's rows
  * as read) as an entry of its own, written in batches (never the file).
  */
-export async function uploadAbsence(
-  ctx: UploadContext,
-  input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined },
-) {
+export type UploadAbsenceOptions = UploadContext & {
+  input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined }
+}
+
+export async function uploadAbsence({ input, ...ctx }: UploadAbsenceOptions) {
   await checkUpload({ ...ctx, userId: input.userId, file: input.file })
   const file = input.file as AbsenceUpload
   const analysis: AbsenceAnalysis = await analyseInWorker({

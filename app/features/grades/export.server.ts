@@ -39,8 +39,10 @@ export function gradesStorage(analysis: Pick<GradesAnalysis, 'records'>): {
   }
 }
 
+export type LoadGradeRecordsOptions = { db: Db; stored: Stored }
+
 /** The records a report is recomputed from: from the entries, or (saved before entries) from the row. */
-export async function loadGradeRecords(db: Db, stored: Stored): Promise<GradeRecords> {
+export async function loadGradeRecords({ db, stored }: LoadGradeRecordsOptions): Promise<GradeRecords> {
   const records = stored.records
   if (!('entries' in records)) return records
   const { entries: _entries, subjects, ...rest } = records
@@ -74,15 +76,18 @@ export function storedGrades(
  * The Excel or PDF file of a saved grades analysis, as a download; with `bands`, recomputed with
  * them first; the PDF signed off as prepared by `preparedBy`.
  */
-export async function gradesExport(
-  db: Db,
-  stored: Stored,
-  format: 'pdf' | 'xlsx',
-  lang: Lang,
-  bands?: readonly GradeBand[],
-  preparedBy?: string | null,
-): Promise<Response> {
-  const recomputed = bands ? { bands, records: await loadGradeRecords(db, stored) } : undefined
+export type GradesDownloadOptions = {
+  db: Db
+  stored: Stored
+  format: 'pdf' | 'xlsx'
+  lang: Lang
+  /** Other bands to recompute the report with; the saved report when absent. */
+  bands?: readonly GradeBand[] | undefined
+  preparedBy?: string | null | undefined
+}
+
+export async function gradesExport({ db, stored, format, lang, bands, preparedBy }: GradesDownloadOptions): Promise<Response> {
+  const recomputed = bands ? { bands, records: await loadGradeRecords({ db, stored }) } : undefined
   const input: GradesExportOptions = { lang, title: stored.title, createdAt: stored.createdAt, analysis: storedGrades(stored, recomputed) }
   const bytes = format === 'xlsx' ? gradesReportWorkbook(input) : await renderGradesReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'grades', title: stored.title, createdAt: stored.createdAt })

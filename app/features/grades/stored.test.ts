@@ -51,7 +51,7 @@ describe('a saved grades analysis', () => {
       for (const id of [asEntries.id, inRow.id]) {
         const stored = await findAnalysis({ db, userId, id })
         if (stored?.kind !== 'grades') throw new Error('not saved')
-        const read = await loadGradeRecords(db, stored)
+        const read = await loadGradeRecords({ db, stored })
         expect(read).toEqual(analysis.records)
         expect(recomputeGrades(read, bandPresets.elementary)).toEqual(recomputeGrades(analysis.records, bandPresets.elementary))
       }

@@ -11,10 +11,11 @@ export type GradesUpload = { name: string; size: number; bytes: () => Promise<Ui
  * thread, stored: the report, and the scored records it can be recomputed from with other bands,
  * each student an entry written in batches (never the file).
  */
-export async function uploadGrades(
-  ctx: UploadContext,
-  input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] },
-) {
+export type UploadGradesOptions = UploadContext & {
+  input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] }
+}
+
+export async function uploadGrades({ input, ...ctx }: UploadGradesOptions) {
   const bands = resolveBands(input.bands)
   await checkUpload({ ...ctx, userId: input.userId, file: input.file })
   const file = input.file as GradesUpload

@@ -92,7 +92,7 @@ async function analysisJson(c: C, stored: Stored, tiers?: AbsenceTiers): Promise
   }))
   if (stored.kind === 'grades') return { ...head, kind: 'grades', ...stored.report, skipped }
   const { db } = c.get('ctx')
-  const counted = tiers ?? (await absenceTiers(db, stored, await tierThresholdsOf(db, stored.userId)))
+  const counted = tiers ?? (await absenceTiers({ db, stored, thresholds: await tierThresholdsOf({ db, userId: stored.userId }) }))
   return { ...head, kind: 'absence', ...stored.report, skipped, tiers: tiersJson(counted) }
 }
 
@@ -159,11 +159,14 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadAbsence(ctx, {
-        userId: session.user.id,
-        file: await uploadedFile(form),
-        lang: apiLang(c),
-        schoolDays: schoolDaysField(form.get('school_days')),
+      const { id } = await uploadAbsence({
+        ...ctx,
+        input: {
+          userId: session.user.id,
+          file: await uploadedFile(form),
+          lang: apiLang(c),
+          schoolDays: schoolDaysField(form.get('school_days')),
+        },
       })
       return reply(await savedAnalysisJson(c, session.user.id, id))
     },
@@ -194,11 +197,14 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadGrades(ctx, {
-        userId: session.user.id,
-        file: await uploadedFile(form),
-        lang: apiLang(c),
-        bands: bandsField(form.get('bands')),
+      const { id } = await uploadGrades({
+        ...ctx,
+        input: {
+          userId: session.user.id,
+          file: await uploadedFile(form),
+          lang: apiLang(c),
+          bands: bandsField(form.get('bands')),
+        },
       })
       return reply(await savedAnalysisJson(c, session.user.id, id))
     },
@@ -252,12 +258,12 @@ export function analysesRoutes() {
       const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
       if (stored.kind === 'absence' && schoolDays !== null) {
         const { db } = c.get('ctx')
-        const recomputed = await loadAbsence(db, stored, schoolDays)
+        const recomputed = await loadAbsence({ db, stored, schoolDays })
         return reply(
           await analysisJson(
             c,
             { ...stored, report: recomputed.report },
-            tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id)),
+            tiersOfAnalysis(recomputed, await tierThresholdsOf({ db, userId: session.user.id })),
           ),
         )
       }
@@ -280,7 +286,14 @@ export function analysesRoutes() {
       const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!stored || stored.kind !== 'absence') return notFound()
       const { db } = c.get('ctx')
-      return reply(await searchAbsenceStudents(db, stored, c.req.query('q') ?? '', await tierThresholdsOf(db, session.user.id)))
+      return reply(
+        await searchAbsenceStudents({
+          db,
+          stored,
+          q: c.req.query('q') ?? '',
+          thresholds: await tierThresholdsOf({ db, userId: session.user.id }),
+        }),
+      )
     },
   )
 
@@ -303,9 +316,17 @@ export function analysesRoutes() {
         if (stored.kind === 'absence') {
           const { db } = c.get('ctx')
           const days = schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays)
-          return absenceExport(db, stored, format, apiLang(c), days, await tierThresholdsOf(db, session.user.id), preparedBy)
+          return absenceExport({
+            db,
+            stored,
+            format,
+            lang: apiLang(c),
+            schoolDays: days,
+            thresholds: await tierThresholdsOf({ db, userId: session.user.id }),
+            preparedBy,
+          })
         }
-        return gradesExport(c.get('ctx').db, stored, format, apiLang(c), undefined, preparedBy)
+        return gradesExport({ db: c.get('ctx').db, stored, format, lang: apiLang(c), preparedBy })
       },
     )
   }
@@ -321,7 +342,7 @@ export function analysesRoutes() {
       auth: 'subscriber',
       data: tierThresholdsAnswerWire,
     },
-    async (c, { session, reply }) => reply(tierThresholdsWire(await tierThresholdsOf(c.get('ctx').db, session.user.id))),
+    async (c, { session, reply }) => reply(tierThresholdsWire(await tierThresholdsOf({ db: c.get('ctx').db, userId: session.user.id }))),
   )
 
   route(
@@ -338,7 +359,7 @@ export function analysesRoutes() {
       errors: [422],
     },
     async (c, { body, session, reply }) => {
-      const saved = await saveTierThresholds(c.get('ctx').db, session.user.id, body)
+      const saved = await saveTierThresholds({ db: c.get('ctx').db, userId: session.user.id, thresholds: body })
       return reply(tierThresholdsWire(saved), say(c, 'absence.tiers.saved'))
     },
   )
