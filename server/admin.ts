@@ -140,7 +140,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (area === 'users:two-factor-off') {
       // The email is the command's argument (the second word).
-      const done = await removeSecondFactor({ db: database.db, logger: createLogger(env.LOG_LEVEL) }, { email: command ?? '' })
+      const done = await removeSecondFactor({ db: database.db, logger: createLogger(env.LOG_LEVEL), input: { email: command ?? '' } })
       console.info(
         done
           ? 'Two-step verification is off for that account; the teacher was notified.'
@@ -197,7 +197,7 @@ async function main(argv: string[]): Promise<number> {
         console.error(`Unknown status: ${status}`)
         return 2
       }
-      const rows = await listReviewsByStatus(database.db, status)
+      const rows = await listReviewsByStatus({ db: database.db, status })
       if (rows.length === 0) console.info(`No ${status} reviews.`)
       for (const r of rows)
         console.info(
@@ -206,7 +206,7 @@ async function main(argv: string[]): Promise<number> {
       return 0
     }
     if ((command === 'approve' || command === 'reject') && arg) {
-      const ok = await decideReview(database.db, arg, command === 'approve' ? 'approved' : 'rejected')
+      const ok = await decideReview({ db: database.db, id: arg, status: command === 'approve' ? 'approved' : 'rejected' })
       console.info(ok ? `Review ${arg} ${command === 'approve' ? 'approved' : 'rejected'}.` : `No pending review with id ${arg}.`)
       return ok ? 0 : 1
     }

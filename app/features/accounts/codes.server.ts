@@ -132,8 +132,10 @@ export async function consumeCode({ db, logger, secret, userId, purpose, code, n
   return { targetEmail: row.targetEmail, payload: row.payload ?? {} }
 }
 
+export type ResendWaitSecondsOptions = { db: Db; userId: string; purpose: CodePurpose; now?: Date }
+
 /** Seconds before another code of this purpose may be sent (0 when it may be sent now). */
-export async function resendWaitSeconds(db: Db, userId: string, purpose: CodePurpose, now = new Date()): Promise<number> {
+export async function resendWaitSeconds({ db, userId, purpose, now = new Date() }: ResendWaitSecondsOptions): Promise<number> {
   const [last] = await db
     .select({ createdAt: oneTimeCodes.createdAt })
     .from(oneTimeCodes)

@@ -65,7 +65,7 @@ export const CLEAR_SITE_DATA = '"cache", "storage"'
 
 export async function endWebSession(context: RequestContext, request: Request): Promise<string> {
   const current = await getCurrentSession(request, context)
-  if (current) await revokeSession(context, { sessionId: current.sessionId, userId: current.user.id, reason: 'logout' })
+  if (current) await revokeSession({ ...context, sessionId: current.sessionId, userId: current.user.id, reason: 'logout' })
   return clearSessionCookie(context.env)
 }
 

@@ -267,7 +267,7 @@ describe('account events (ASVS 16.3.1)', () => {
       const answer = await profileAction({ request, params: { lang: 'en' }, context: ctx } as never).catch((thrown: unknown) => thrown)
       expect((answer as Response).status).toBe(302)
     }
-    const other = (await listSessions(ctx.db, userId)).find((s) => s.kind === 'api')!
+    const other = (await listSessions({ db: ctx.db, userId })).find((s) => s.kind === 'api')!
     await profile({ intent: 'revoke', session: other.id })
     await profile({ intent: 'revoke-others' })
     await profile({ intent: 'delete', password: resetPassword })
