@@ -152,7 +152,7 @@ export async function benchSearchUnderLoad() {
   const logger = createLogger('silent')
   const database = await openDatabaseFor(env)
   await database.migrate()
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox'), logger })
   try {
     const figures = await measureSearchUnderLoad({

@@ -18,7 +18,7 @@ export async function benchBilling() {
   const logger = createLogger('silent')
   const database = await openDatabaseFor(env)
   await database.migrate()
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   const ctx = { db: database.db, env, logger }
   const gateway = sandboxFor(ctx)
   const passwordHash = await hashPassword('Bench-Strong-42')

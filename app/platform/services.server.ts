@@ -23,7 +23,7 @@ export async function createServices(source: Record<string, string | undefined> 
   const database = await openDatabaseFor(env)
   await database.migrate()
   watchDatabasePool(database.poolStats)
-  const seeded = await seedPackages(database.db)
+  const seeded = await seedPackages({ db: database.db })
   if (seeded > 0) logger.info({ seeded }, 'installed the default packages')
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.MAIL_OUTBOX_DIR, logger })
   // FILE_STORE_URL, else PostgreSQL with DATABASE_URL, else DATA_DIR/files (env.server.ts, fileStoreOf).

@@ -9,7 +9,7 @@ import { loader } from './home.tsx'
 // `/:lang` is the public home for a guest and her own home for a signed-in teacher.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 const load = (ctx: ReturnType<typeof testContext>, lang: 'ar' | 'en', cookie?: string) =>

@@ -13,7 +13,7 @@ import { loader } from './payment-callback.tsx'
 // an error page) when it cannot be asked; never someone else's payment.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 let fake: MoyasarFake

@@ -10,7 +10,7 @@ import { action, loader } from './sandbox-pay.tsx'
 // teacher's payment id is "not found" and stays as it was.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 async function checkout(ctx: ReturnType<typeof testContext>) {

@@ -51,10 +51,10 @@ export async function updateProfile({ user, input, ...ctx }: UpdateProfileOption
       .returning()
   } catch (error) {
     // The new picture was stored for a row that did not change: take it back.
-    if (avatarFile) await discardFiles(ctx.files, [avatarFile])
+    if (avatarFile) await discardFiles({ files: ctx.files, keys: [avatarFile] })
     throw error
   }
-  if (avatarFile && user.avatarFile) await discardFiles(ctx.files, [user.avatarFile])
+  if (avatarFile && user.avatarFile) await discardFiles({ files: ctx.files, keys: [user.avatarFile] })
   return updated ?? user
 }
 
@@ -188,5 +188,5 @@ export async function deleteAccount({ user, input, ...ctx }: DeleteAccountOption
   const images = await ctx.db.select({ key: examImages.fileKey }).from(examImages).where(eq(examImages.userId, user.id))
   await ctx.db.delete(users).where(eq(users.id, user.id))
   ctx.logger.info({ event: 'auth.account.deleted', userId: user.id }, 'account deleted')
-  await discardFiles(ctx.files, [...(user.avatarFile ? [user.avatarFile] : []), ...images.map((image) => image.key)])
+  await discardFiles({ files: ctx.files, keys: [...(user.avatarFile ? [user.avatarFile] : []), ...images.map((image) => image.key)] })
 }

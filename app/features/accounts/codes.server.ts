@@ -50,7 +50,13 @@ export async function issueCode({
       if (waited < CODE_RESEND_SECONDS)
         throw new DomainError(429, 'accounts.errors.resendWait', undefined, Math.ceil(CODE_RESEND_SECONDS - waited))
     }
-    const limit = await hitRateLimit(tx, { key: `code-send:${userId}:${purpose}`, limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, now })
+    const limit = await hitRateLimit({
+      db: tx,
+      key: `code-send:${userId}:${purpose}`,
+      limit: CODE_SENDS_PER_HOUR,
+      windowSeconds: 3600,
+      now,
+    })
     if (!limit.allowed) throw new DomainError(429, 'accounts.errors.tooManyCodes', undefined, limit.retryAfterSeconds)
 
     await tx

@@ -24,7 +24,7 @@ export type RequestPasswordResetOptions = AccountContext & { input: { email: str
  * account, and only a real, activated account gets a code by email.
  */
 export async function requestPasswordReset({ input, ...ctx }: RequestPasswordResetOptions) {
-  const limit = await hitRateLimit(ctx.db, { key: `reset-request:${input.email}`, limit: 1, windowSeconds: 60 })
+  const limit = await hitRateLimit({ db: ctx.db, key: `reset-request:${input.email}`, limit: 1, windowSeconds: 60 })
   if (!limit.allowed) throw new DomainError(429, 'accounts.errors.resendWait', undefined, limit.retryAfterSeconds)
   const user = await findUserByEmail({ db: ctx.db, email: input.email })
   const eligible = user?.emailVerifiedAt ? user : null
@@ -85,7 +85,7 @@ export async function verifyResetCode({ input, ...ctx }: VerifyResetCodeOptions)
   if (!flow) throw flowExpired()
   if (!flow.userId) {
     // No account behind this flow: every code is wrong, and the flow ends after five tries too.
-    const tries = await hitRateLimit(ctx.db, { key: `reset-flow:${flow.id}`, limit: CODE_MAX_ATTEMPTS - 1, windowSeconds: 3600 })
+    const tries = await hitRateLimit({ db: ctx.db, key: `reset-flow:${flow.id}`, limit: CODE_MAX_ATTEMPTS - 1, windowSeconds: 3600 })
     const key = tries.allowed ? 'accounts.errors.codeWrong' : 'accounts.errors.codeExhausted'
     logCodeFailure(ctx.logger, null, 'reset', 'no_account')
     throw new DomainError(422, key, { code: [key] })

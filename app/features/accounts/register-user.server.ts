@@ -44,7 +44,8 @@ export async function assertUsernameFree({ db, username, exceptUserId }: AssertU
 
 /** Limits code checks from one address, whatever the account, to slow down guessing. */
 export async function limitCodeChecks(ctx: AccountContext) {
-  const limit = await hitRateLimit(ctx.db, {
+  const limit = await hitRateLimit({
+    db: ctx.db,
     key: `code-check:ip:${ctx.clientIp}`,
     limit: CODE_CHECKS_PER_15_MIN_PER_IP,
     windowSeconds: 900,
@@ -59,7 +60,8 @@ export type RegisterUserOptions = AccountContext & { input: RegisterInput & { la
  * mail does not undo the account: the code can be sent again.
  */
 export async function registerUser({ input, ...ctx }: RegisterUserOptions) {
-  const limit = await hitRateLimit(ctx.db, {
+  const limit = await hitRateLimit({
+    db: ctx.db,
     key: `register:ip:${ctx.clientIp}`,
     limit: REGISTRATIONS_PER_HOUR_PER_IP,
     windowSeconds: 3600,
@@ -79,7 +81,7 @@ export async function registerUser({ input, ...ctx }: RegisterUserOptions) {
       .returning()
   } catch (error) {
     // Two registrations raced for the same email or username: the unique index decides.
-    if (avatarFile) await discardFiles(ctx.files, [avatarFile])
+    if (avatarFile) await discardFiles({ files: ctx.files, keys: [avatarFile] })
     const message = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : ''
     if (/users_email_unique/.test(message))
       throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
@@ -152,7 +154,7 @@ export async function resendCode({ input, currentUser, ...ctx }: ResendCodeOptio
       (input.purpose === 'reset' && user.emailVerifiedAt) ||
       ((input.purpose === 'change_email' || input.purpose === 'change_password') && currentUser?.id === user.id))
   if (!user || !eligible) {
-    const limit = await hitRateLimit(ctx.db, { key: `resend-unknown:${input.purpose}:${input.email}`, limit: 1, windowSeconds: 60 })
+    const limit = await hitRateLimit({ db: ctx.db, key: `resend-unknown:${input.purpose}:${input.email}`, limit: 1, windowSeconds: 60 })
     if (!limit.allowed) throw new DomainError(429, 'accounts.errors.resendWait', undefined, limit.retryAfterSeconds)
     return
   }

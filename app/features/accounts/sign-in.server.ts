@@ -17,13 +17,14 @@ export type VerifyCredentialsOptions = AccountContext & { input: { email: string
  * with its own message (after the password is checked, so it reveals nothing to a guesser).
  */
 export async function verifyCredentials({ input, ...ctx }: VerifyCredentialsOptions) {
-  const byIp = await hitRateLimit(ctx.db, { key: `login:ip:${ctx.clientIp}`, limit: LOGINS_PER_15_MIN_PER_IP, windowSeconds: 900 })
+  const byIp = await hitRateLimit({ db: ctx.db, key: `login:ip:${ctx.clientIp}`, limit: LOGINS_PER_15_MIN_PER_IP, windowSeconds: 900 })
   // Each outcome is logged as an event with the account's id at most: never the email typed.
   if (!byIp.allowed) {
     ctx.logger.warn({ event: 'auth.login.limited', by: 'address' }, 'login refused')
     throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byIp.retryAfterSeconds)
   }
-  const byAccount = await hitRateLimit(ctx.db, {
+  const byAccount = await hitRateLimit({
+    db: ctx.db,
     key: `login:account:${input.email}`,
     limit: LOGINS_PER_15_MIN_PER_ACCOUNT,
     windowSeconds: 900,

@@ -58,7 +58,12 @@ const recoveryHash = (ctx: Pick<AccountContext, 'env'>, userId: string, code: st
 /** Checks from one address (every code form shares it) and for one account, both bounded. */
 async function limitSecondFactorChecks(ctx: AccountContext, userId: string) {
   await limitCodeChecks(ctx)
-  const limit = await hitRateLimit(ctx.db, { key: `second-factor:${userId}`, limit: SECOND_FACTOR_CHECKS_PER_HOUR, windowSeconds: 3600 })
+  const limit = await hitRateLimit({
+    db: ctx.db,
+    key: `second-factor:${userId}`,
+    limit: SECOND_FACTOR_CHECKS_PER_HOUR,
+    windowSeconds: 3600,
+  })
   if (!limit.allowed) {
     ctx.logger.warn({ event: 'auth.two_factor.limited', userId }, 'second factor refused')
     throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)

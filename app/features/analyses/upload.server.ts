@@ -41,7 +41,7 @@ export async function checkUpload({ userId, file, ...ctx }: CheckUploadOptions) 
   if (extension && !UPLOAD_EXTENSIONS.has(extension)) throw new AnalysisError('analyses.errors.invalidFormat')
   if (file.size > ctx.env.ANALYSIS_MAX_UPLOAD_MB * MB)
     throw new AnalysisError('analyses.errors.tooLarge', { values: { mb: ctx.env.ANALYSIS_MAX_UPLOAD_MB } }, 413)
-  const limit = await hitRateLimit(ctx.db, { key: `upload:${userId}`, limit: ctx.env.ANALYSIS_UPLOADS_PER_HOUR, windowSeconds: 3600 })
+  const limit = await hitRateLimit({ db: ctx.db, key: `upload:${userId}`, limit: ctx.env.ANALYSIS_UPLOADS_PER_HOUR, windowSeconds: 3600 })
   if (!limit.allowed) throw new DomainError(429, 'analyses.errors.rateLimited', undefined, limit.retryAfterSeconds)
 }
 

@@ -11,7 +11,7 @@ import { SANDBOX_CARD_SUCCEEDS } from './gateways/sandbox.server.ts'
 import { settlePayment } from './settle-payment.server.ts'
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {

@@ -27,7 +27,7 @@ const NOW = new Date('2026-11-22T10:00:00Z')
 const nextYear = String((NOW.getUTCFullYear() + 2) % 100).padStart(2, '0')
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 let fake: MoyasarFake

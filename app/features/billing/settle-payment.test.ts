@@ -14,7 +14,7 @@ import { currentSubscription, requireSubscription } from './subscriptions.server
 import { readZatcaQr } from './zatca-qr.ts'
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 let n = 0

@@ -53,7 +53,7 @@ export type StoreExamImageOptions = { db: Db; files: FileStore; userId: string; 
 
 /** `POST uploads/images` and the editor's upload: checks, re-encodes and stores one question image. */
 export async function storeExamImage({ db, files, userId, data, now = new Date() }: StoreExamImageOptions): Promise<StoredExamImage> {
-  const limit = await hitRateLimit(db, { key: `exam-image:${userId}`, limit: EXAM_IMAGE_UPLOADS_PER_HOUR, windowSeconds: 3600, now })
+  const limit = await hitRateLimit({ db, key: `exam-image:${userId}`, limit: EXAM_IMAGE_UPLOADS_PER_HOUR, windowSeconds: 3600, now })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
   if (data.length === 0) throw invalid('exams.errors.imageMissing')
   if (data.length > EXAM_IMAGE_MAX_BYTES) throw invalid('exams.errors.imageSize', 413)
@@ -69,17 +69,21 @@ export async function storeExamImage({ db, files, userId, data, now = new Date()
   const id = randomUUID()
   const fileKey = `exam-images/${id}.${encoded.contentType === 'image/png' ? 'png' : 'jpg'}`
   // The file first, then its row: a row never points at a file that was not stored.
-  await storeThenRecord(files, fileKey, encoded.bytes, () =>
-    db.insert(examImages).values({
-      id,
-      userId,
-      fileKey,
-      contentType: encoded.contentType,
-      width: encoded.width,
-      height: encoded.height,
-      bytes: encoded.bytes.length,
-    }),
-  )
+  await storeThenRecord({
+    files,
+    key: fileKey,
+    data: encoded.bytes,
+    record: () =>
+      db.insert(examImages).values({
+        id,
+        userId,
+        fileKey,
+        contentType: encoded.contentType,
+        width: encoded.width,
+        height: encoded.height,
+        bytes: encoded.bytes.length,
+      }),
+  })
   await pruneExamImages({ db, files, userId, olderThan: new Date(now.getTime() - UNUSED_FOR_MS) })
   return { id, width: encoded.width, height: encoded.height, contentType: encoded.contentType }
 }

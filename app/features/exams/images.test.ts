@@ -81,7 +81,7 @@ describe('question images', () => {
   it('limits uploads per teacher per hour (429 with the wait)', async () => {
     const { ctx, user, store } = await setup()
     for (let i = 0; i < EXAM_IMAGE_UPLOADS_PER_HOUR; i++)
-      await hitRateLimit(ctx.db, { key: `exam-image:${user.id}`, limit: EXAM_IMAGE_UPLOADS_PER_HOUR, windowSeconds: 3600 })
+      await hitRateLimit({ db: ctx.db, key: `exam-image:${user.id}`, limit: EXAM_IMAGE_UPLOADS_PER_HOUR, windowSeconds: 3600 })
     const error = await domainErrorOf(store(await solid(4, 4).png().toBuffer()))
     expect(error.status).toBe(429)
     expect(error.retryAfterSeconds).toBeGreaterThan(3000)

@@ -87,7 +87,7 @@ async function dropUnused(tx: Tx, userId: string, candidates: readonly string[])
 
 async function removeFiles(files: FileStore, keys: readonly string[]) {
   // After the commit: a file left behind by a crash here is only unused bytes, never a broken test.
-  await discardFiles(files, keys)
+  await discardFiles({ files, keys })
 }
 
 export type CreateExamOptions = { db: Db; userId: string; exam: ExamInput }

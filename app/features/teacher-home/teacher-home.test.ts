@@ -8,7 +8,7 @@ import { sampleExam, subscribedTeacher, teacher } from '#tests/exams.ts'
 import { loadTeacherHome, RECENT_ON_HOME } from './teacher-home.server.ts'
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 const DAY = 24 * 60 * 60 * 1000

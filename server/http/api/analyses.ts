@@ -311,7 +311,7 @@ export function analysesRoutes() {
       async (c, { session }) => {
         const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
         if (!stored) return notFound()
-        await limitExports(c.get('ctx'), session.user.id)
+        await limitExports({ ...c.get('ctx'), userId: session.user.id })
         const preparedBy = documentName(session.user, apiLang(c))
         if (stored.kind === 'absence') {
           const { db } = c.get('ctx')

@@ -126,7 +126,7 @@ export function billingRoutes() {
     async (c, { session }) => {
       const invoice = await findUserInvoice({ db: c.get('ctx').db, userId: session.user.id, invoiceId: c.req.param('id') ?? '' })
       if (!invoice) return notFound('billing.errors.notFound')
-      await limitExports(c.get('ctx'), session.user.id)
+      await limitExports({ ...c.get('ctx'), userId: session.user.id })
       return invoicePdfResponse(invoice)
     },
   )

@@ -140,7 +140,7 @@ export function examsRoutes() {
       const { db, files } = c.get('ctx')
       const exam = await findExam({ db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!exam) return examNotFound()
-      await limitExports(c.get('ctx'), session.user.id)
+      await limitExports({ ...c.get('ctx'), userId: session.user.id })
       const lang = apiLang(c)
       if (asksTooManyVersions(c.req.query()))
         throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })

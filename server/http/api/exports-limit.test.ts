@@ -24,7 +24,7 @@ const fixtures = resolve(import.meta.dirname, '../../../app/features/absence/fix
 let app: ReturnType<typeof apiTestApp>
 let ctx: RequestContext
 setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const services = testServices(db, { EXPORTS_PER_HOUR: '4' })
   app = apiTestApp(services)
   ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })

@@ -33,7 +33,7 @@ const capture = { write: (line: string) => void lines.push(line) }
 let app: ReturnType<typeof createHttpApp>
 let services: AppServices
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const base = testServices(db)
   const logger = createLogger('trace', capture)
   const mailer = createMailer({ smtpUrl: base.env.SMTP_URL, from: base.env.MAIL_FROM, outboxDir: base.env.MAIL_OUTBOX_DIR, logger })
