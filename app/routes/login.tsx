@@ -61,7 +61,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       })
     }
     const headers = new Headers()
-    headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+    headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
     // An account never asked for its full name is asked now, once, then goes on.
     throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, {

@@ -52,7 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return runForm({}, async () => {
     const user = await completeLoginChallenge({ ...context, input: { token: readTwoFactorToken(request) ?? '', code: parsed.data.code } })
     const headers = new Headers()
-    headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+    headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
     headers.append('Set-Cookie', clearTwoFactorCookie(context.env))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
     // An account never asked for its full name is asked now, once, then goes on.

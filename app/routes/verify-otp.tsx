@@ -94,7 +94,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       case 'activation': {
         const user = await activateAccount({ ...context, input: { email: subject.email ?? '', code } })
         const headers = new Headers()
-        headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+        headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.activated'))
         // Her full name is asked next, once (she may skip it).
         throw redirect(localPath(lang, 'full-name'), { headers })
@@ -109,7 +109,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         await confirmPasswordChange({ ...context, user, input: { code } })
         // Every session ended with the old password; this device signs in again.
         const headers = new Headers()
-        headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+        headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.passwordChanged'))
         throw redirect(localPath(lang, 'profile'), { headers })
       }
