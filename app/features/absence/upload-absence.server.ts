@@ -15,15 +15,15 @@ export const absenceSheetNames = ['الغياب', 'Absence'] as const
 
 export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<Uint8Array> }
 
+export type UploadAbsenceOptions = UploadContext & {
+  input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined }
+}
+
 /**
  * An uploaded absence workbook to a saved analysis: checks, then read and analysed in a worker
  * thread, then stored: the report in the analysis' row, each student (and a totals file's rows
  * as read) as an entry of its own, written in batches (never the file).
  */
-export type UploadAbsenceOptions = UploadContext & {
-  input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined }
-}
-
 export async function uploadAbsence({ input, ...ctx }: UploadAbsenceOptions) {
   await checkUpload({ ...ctx, userId: input.userId, file: input.file })
   const file = input.file as AbsenceUpload

@@ -39,6 +39,8 @@ export interface AnalysisEntry {
 /** Rows per insert: small enough that one batch is a few milliseconds of the event loop's time. */
 export const ENTRY_BATCH = 500
 
+export type SaveAnalysisOptions = { db: Db; input: SaveAnalysisInput; entries?: Iterable<AnalysisEntry> }
+
 /**
  * Saves an analysis: its row (report and what the kind keeps beside its entries), then its
  * entries in batches, each its own statement with a turn of the event loop between them, so
@@ -46,8 +48,6 @@ export const ENTRY_BATCH = 500
  * Until the last batch is in, the analysis is unfinished: never listed or read, and deleted if
  * a batch fails (or swept, if the process died meanwhile).
  */
-export type SaveAnalysisOptions = { db: Db; input: SaveAnalysisInput; entries?: Iterable<AnalysisEntry> }
-
 export async function saveAnalysis({ db, input, entries = [] }: SaveAnalysisOptions): Promise<{ id: string; createdAt: Date }> {
   const [row] = await db
     .insert(analyses)
@@ -89,9 +89,9 @@ export async function saveAnalysis({ db, input, entries = [] }: SaveAnalysisOpti
   return row
 }
 
-/** Unfinished analyses older than `olderThanMs` (their upload's process died while storing): deleted. */
 export type SweepUnfinishedAnalysesOptions = { db: Db; olderThanMs: number; now?: Date }
 
+/** Unfinished analyses older than `olderThanMs` (their upload's process died while storing): deleted. */
 export async function sweepUnfinishedAnalyses({ db, olderThanMs, now = new Date() }: SweepUnfinishedAnalysesOptions): Promise<number> {
   const gone = await db
     .delete(analyses)
@@ -140,9 +140,9 @@ export async function analysisEntriesByName({ db, analysisId, part, key }: Analy
   return rows.map((r) => r.data)
 }
 
-/** The teacher's analyses, newest first, without their reports; `limit` for a glance (her home shows the latest few). */
 export type ListAnalysesOptions = { db: Db; userId: string; kind?: AnalysisKind; limit?: number }
 
+/** The teacher's analyses, newest first, without their reports; `limit` for a glance (her home shows the latest few). */
 export async function listAnalyses({ db, userId, kind, limit }: ListAnalysesOptions): Promise<AnalysisSummary[]> {
   const query = db
     .select({

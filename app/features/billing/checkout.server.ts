@@ -11,16 +11,16 @@ import { isUuid } from '#app/lib/ids.ts'
 
 export type CheckoutContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
 
-/**
- * Starts paying for a package: refused while a subscription is current (409), otherwise a
- * pending payment with its own idempotency key, then the gateway's payment. Returns where
- * the payer goes next.
- */
 export type StartCheckoutOptions = CheckoutContext & {
   gateway: PaymentGateway
   input: { userId: string; packageId: number; method: PaymentMethod; lang: Lang; source?: PaymentSource }
 }
 
+/**
+ * Starts paying for a package: refused while a subscription is current (409), otherwise a
+ * pending payment with its own idempotency key, then the gateway's payment. Returns where
+ * the payer goes next.
+ */
 export async function startCheckout({ gateway, input, ...ctx }: StartCheckoutOptions) {
   if (!ctx.env.PAYMENT_METHODS.includes(input.method))
     throw new DomainError(422, 'billing.errors.method', { method: ['billing.errors.method'] })
@@ -104,15 +104,15 @@ function paymentRequest(env: CheckoutContext['env'], pkg: PackageRow, payment: P
   }
 }
 
-/**
- * The payer's side of a browser-created payment: the teacher's own payment, still open, with
- * what their browser sends to the gateway. Null when there is nothing left to pay here.
- */
 export type BrowserCheckoutForOptions = CheckoutContext & {
   gateway: PaymentGateway
   input: { userId: string; paymentId: string; lang: Lang }
 }
 
+/**
+ * The payer's side of a browser-created payment: the teacher's own payment, still open, with
+ * what their browser sends to the gateway. Null when there is nothing left to pay here.
+ */
 export async function browserCheckoutFor({ gateway, input, ...ctx }: BrowserCheckoutForOptions) {
   const payment = await findUserPayment({ db: ctx.db, userId: input.userId, paymentId: input.paymentId })
   if (!payment || !gateway.browserCheckout || payment.gateway !== gateway.name) return { payment, checkout: null }
@@ -122,9 +122,9 @@ export async function browserCheckoutFor({ gateway, input, ...ctx }: BrowserChec
   return { payment, pkg, checkout: gateway.browserCheckout(paymentRequest(ctx.env, pkg, payment, input.lang)) }
 }
 
-/** The payment of a teacher by the gateway's id (the payer's return carries only that). */
 export type FindUserPaymentByGatewayIdOptions = { db: Db; userId: string; gateway: PaymentGateway['name']; gatewayPaymentId: string }
 
+/** The payment of a teacher by the gateway's id (the payer's return carries only that). */
 export async function findUserPaymentByGatewayId({ db, userId, gateway, gatewayPaymentId }: FindUserPaymentByGatewayIdOptions) {
   if (!gatewayPaymentId || gatewayPaymentId.length > 200) return null
   const [row] = await db

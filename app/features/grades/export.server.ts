@@ -72,10 +72,6 @@ export function storedGrades(
   return { meta, report }
 }
 
-/**
- * The Excel or PDF file of a saved grades analysis, as a download; with `bands`, recomputed with
- * them first; the PDF signed off as prepared by `preparedBy`.
- */
 export type GradesDownloadOptions = {
   db: Db
   stored: Stored
@@ -86,6 +82,10 @@ export type GradesDownloadOptions = {
   preparedBy?: string | null | undefined
 }
 
+/**
+ * The Excel or PDF file of a saved grades analysis, as a download; with `bands`, recomputed with
+ * them first; the PDF signed off as prepared by `preparedBy`.
+ */
 export async function gradesExport({ db, stored, format, lang, bands, preparedBy }: GradesDownloadOptions): Promise<Response> {
   const recomputed = bands ? { bands, records: await loadGradeRecords({ db, stored }) } : undefined
   const input: GradesExportOptions = { lang, title: stored.title, createdAt: stored.createdAt, analysis: storedGrades(stored, recomputed) }

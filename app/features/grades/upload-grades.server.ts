@@ -6,15 +6,15 @@ import { gradesStorage } from './export.server.ts'
 
 export type GradesUpload = { name: string; size: number; bytes: () => Promise<Uint8Array> }
 
+export type UploadGradesOptions = UploadContext & {
+  input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] }
+}
+
 /**
  * An uploaded grades workbook to a saved analysis: checks, read and analysed in a worker
  * thread, stored: the report, and the scored records it can be recomputed from with other bands,
  * each student an entry written in batches (never the file).
  */
-export type UploadGradesOptions = UploadContext & {
-  input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] }
-}
-
 export async function uploadGrades({ input, ...ctx }: UploadGradesOptions) {
   const bands = resolveBands(input.bands)
   await checkUpload({ ...ctx, userId: input.userId, file: input.file })
