@@ -143,7 +143,7 @@ export async function manyProcesses(options: ManyProcessesOptions): Promise<Scen
     const send = async (
       op: string,
       pathname: string,
-      init: Parameters<Recorder['request']>[2] & { to?: number; expect?: number | readonly number[] } = {},
+      init: Parameters<Recorder['request']>[2] & { to?: number | string; expect?: number | readonly number[] } = {},
     ): Promise<Sent> => {
       const headers = { ...init.headers, ...(init.to === undefined ? {} : { 'x-route-to': String(init.to) }) }
       const answer = await rec.request(op, `${base}${pathname}`, { timeoutMs: 60_000, ...init, headers })
@@ -154,8 +154,8 @@ export async function manyProcesses(options: ManyProcessesOptions): Promise<Scen
       return { ...answer, by }
     }
     const dropped = (s: Sent) => typeof s.status !== 'number'
-    /** Another process than `by`, one that is running (the proxy would pass a stopped one over, maybe to `by`). */
-    const elsewhere = (by: number) => [other(by), other(by, 2)].find((i) => servers[i] !== null) ?? other(by)
+    /** The other two processes than `by`, for `x-route-to`: the proxy passes a stopped one over to the next named. */
+    const elsewhere = (by: number) => `${other(by)},${other(by, 2)}`
     /** A web form's body, as the browser posts it (same origin). */
     const formPost = (fields: Record<string, string>) => ({
       method: 'POST',
@@ -163,7 +163,7 @@ export async function manyProcesses(options: ManyProcessesOptions): Promise<Scen
     })
     const formHeaders = { origin: base, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' }
     /** A file read through the proxy (process `to`), timed and recorded; its bytes when 200. */
-    const readBytes = async (op: string, pathname: string, headers: Record<string, string>, to: number) => {
+    const readBytes = async (op: string, pathname: string, headers: Record<string, string>, to: number | string) => {
       const started = performance.now()
       try {
         const answer = await fetch(`${base}${pathname}`, {
@@ -340,7 +340,7 @@ export async function manyProcesses(options: ManyProcessesOptions): Promise<Scen
       const back = location
         ? new URL(location, base)
         : new URL(`${base}/en/payments/callback?id=${encodeURIComponent(sandboxId)}&status=paid&message=APPROVED`)
-      let to: number | undefined
+      let to: number | string | undefined
       if (wait) {
         const until = Date.now() + 10_000
         while (!webhooks.has(sandboxId) && Date.now() < until) await sleep(50)

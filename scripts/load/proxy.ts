@@ -4,8 +4,9 @@
 // balancer does with a request that never reached its server (nginx's `proxy_next_upstream
 // error`); a backend that drops a request it had (killed in the middle of it) gets a 502 marked
 // `x-proxy-error`, so the load client counts it apart from the server's own answers. Every
-// answer names the backend that served it (`x-served-by`, its index); a request may name one
-// (`x-route-to`) so a scenario can write through one process and read through another.
+// answer names the backend that served it (`x-served-by`, its index); a request may name the
+// ones it prefers (`x-route-to: 2,0`) so a scenario can write through one process and read
+// through another, whichever of the others is up.
 import http from 'node:http'
 
 export type ProxiedRequest = { method: string; url: string; body: Buffer; servedBy: number; status: number | string }
@@ -48,12 +49,20 @@ export async function startRoundRobinProxy(options: {
       headers['content-length'] = body.length
       const client = req.socket.remoteAddress ?? '127.0.0.1'
       headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${req.headers['x-forwarded-for']}, ${client}` : client
-      const pinned = Number(req.headers['x-route-to'])
-      const first = Number.isInteger(pinned) && pinned >= 0 && pinned < n ? pinned : next++ % n
+      // The backends in the order they are tried: those the request names, then the others from
+      // the next in turn.
+      const named = String(req.headers['x-route-to'] ?? '')
+        .split(',')
+        .filter((part) => part.trim() !== '')
+        .map(Number)
+        .filter((i) => Number.isInteger(i) && i >= 0 && i < n)
+      const from = named.length > 0 ? 0 : next++
+      const order = [...new Set([...named, ...Array.from({ length: n }, (_, k) => (from + k) % n)])]
       const done = (servedBy: number, status: number | string) =>
         options.onAnswered?.({ method: req.method ?? 'GET', url: req.url ?? '/', body, servedBy, status })
 
-      const attempt = (index: number, triesLeft: number) => {
+      const attempt = (tried: number) => {
+        const index = order[tried]!
         inFlight[index]!++
         sent[index]!++
         let settled = false
@@ -86,7 +95,7 @@ export async function startRoundRobinProxy(options: {
         upstream.on('error', (error: NodeJS.ErrnoException) => {
           if (settled) return
           settle()
-          if (error.code === 'ECONNREFUSED' && triesLeft > 0) return attempt((index + 1) % n, triesLeft - 1)
+          if (error.code === 'ECONNREFUSED' && tried + 1 < order.length) return attempt(tried + 1)
           dropped[index]!++
           done(index, error.code ?? 'error')
           if (res.headersSent) return void res.destroy()
@@ -95,7 +104,7 @@ export async function startRoundRobinProxy(options: {
         })
         upstream.end(body)
       }
-      attempt(first, n - 1)
+      attempt(0)
     })
   })
   await new Promise<void>((resolve, reject) => {
