@@ -1,7 +1,8 @@
 // npm run test:load — load and fault scenarios against the built server on loopback (issue #8,
-// item 4). Not part of CI: it takes about five minutes, restarts the machine's PostgreSQL and
-// needs the cluster on 127.0.0.1:5432 (LOAD_DATABASE_URL to point elsewhere).
-//   npm run test:load                      all four
+// item 4; `processes`, issue 19). Not part of CI (a small `processes` is: its .processes.test.ts):
+// it takes about eight minutes, restarts the machine's PostgreSQL and needs the cluster on
+// 127.0.0.1:5432 (LOAD_DATABASE_URL to point elsewhere).
+//   npm run test:load                      all of them
 //   npm run test:load -- mixed pg          some of them (mixed, pg, mail, gateway, print, processes)
 //   npm run test:load -- --teachers 50 --seconds 20
 import { execSync } from 'node:child_process'
