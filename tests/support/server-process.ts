@@ -185,6 +185,8 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
   }
   const snapshot = options.snapshot ? snapshotOfBuild() : null
   const env: Record<string, string | undefined> = {
+    // As `npm start` runs it (README, "Memory"): glibc's allocator in a few arenas, not one per thread.
+    MALLOC_ARENA_MAX: '2',
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
