@@ -28,11 +28,11 @@ async function teacherWithOctober() {
   const u = threeUploads[0]!
   const analysis = analyseAbsence(readWorkbookRows(absenceWorkbook(u.students, firstSunday, u.days), ['الغياب']).rows)
   const { records, entries } = absenceStorage(analysis)
-  await saveAnalysis(
+  await saveAnalysis({
     db,
-    { userId: user!.id, kind: 'absence', title: 'October', meta: {}, headline: {}, report: analysis.report, records },
+    input: { userId: user!.id, kind: 'absence', title: 'October', meta: {}, headline: {}, report: analysis.report, records },
     entries,
-  )
+  })
   const view = await findFollowUpRegister({ db, userId: user!.id })
   const ref = studentRef(view.outstanding.find((s) => s.name === sara.name)!.key)
   const issue = {

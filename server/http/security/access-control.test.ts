@@ -40,7 +40,7 @@ const fixtures = resolve(import.meta.dirname, '../../../app/features/absence/fix
 let app: ReturnType<typeof createHttpApp>
 let ctx: RequestContext
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const services = testServices(db)
   app = checkedApp(createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' }))
   // The loaders' context shares the app's settings (its session secret above all).
@@ -81,8 +81,8 @@ async function snapshot() {
     image: await get(`/api/v1/uploads/images/${ids.image}`),
     invoice: await get(`/api/v1/invoices/${ids.invoice}`),
     register: await get('/api/v1/follow-up/register'),
-    notifications: (await listNotifications(testDb().db, a.user.id)).map((n) => ({ id: n.id, readAt: n.readAt })),
-    sessions: (await listSessions(testDb().db, a.user.id)).length,
+    notifications: (await listNotifications({ db: testDb().db, userId: a.user.id })).map((n) => ({ id: n.id, readAt: n.readAt })),
+    sessions: (await listSessions({ db: testDb().db, userId: a.user.id })).length,
   }
 }
 
@@ -135,11 +135,11 @@ beforeAll(async () => {
   const imageForm = new FormData()
   imageForm.append('file', new File([new Uint8Array(png)], 'figure.png', { type: 'image/png' }))
   const image = created(await app.request('/api/v1/uploads/images', { method: 'POST', headers: bearer(a), body: imageForm }))
-  await notify(testDb().db, a.user.id, 'welcome', {})
-  const [invoice] = await listUserInvoices(testDb().db, a.user.id)
+  await notify({ db: testDb().db, userId: a.user.id, kind: 'welcome', params: {} })
+  const [invoice] = await listUserInvoices({ db: testDb().db, userId: a.user.id })
   const [payment] = await testDb().db.select().from(payments).where(eq(payments.userId, a.user.id))
   const [session] = await testDb().db.select().from(sessions).where(eq(sessions.userId, a.user.id))
-  const [notification] = await listNotifications(testDb().db, a.user.id)
+  const [notification] = await listNotifications({ db: testDb().db, userId: a.user.id })
   if (!invoice || !payment || !session || !notification) throw new Error('A’s records were not all made')
   ids = {
     analysis: ((await analysis.json()) as { data: { id: string } }).data.id,
