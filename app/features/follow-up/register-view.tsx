@@ -175,12 +175,10 @@ export function FollowUpRegisterView({
                 return (
                   <li key={target} className="card register-card">
                     <h3>{s.name}</h3>
+                    {/* The classroom isolated: an Arabic name must not carry the figures beside it into its direction. */}
                     <p className="muted">
-                      {t('follow-up-register.outstanding.details', {
-                        classroom: classroomLabel(s),
-                        days: t('follow-up-register.outstanding.days', { count: s.unexcused }),
-                        analysis: s.analysisTitle,
-                      })}
+                      <bdi>{classroomLabel(s)}</bdi> · {t('follow-up-register.outstanding.days', { count: s.unexcused })} ·{' '}
+                      {t('follow-up-register.outstanding.fromAnalysis', { analysis: s.analysisTitle })}
                     </p>
                     <p>
                       <span className="step-badge">{stepName(s.ladderStep)}</span>
@@ -221,7 +219,7 @@ export function FollowUpRegisterView({
                   <li key={e.id} className={`card register-card status-${e.status}`}>
                     <h3>{e.studentName}</h3>
                     <p className="muted">
-                      {classroomLabel(e)}
+                      <bdi>{classroomLabel(e)}</bdi>
                       {e.studentId ? ` · ${t('follow-up-register.issued.studentId')} ${e.studentId}` : ''}
                     </p>
                     <dl className="register-facts">
