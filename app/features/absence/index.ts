@@ -48,3 +48,4 @@ export {
   type TierTally,
 } from './tiers.ts'
 export { tierThresholdFields, tierThresholdsSchema, tierThresholdsWire } from './tier-thresholds.ts'
+export { guardianMobileColumn, normaliseGuardianMobile } from './guardian-mobile.ts'

@@ -114,5 +114,7 @@ function studentView(s: StudentFigures, thresholds: TierThresholds) {
     warningLevel: s.warningLevel,
     tier: tierOf(s, thresholds),
     ...(s.absences && { absences: s.absences }),
+    // The teacher's own student: the number is what the parent message's WhatsApp link needs.
+    ...(s.guardianMobile && { guardianMobile: s.guardianMobile }),
   }
 }

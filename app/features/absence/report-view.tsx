@@ -33,6 +33,7 @@ export type StudentSearch =
         | 'absenceRate'
         | 'warningLevel'
         | 'absences'
+        | 'guardianMobile'
       > &
         WithTier)[]
     }
