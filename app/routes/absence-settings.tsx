@@ -23,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   return {
-    messages: getMessages(lang, ['absence-settings', 'absence.tiers']),
+    messages: getMessages(lang, ['absence-settings', 'absence.tiers', 'parent-messages.edit']),
     thresholds: tierThresholdsWire(await tierThresholdsOf(context.db, user.id)),
   }
 }
@@ -116,6 +116,9 @@ export default function AbsenceSettings({ loaderData, actionData }: Route.Compon
               </button>
             </Form>
           </article>
+          <p>
+            <AppLink to="message-templates">{t('parent-messages.edit')}</AppLink>
+          </p>
           <p>
             <AppLink to="last-multiple">{t('absence-settings.toAnalyses')}</AppLink>
           </p>

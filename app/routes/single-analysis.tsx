@@ -1,6 +1,8 @@
 import { data, redirect } from 'react-router'
 import { absenceReportPage, schoolDaysFromQuery, tierThresholdsOf } from '#app/features/absence/index.server.ts'
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
+import { ParentMessages } from '#app/features/parent-messages/index.ts'
+import { studentsMessages } from '#app/features/parent-messages/index.server.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
 import { loadGradeRecords } from '#app/features/grades/index.server.ts'
@@ -46,10 +48,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     schoolDays,
     await tierThresholdsOf(context.db, user.id),
   )
+  // The found students' parent messages, with the teacher's templates and ladder (issue 18).
+  const parentMessages =
+    page.search && 'students' in page.search
+      ? await studentsMessages({ db: context.db, userId: user.id, lang, school: stored.meta.school, students: page.search.students })
+      : []
   return {
-    messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
+    messages: getMessages(lang, ['absence-report', 'analyses', 'absence', 'parent-messages.card', 'parent-messages.kinds', 'parent-messages.list.open', 'absence-trends.title']),
     analysis,
-    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}` },
+    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}`, parentMessages },
     grades: null,
   }
 }
@@ -120,6 +127,16 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
               {t('analyses.report.exportExcel')}
             </a>
           </div>
+          {absence ? (
+            <div className="report-exports">
+              <AppLink className="button button-ghost" to={`parent-messages?id=${analysis.id}`}>
+                {t('parent-messages.list.open')}
+              </AppLink>
+              <AppLink className="button button-ghost" to="absence-trends">
+                {t('absence-trends.title')}
+              </AppLink>
+            </div>
+          ) : null}
           <div className="report-toolbar-end">
             <ConfirmDelete
               label={t('analyses.report.delete')}
@@ -140,6 +157,10 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             analysisId={analysis.id}
             maxSchoolDays={maxSchoolDays}
             schoolDaysError={absence.schoolDaysError}
+            studentExtra={(index) => {
+              const found = absence.search && 'students' in absence.search ? absence.search.students[index] : undefined
+              return found ? <ParentMessages messages={absence.parentMessages[index] ?? []} studentName={found.name} /> : null
+            }}
           />
         ) : null}
         {grades ? (

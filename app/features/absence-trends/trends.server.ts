@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { studentLines, studentsNamed, type StoredAbsence } from '#app/features/absence/index.server.ts'
 import { minimumSearchWords, type AbsenceSummary, type ClassroomFigures } from '#app/features/absence/index.ts'
-import { findAnalysis } from '#app/features/analyses/index.server.ts'
+import { findAnalysis, listAnalyses } from '#app/features/analyses/index.server.ts'
 import { normalizeLabel, normalizeName } from '#app/features/analyses/index.ts'
 import { teacherLadder } from '#app/features/parent-messages/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
@@ -181,4 +181,10 @@ export async function compareAbsence({ db, userId, a, b }: CompareOptions): Prom
     teacherLadder({ db, userId }),
   ])
   return { a: figuresA, b: figuresB, ...compareAnalyses({ a: figuresA, b: figuresB, studentsA, studentsB, ladder }) }
+}
+
+/** The teacher's absence analyses to choose two from, newest first, as the timeline names them. */
+export async function compareChoices({ db, userId }: { db: Db; userId: string }): Promise<UploadHead[]> {
+  const list = await listAnalyses(db, userId, { kind: 'absence' })
+  return list.map((a) => headOf({ id: a.id, title: a.title, meta: a.meta, headline: a.headline, createdAt: a.createdAt }))
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Form } from 'react-router'
 import { dirOf } from '#app/i18n/config.ts'
 import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/format.ts'
@@ -61,6 +62,7 @@ export function AbsenceReportView({
   analysisId,
   maxSchoolDays,
   schoolDaysError = null,
+  studentExtra,
 }: {
   report: AbsenceReport
   /** The most school days a teacher may enter for a totals file. */
@@ -76,6 +78,8 @@ export function AbsenceReportView({
   search: StudentSearch
   searchAction: string
   analysisId: string
+  /** What the page adds under a found student (the parent messages), by the student's place in the results. */
+  studentExtra?: (index: number) => ReactNode
 }) {
   const { t } = useT()
   const lang = useLang()
@@ -201,7 +205,7 @@ export function AbsenceReportView({
         {search && 'students' in search ? (
           <div className="search-results" aria-live="polite">
             <p>{t('absence-report.search.results', { count: search.students.length })}</p>
-            {search.students.map((st) => (
+            {search.students.map((st, index) => (
               <article key={`${st.name}-${st.grade}-${st.classroom}`} className="card student-card">
                 <h3>{st.name}</h3>
                 <p className="muted">
@@ -254,6 +258,7 @@ export function AbsenceReportView({
                 ) : (
                   <p>{t('absence-report.search.noAbsences')}</p>
                 )}
+                {studentExtra?.(index)}
               </article>
             ))}
           </div>
