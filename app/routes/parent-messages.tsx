@@ -60,7 +60,9 @@ export default function ParentMessagesPage({ loaderData }: Route.ComponentProps)
             </button>
           </Form>
           <p aria-live="polite">{t('parent-messages.list.students', { count: list.total })}</p>
-          {list.total > list.students.length ? <p className="muted">{t('parent-messages.list.more', { shown: stepMessagesLimit })}</p> : null}
+          {list.total > list.students.length ? (
+            <p className="muted">{t('parent-messages.list.more', { shown: stepMessagesLimit })}</p>
+          ) : null}
           {list.students.map((s) => (
             <article key={`${s.name}-${s.grade}-${s.classroom}`} className="card student-card">
               <h2 className="student-card-name">{s.name}</h2>

@@ -54,7 +54,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       ? await studentsMessages({ db: context.db, userId: user.id, lang, school: stored.meta.school, students: page.search.students })
       : []
   return {
-    messages: getMessages(lang, ['absence-report', 'analyses', 'absence', 'parent-messages.card', 'parent-messages.kinds', 'parent-messages.list.open', 'absence-trends.title']),
+    messages: getMessages(lang, [
+      'absence-report',
+      'analyses',
+      'absence',
+      'parent-messages.card',
+      'parent-messages.kinds',
+      'parent-messages.list.open',
+      'absence-trends.title',
+    ]),
     analysis,
     absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}`, parentMessages },
     grades: null,
@@ -157,10 +165,13 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             analysisId={analysis.id}
             maxSchoolDays={maxSchoolDays}
             schoolDaysError={absence.schoolDaysError}
-            studentExtra={(index) => {
-              const found = absence.search && 'students' in absence.search ? absence.search.students[index] : undefined
-              return found ? <ParentMessages messages={absence.parentMessages[index] ?? []} studentName={found.name} /> : null
-            }}
+            studentExtra={
+              absence.search && 'students' in absence.search
+                ? absence.search.students.map((st, index) => (
+                    <ParentMessages key={index} messages={absence.parentMessages[index] ?? []} studentName={st.name} />
+                  ))
+                : undefined
+            }
           />
         ) : null}
         {grades ? (

@@ -40,7 +40,12 @@ export function AbsenceCompareView({ data }: { data: CompareViewData }) {
         ) : (
           <Form method="get" className="form compare-form" aria-labelledby="compare-choose-title">
             {(['a', 'b'] as const).map((side) => (
-              <FormField key={side} id={`compare-${side}`} label={t(`absence-trends.compare.${side}`)} errors={side === 'b' && data.error ? [data.error] : undefined}>
+              <FormField
+                key={side}
+                id={`compare-${side}`}
+                label={t(`absence-trends.compare.${side}`)}
+                errors={side === 'b' && data.error ? [data.error] : undefined}
+              >
                 {(p) => (
                   <select {...p} name={side} defaultValue={data[side] ?? ''}>
                     {data.choices.map((u) => (
@@ -81,11 +86,13 @@ export function AbsenceCompareView({ data }: { data: CompareViewData }) {
                 <thead>
                   <tr>
                     <th scope="col">{t('absence-trends.compare.classrooms.classroom')}</th>
-                    {(['attendanceA', 'attendanceB', 'attendanceChange', 'unexcusedA', 'unexcusedB', 'unexcusedChange'] as const).map((k) => (
-                      <th key={k} scope="col" className="num">
-                        {t(`absence-trends.compare.classrooms.${k}`)}
-                      </th>
-                    ))}
+                    {(['attendanceA', 'attendanceB', 'attendanceChange', 'unexcusedA', 'unexcusedB', 'unexcusedChange'] as const).map(
+                      (k) => (
+                        <th key={k} scope="col" className="num">
+                          {t(`absence-trends.compare.classrooms.${k}`)}
+                        </th>
+                      ),
+                    )}
                   </tr>
                 </thead>
                 <tbody>

@@ -54,7 +54,8 @@ export interface ClassroomTimeline {
 export function classroomTimelines(uploads: readonly UploadFigures[]): ClassroomTimeline[] {
   const key = (g: { grade: string; classroom: string }) => `${g.grade}\u0000${g.classroom}`
   const found = new Map<string, { grade: string; classroom: string }>()
-  for (const u of uploads) for (const g of u.byClassroom) if (!found.has(key(g))) found.set(key(g), { grade: g.grade, classroom: g.classroom })
+  for (const u of uploads)
+    for (const g of u.byClassroom) if (!found.has(key(g))) found.set(key(g), { grade: g.grade, classroom: g.classroom })
   return [...found.values()].sort(compareClassrooms).map((c) => ({
     ...c,
     points: uploads.map((u) => {

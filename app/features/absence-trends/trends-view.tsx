@@ -38,8 +38,7 @@ export function AbsenceTrendsView({ data }: { data: TrendsViewData }) {
   const charted = data.classrooms.find((c) => classroomLabel(c) === data.classroom) ?? data.classrooms[0] ?? null
   const cell = (p: Point | null) =>
     p ? t('absence-trends.classrooms.cell', { rate: rate(p.attendanceRate), days: t('absence-trends.days', { count: p.unexcused }) }) : '—'
-  const along = <P,>(points: readonly (P | null)[]) =>
-    points.flatMap((p, i) => (p && uploads[i] ? [{ point: p, upload: uploads[i] }] : []))
+  const along = <P,>(points: readonly (P | null)[]) => points.flatMap((p, i) => (p && uploads[i] ? [{ point: p, upload: uploads[i] }] : []))
 
   return (
     <>
@@ -213,7 +212,11 @@ export function AbsenceTrendsView({ data }: { data: TrendsViewData }) {
             </Form>
             {data.students ? (
               <div className="search-results" aria-live="polite">
-                <p>{data.students.length ? t('absence-trends.search.found', { count: data.students.length }) : t('absence-trends.search.none')}</p>
+                <p>
+                  {data.students.length
+                    ? t('absence-trends.search.found', { count: data.students.length })
+                    : t('absence-trends.search.none')}
+                </p>
                 {data.students.map((s) => (
                   <StudentTrend key={s.key} student={s} uploads={uploads} />
                 ))}
@@ -253,7 +256,12 @@ function StudentTrend({ student, uploads }: { student: StudentTimeline; uploads:
         labels={shown.map(({ upload }) => formatDay(lang, dayOf(upload)).gregorian)}
         formatValue={rate}
         series={[
-          { key: 'attendance', label: t('absence-trends.charts.attendance'), tone: 'present', values: shown.map(({ point }) => point.attendanceRate) },
+          {
+            key: 'attendance',
+            label: t('absence-trends.charts.attendance'),
+            tone: 'present',
+            values: shown.map(({ point }) => point.attendanceRate),
+          },
         ]}
       />
       {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- scrolls on a phone: the keyboard can scroll it */}

@@ -102,7 +102,8 @@ export async function absenceTrends({ db, userId, school, q }: AbsenceTrendsOpti
 
 /** A name search shorter than three words is refused as the report's search refuses it (422). */
 function studentsQuery(q: string): void {
-  if (normalizeName(q).split(' ').filter(Boolean).length < minimumSearchWords) throw new DomainError(422, 'absence.search.tooShort', { q: ['absence.search.tooShort'] })
+  if (normalizeName(q).split(' ').filter(Boolean).length < minimumSearchWords)
+    throw new DomainError(422, 'absence.search.tooShort', { q: ['absence.search.tooShort'] })
 }
 
 /** Each upload's school figures and classrooms, read from its report's two small parts. */
@@ -165,16 +166,14 @@ export async function compareAbsence({ db, userId, a, b }: CompareOptions): Prom
   if (first?.kind !== 'absence' || second?.kind !== 'absence') throw new DomainError(404, 'common.errors.notFoundApi')
   const storedA = first as StoredAbsence
   const storedB = second as StoredAbsence
-  const [figuresA, figuresB] = [first, second].map(
-    (s): UploadFigures => ({
-      ...headOf(s),
-      attendanceRate: s.report.summary.attendanceRate,
-      unexcusedRate: s.report.summary.unexcusedRate,
-      unexcused: s.report.summary.unexcused,
-      students: s.report.summary.students,
-      byClassroom: s.report.byClassroom,
-    }),
-  ) as [UploadFigures, UploadFigures]
+  const [figuresA, figuresB] = [first, second].map((s): UploadFigures => ({
+    ...headOf(s),
+    attendanceRate: s.report.summary.attendanceRate,
+    unexcusedRate: s.report.summary.unexcusedRate,
+    unexcused: s.report.summary.unexcused,
+    students: s.report.summary.students,
+    byClassroom: s.report.byClassroom,
+  })) as [UploadFigures, UploadFigures]
   const [studentsA, studentsB, ladder] = await Promise.all([
     studentLines({ db, stored: storedA }),
     studentLines({ db, stored: storedB }),

@@ -78,8 +78,8 @@ export function AbsenceReportView({
   search: StudentSearch
   searchAction: string
   analysisId: string
-  /** What the page adds under a found student (the parent messages), by the student's place in the results. */
-  studentExtra?: (index: number) => ReactNode
+  /** What the page adds under each found student (the parent messages), in the results' order. */
+  studentExtra?: readonly ReactNode[]
 }) {
   const { t } = useT()
   const lang = useLang()
@@ -258,7 +258,7 @@ export function AbsenceReportView({
                 ) : (
                   <p>{t('absence-report.search.noAbsences')}</p>
                 )}
-                {studentExtra?.(index)}
+                {studentExtra?.[index]}
               </article>
             ))}
           </div>

@@ -81,7 +81,11 @@ describe('the templates form', () => {
 
 describe('a student’s messages', () => {
   const templates: MessageTemplates = {
-    ar: { ...defaultTemplates().ar, secondWarning: '{student} · {classroom} · {count} · {dates} · {school}', sameDay: 'اليوم {dates} · {student}' },
+    ar: {
+      ...defaultTemplates().ar,
+      secondWarning: '{student} · {classroom} · {count} · {dates} · {school}',
+      sameDay: 'اليوم {dates} · {student}',
+    },
     en: { ...defaultTemplates().en, firstWarning: '{student}: {count} days ({dates}) — {school}', sameDay: 'Absent {dates}' },
   }
   const base = { name: 'سارة علي أحمد', grade: 'الأول المتوسط', classroom: '1' }
@@ -134,7 +138,14 @@ describe('a student’s messages', () => {
   })
 
   it('no absence, no message; below the first step, only the same-day one', () => {
-    const none = studentMessages({ student: { ...base, unexcused: 0, absences: [] }, ladder: ladderPresets.standard, templates, lang: 'en', school: 'S', noDates: '—' })
+    const none = studentMessages({
+      student: { ...base, unexcused: 0, absences: [] },
+      ladder: ladderPresets.standard,
+      templates,
+      lang: 'en',
+      school: 'S',
+      noDates: '—',
+    })
     expect(none).toEqual([])
     const one = studentMessages({
       student: { ...base, unexcused: 2, absences: [{ date: '2025-09-01', type: 'unexcused' }] },

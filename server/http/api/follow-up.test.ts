@@ -69,7 +69,7 @@ async function upload(headers: Record<string, string>, csv: string): Promise<str
   const form = new FormData()
   form.append('file', new Blob([csv], { type: 'text/csv' }), 'report.csv')
   const res = await app.request('/api/v1/analyses/absence', { method: 'POST', headers, body: form })
-  expect(res.status, await res.clone().text()).toBe(201)
+  expect(res.status).toBe(201)
   return ((await res.json()) as { data: { id: string } }).data.id
 }
 
@@ -223,10 +223,10 @@ describe('absence trends in the API', () => {
     const theirs = await teacher()
     const { u1, u2 } = await threeUploads(mine.headers)
     const own = await upload(theirs.headers, totalsCsv('متوسطة النور', ends[0]!, uploadsOf[0]!))
-    for (const query of [`a=${u1}&b=${u2}`, `a=${own}&b=${u2}`, `a=${u1}&b=not-an-id`, `a=${u1}`]) {
-      const res = await app.request(`/api/v1/absence/compare?${query}`, { headers: theirs.headers })
-      expect(res.status, query).toBe(404)
-    }
+    const statuses: Record<string, number> = {}
+    for (const query of [`a=${u1}&b=${u2}`, `a=${own}&b=${u2}`, `a=${u1}&b=not-an-id`, `a=${u1}`])
+      statuses[query] = (await app.request(`/api/v1/absence/compare?${query}`, { headers: theirs.headers })).status
+    expect(Object.values(statuses)).toEqual([404, 404, 404, 404])
     // Her trends hold only her own analysis.
     const trends = await json<{ uploads: { id: string }[] }>(await app.request('/api/v1/absence/trends', { headers: theirs.headers }))
     expect(trends.uploads.map((u) => u.id)).toEqual([own])
@@ -247,10 +247,12 @@ describe('absence trends in the API', () => {
       await app.request(`/api/v1/analyses/${u3}/students?q=${encodeURIComponent(hind)}`, { headers }),
     )
     expect(other[0]).not.toHaveProperty('guardianMobile')
+    const exported: boolean[] = []
     for (const format of ['xlsx', 'pdf']) {
       const file = new Uint8Array(await (await app.request(`/api/v1/analyses/${u3}/export.${format}`, { headers })).arrayBuffer())
-      expect(Buffer.from(file).includes('551234567'), format).toBe(false)
+      exported.push(file.length > 1000 && !Buffer.from(file).includes('551234567'))
     }
+    expect(exported).toEqual([true, true])
     // Deleted with the analysis.
     expect((await app.request(`/api/v1/analyses/${u3}`, { method: 'DELETE', headers })).status).toBe(200)
     const left = await testDb().db.select({ data: analysisEntries.data }).from(analysisEntries).where(eq(analysisEntries.analysisId, u3))

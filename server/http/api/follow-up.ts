@@ -27,7 +27,11 @@ export function followUpRoutes() {
         'The teacher’s absence analyses of one school (the school named in each file; those naming none go together), the newest twelve, oldest first: the school’s and each classroom’s attendance rate and unexcused days per upload; with `q`, the students found by name along the uploads.',
       auth: 'subscriber',
       query: [
-        { name: 'school', description: 'The school as `schools` names it (empty: the analyses without one); default: the newest analysis’ school', schema: { type: 'string' } },
+        {
+          name: 'school',
+          description: 'The school as `schools` names it (empty: the analyses without one); default: the newest analysis’ school',
+          schema: { type: 'string' },
+        },
         { name: 'q', description: 'A student’s name: its first three or more words', schema: { type: 'string' } },
       ],
       data: absenceTrendsWire,
