@@ -26,7 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lang,
   })
   if (!list) throw data(null, { status: 404 })
-  return { messages: getMessages(lang, ['parent-messages']), list }
+  return { messages: getMessages(lang, ['parent-messages']), list, limit: stepMessagesLimit }
 }
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'parent-messages', 'parent-messages')
@@ -61,7 +61,7 @@ export default function ParentMessagesPage({ loaderData }: Route.ComponentProps)
           </Form>
           <p aria-live="polite">{t('parent-messages.list.students', { count: list.total })}</p>
           {list.total > list.students.length ? (
-            <p className="muted">{t('parent-messages.list.more', { shown: stepMessagesLimit })}</p>
+            <p className="muted">{t('parent-messages.list.more', { shown: loaderData.limit })}</p>
           ) : null}
           {list.students.map((s) => (
             <article key={`${s.name}-${s.grade}-${s.classroom}`} className="card student-card">

@@ -16,6 +16,8 @@ export interface CompareViewData {
 }
 
 const classroomLabel = (g: { grade: string; classroom: string }) => `${g.grade} / ${g.classroom}`
+/** A title inside a sentence of the other direction keeps its own (first-strong isolate). */
+const isolated = (text: string) => `\u2068${text}\u2069`
 
 /** Two analyses side by side: the choice, the change per classroom, the rises, the new steps. */
 export function AbsenceCompareView({ data }: { data: CompareViewData }) {
@@ -50,7 +52,7 @@ export function AbsenceCompareView({ data }: { data: CompareViewData }) {
                   <select {...p} name={side} defaultValue={data[side] ?? ''}>
                     {data.choices.map((u) => (
                       <option key={u.id} value={u.id}>
-                        {t('absence-trends.compare.option', { title: u.title, date: day(u) })}
+                        {t('absence-trends.compare.option', { title: isolated(u.title), date: isolated(day(u)) })}
                       </option>
                     ))}
                   </select>
@@ -68,8 +70,8 @@ export function AbsenceCompareView({ data }: { data: CompareViewData }) {
         <>
           <section className="report-section" aria-labelledby="compare-classrooms-title">
             <p className="compare-sides">
-              <span>{t('absence-trends.compare.from', { title: c.a.title, date: day(c.a) })}</span>
-              <span>{t('absence-trends.compare.to', { title: c.b.title, date: day(c.b) })}</span>
+              <span>{t('absence-trends.compare.from', { title: isolated(c.a.title), date: day(c.a) })}</span>
+              <span>{t('absence-trends.compare.to', { title: isolated(c.b.title), date: day(c.b) })}</span>
             </p>
             <KeyFigures
               isSmall

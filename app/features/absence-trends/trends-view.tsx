@@ -55,7 +55,10 @@ export function AbsenceTrendsView({ data }: { data: TrendsViewData }) {
                 <select {...p} name="school" defaultValue={schoolParam}>
                   {data.schools.map((s) => (
                     <option key={s.school ?? ''} value={s.school ?? ''}>
-                      {t('absence-trends.schoolOption', { school: s.school ?? t('absence-trends.noSchool'), count: s.analyses })}
+                      {t('absence-trends.schoolOption', {
+                        school: `\u2068${s.school ?? t('absence-trends.noSchool')}\u2069`,
+                        count: s.analyses,
+                      })}
                     </option>
                   ))}
                 </select>
@@ -290,7 +293,7 @@ function StudentTrend({ student, uploads }: { student: StudentTimeline; uploads:
                   </th>
                   {p ? (
                     <>
-                      <td>{classroomLabel(p)}</td>
+                      <td className="nowrap">{classroomLabel(p)}</td>
                       <td className="num">{rate(p.attendanceRate)}</td>
                       <td className="num">{p.unexcused}</td>
                     </>
