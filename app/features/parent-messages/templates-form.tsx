@@ -28,8 +28,7 @@ export function MessageTemplatesForm({
   const { errors, onSubmit } = useSchemaForm(messageTemplatesSchema, templateFields, serverErrors)
   return (
     <article className="card" aria-labelledby="message-templates-title">
-      <h2 id="message-templates-title">{t('parent-messages.title')}</h2>
-      <p className="muted">{t('parent-messages.lead')}</p>
+      <h2 id="message-templates-title">{t('parent-messages.formTitle')}</h2>
       <p className="muted">{t('parent-messages.placeholders')}</p>
       <FormErrorNotice errors={errors} />
       <Form method="post" noValidate className="form" onSubmit={onSubmit}>
