@@ -13,7 +13,7 @@ import { createRoutes, notFound, say } from './contract.ts'
 // Following students up across analyses (issue 18): absence trends along a school's uploads, two
 // analyses compared, and the teacher's parent message templates.
 
-export function followUpRoutes() {
+export function absenceTrendsRoutes() {
   const routes = createRoutes()
   const { route } = routes
 
