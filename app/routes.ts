@@ -26,6 +26,7 @@ export default [
       route('single-analysis', 'routes/single-analysis.tsx'),
       route('last-multiple', 'routes/last-multiple.tsx'),
       route('absence-settings', 'routes/absence-settings.tsx'),
+      route('follow-up', 'routes/follow-up.tsx'),
       route('message-templates', 'routes/message-templates.tsx'),
       route('parent-messages', 'routes/parent-messages.tsx'),
       route('absence-trends', 'routes/absence-trends.tsx'),
@@ -45,6 +46,8 @@ export default [
     route('analyses/:analysisId/export.xlsx', 'routes/analysis-export.tsx', { id: 'analysis-export-xlsx' }),
     route('analyses/:analysisId/export.pdf', 'routes/analysis-export.tsx', { id: 'analysis-export-pdf' }),
     route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
+    route('follow-up/export.xlsx', 'routes/follow-up-export.tsx', { id: 'follow-up-export-xlsx' }),
+    route('follow-up/export.pdf', 'routes/follow-up-export.tsx', { id: 'follow-up-export-pdf' }),
     layout('routes/layouts/custom.tsx', [
       route('SignIn', 'routes/register.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),

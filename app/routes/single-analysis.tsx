@@ -5,6 +5,7 @@ import { ParentMessages } from '#app/features/parent-messages/index.ts'
 import { studentsMessages } from '#app/features/parent-messages/index.server.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
+import { ladderOf } from '#app/features/follow-up/index.server.ts'
 import { loadGradeRecords } from '#app/features/grades/index.server.ts'
 import { flashCookie } from '#app/features/accounts/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
@@ -47,6 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     url.searchParams.get('q'),
     schoolDays,
     await tierThresholdsOf(context.db, user.id),
+    await ladderOf({ db: context.db, userId: user.id }),
   )
   // The found students' parent messages, with the teacher's templates and ladder (issue 18).
   const parentMessages =
@@ -62,6 +64,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       'parent-messages.kinds',
       'parent-messages.list.open',
       'absence-trends.title',
+      'followUp.documents',
+      'followUp.steps',
     ]),
     analysis,
     absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}`, parentMessages },
@@ -159,7 +163,9 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             warned={absence.warned}
             thresholds={absence.thresholds}
             tiers={absence.tiers}
+            steps={absence.steps}
             settingsHref={`/${lang}/absence-settings`}
+            registerHref={`/${lang}/follow-up`}
             search={absence.search}
             searchAction={`/${lang}/single-analysis`}
             analysisId={analysis.id}

@@ -1,5 +1,3 @@
-// The follow-up's shared core (issue 18): the escalation ladder and how a student is recognised
-// across a teacher's analyses.
 export {
   defaultLadder,
   ladderDocuments,
@@ -14,3 +12,29 @@ export {
   type LadderStep,
 } from './ladder.ts'
 export { studentKey, type StudentIdentity } from './student-key.ts'
+export {
+  ladderBodySchema,
+  ladderFormFields,
+  ladderFormRows,
+  ladderFormSchema,
+  ladderFormValues,
+  ladderWire,
+  problemStep,
+} from './ladder-form.ts'
+export { LadderSettings } from './ladder-settings-view.tsx'
+export {
+  analysisDay,
+  registerStatus,
+  registerStatuses,
+  schoolYearOf,
+  schoolYearsOf,
+  studentsAtStep,
+  type ClassroomFollowUp,
+  type RegisterEntry,
+  type RegisterStatus,
+  type RegisterStatusView,
+  type RosterInput,
+  type StudentAtStep,
+} from './register-status.ts'
+export { issueFields, issueSchema, updateFields, updateSchema } from './register-form.ts'
+export { FollowUpRegisterView, type OutstandingRow, type RegisterFailure, type RegisterPageData } from './register-view.tsx'

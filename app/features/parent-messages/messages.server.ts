@@ -1,18 +1,16 @@
 import { studentsByUnexcused, type StoredAbsence } from '#app/features/absence/index.server.ts'
 import { findAnalysis } from '#app/features/analyses/index.server.ts'
-import { defaultLadder, type LadderStep } from '#app/features/follow-up/index.ts'
+import { ladderOf } from '#app/features/follow-up/index.server.ts'
+import type { LadderStep } from '#app/features/follow-up/index.ts'
 import type { Lang } from '#app/i18n/config.ts'
 import { catalogue } from '#app/i18n/messages.server.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { messageTemplatesOf } from './store.server.ts'
 import { studentMessages, type MessageStudent, type ParentMessage } from './student-messages.ts'
 
-/**
- * The escalation ladder a teacher's messages and comparisons use. The default ladder until the
- * teacher's own ladder settings land (issue 18's register): then this one function reads them.
- */
-export async function teacherLadder(_options: { db: Db; userId: string }): Promise<readonly LadderStep[]> {
-  return defaultLadder
+/** The escalation ladder a teacher's messages and comparisons use: her own (the absence settings). */
+export async function teacherLadder({ db, userId }: { db: Db; userId: string }): Promise<readonly LadderStep[]> {
+  return ladderOf({ db, userId })
 }
 
 export interface StudentsMessagesOptions {
