@@ -35,15 +35,22 @@ function week(missed: number): SheetRow[] {
   return [header, ...rows].map((cells, i) => ({ row: i + 1, cells }))
 }
 
-async function analysisOf(ctx: Ctx, userId: string, missed: number): Promise<string> {
+async function analysisOf(ctx: Ctx, userId: string, missed: number, to = '2025-09-11'): Promise<string> {
   const analysis = analyseAbsence(week(missed))
   const { records, entries } = absenceStorage(analysis)
   const saved = await saveAnalysis(
     ctx.db,
-    { userId, kind: 'absence', title: `week ${missed}`, meta: {}, headline: { to: '2025-09-11' }, report: analysis.report, records },
+    { userId, kind: 'absence', title: `week ${missed}`, meta: {}, headline: { to }, report: analysis.report, records },
     entries,
   )
   return saved.id
+}
+
+/** An analysis saved before students were entries: its students in its row. */
+async function oldAnalysisOf(ctx: Ctx, userId: string, missed: number, to: string): Promise<string> {
+  const analysis = analyseAbsence(week(missed))
+  const base = { userId, kind: 'absence' as const, title: `old ${missed}`, meta: {}, headline: { to }, report: analysis.report }
+  return (await saveAnalysis(ctx.db, { ...base, records: analysis.students })).id
 }
 
 const statusOf = async (run: Promise<unknown>) => {
@@ -72,6 +79,24 @@ describe('issue 18’s pages', () => {
       data: { comparison: { newToStep: { name: string; document: string }[] } }
     }
     expect(mine.data.comparison.newToStep.map((s) => [s.name, s.document])).toEqual([['سارة علي أحمد', 'firstWarning']])
+  })
+
+  it('follows a student through an analysis saved before entries and one saved since', async () => {
+    const ctx = testContext(testDb())
+    const { user, cookie } = await subscribedTeacher(ctx)
+    await oldAnalysisOf(ctx, user.id, 1, '2025-09-04')
+    await analysisOf(ctx, user.id, 3, '2025-09-11')
+    const page = await trendsLoader(args(ctx, get(cookie, `absence-trends?q=${encodeURIComponent('سارة علي أحمد')}`)))
+    // 1 then 3 unexcused days of 5: 80% then 40%.
+    expect(page.data.students).toHaveLength(1)
+    expect(page.data.students?.[0]?.points.map((p) => [p?.unexcused, p?.attendanceRate])).toEqual([
+      [1, 80],
+      [3, 40],
+    ])
+    // Two words: the timeline, and the search field says why.
+    const short = await trendsLoader(args(ctx, get(cookie, `absence-trends?q=${encodeURIComponent('سارة علي')}`)))
+    expect(short.data.searchError).toBe('absence.search.tooShort')
+    expect(short.data.uploads).toHaveLength(2)
   })
 
   it('lists a step’s students with its message, to the guardian’s number', async () => {

@@ -1,6 +1,6 @@
 import { Form } from 'react-router'
 import { dirOf } from '#app/i18n/config.ts'
-import { formatDay, formatRate } from '#app/i18n/format.ts'
+import { formatDay, formatNumber, formatRate } from '#app/i18n/format.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { AppLink } from '#app/ui/app-link.tsx'
 import { LineChart } from '#app/ui/charts.tsx'
@@ -125,8 +125,8 @@ export function AbsenceTrendsView({ data }: { data: TrendsViewData }) {
                       </th>
                       <td className="nowrap">{dayLabel(u)}</td>
                       <td className="num">{rate(u.attendanceRate)}</td>
-                      <td className="num">{u.unexcused}</td>
-                      <td className="num">{u.students}</td>
+                      <td className="num">{formatNumber(lang, u.unexcused)}</td>
+                      <td className="num">{formatNumber(lang, u.students)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -248,7 +248,7 @@ function StudentTrend({ student, uploads }: { student: StudentTimeline; uploads:
           isSmall
           items={[
             { label: t('absence-trends.uploads.attendance'), value: rate(latest.attendanceRate), tone: 'present' },
-            { label: t('absence-trends.uploads.unexcused'), value: String(latest.unexcused), tone: 'unexcused' },
+            { label: t('absence-trends.uploads.unexcused'), value: formatNumber(lang, latest.unexcused), tone: 'unexcused' },
           ]}
         />
       ) : null}
@@ -295,7 +295,7 @@ function StudentTrend({ student, uploads }: { student: StudentTimeline; uploads:
                     <>
                       <td className="nowrap">{classroomLabel(p)}</td>
                       <td className="num">{rate(p.attendanceRate)}</td>
-                      <td className="num">{p.unexcused}</td>
+                      <td className="num">{formatNumber(lang, p.unexcused)}</td>
                     </>
                   ) : (
                     <td colSpan={3} className="muted">

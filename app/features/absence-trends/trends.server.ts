@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { studentLines, studentsNamed, type StoredAbsence } from '#app/features/absence/index.server.ts'
+import { entriesNamed, studentLines, studentsNamed, type StoredAbsence } from '#app/features/absence/index.server.ts'
 import { minimumSearchWords, type AbsenceSummary, type ClassroomFigures } from '#app/features/absence/index.ts'
 import { findAnalysis, listAnalyses } from '#app/features/analyses/index.server.ts'
 import { normalizeLabel, normalizeName } from '#app/features/analyses/index.ts'
@@ -90,8 +90,30 @@ export async function absenceTrends({ db, userId, school, q }: AbsenceTrendsOpti
   let students: StudentTimeline[] | null = null
   if (q) {
     studentsQuery(q)
+    // Through the name index of each upload; an analysis saved before entries is read whole.
+    const withEntries = new Set(
+      (
+        await db
+          .select({ id: analyses.id })
+          .from(analyses)
+          .where(
+            and(
+              eq(analyses.userId, userId),
+              inArray(
+                analyses.id,
+                heads.map((h) => h.id),
+              ),
+              sql`${analyses.records}->>'entries' is not null`,
+            ),
+          )
+      ).map((r) => r.id),
+    )
     const found = []
     for (const head of heads) {
+      if (withEntries.has(head.id)) {
+        found.push(await entriesNamed({ db, analysisId: head.id, q }))
+        continue
+      }
       const stored = await findAnalysis(db, userId, head.id)
       found.push(stored?.kind === 'absence' ? await studentsNamed({ db, stored: stored as StoredAbsence, q }) : [])
     }

@@ -103,3 +103,8 @@ export async function studentsNamed({ db, stored, q }: { db: Db; stored: StoredA
   if (!hasEntries(stored.records)) return (await loadAbsence(db, stored)).students.filter((s) => keyMatches(nameKey(s.name), key))
   return (await analysisEntriesByName(db, stored.id, STUDENTS, key)) as StudentFigures[]
 }
+
+/** studentsNamed for an analysis whose students are entries, by its id alone (its teacher's, checked by the caller). */
+export async function entriesNamed({ db, analysisId, q }: { db: Db; analysisId: string; q: string }): Promise<StudentFigures[]> {
+  return (await analysisEntriesByName(db, analysisId, STUDENTS, searchKey(q))) as StudentFigures[]
+}
