@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   return {
-    messages: getMessages(lang, ['absence-settings', 'absence.tiers', 'followUp']),
+    messages: getMessages(lang, ['absence-settings', 'absence.tiers', 'followUp', 'parent-messages.edit']),
     thresholds: tierThresholdsWire(await tierThresholdsOf({ db: context.db, userId: user.id })),
     ladder: await ladderOf({ db: context.db, userId: user.id }),
   }
@@ -142,6 +142,9 @@ export default function AbsenceSettings({ loaderData, actionData }: Route.Compon
             typed={isLadder ? actionData.values : undefined}
             isBusy={isBusy}
           />
+          <p>
+            <AppLink to="message-templates">{t('parent-messages.edit')}</AppLink>
+          </p>
           <p>
             <AppLink to="last-multiple">{t('absence-settings.toAnalyses')}</AppLink>
           </p>

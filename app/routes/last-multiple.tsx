@@ -17,7 +17,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   const list = await listAnalyses({ db: context.db, userId: user.id })
   return {
-    messages: getMessages(lang, ['analyses']),
+    messages: getMessages(lang, ['analyses', 'absence-trends.title', 'absence-trends.toCompare']),
     analyses: list.map((a) => ({ id: a.id, kind: a.kind, title: a.title, headline: a.headline, createdAt: a.createdAt.toISOString() })),
   }
 }
@@ -53,6 +53,16 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
           <AppLink className="button button-primary" to="analysis">
             {t('analyses.list.newAbsence')}
           </AppLink>
+          {loaderData.analyses.some((a) => a.kind === 'absence') ? (
+            <>
+              <AppLink className="button button-ghost" to="absence-trends">
+                {t('absence-trends.title')}
+              </AppLink>
+              <AppLink className="button button-ghost" to="absence-compare">
+                {t('absence-trends.toCompare')}
+              </AppLink>
+            </>
+          ) : null}
         </p>
       </PageHero>
       <section className="section">

@@ -1,6 +1,8 @@
 import { data, redirect } from 'react-router'
 import { absenceReportPage, schoolDaysFromQuery, tierThresholdsOf } from '#app/features/absence/index.server.ts'
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
+import { ParentMessages } from '#app/features/parent-messages/index.ts'
+import { studentsMessages } from '#app/features/parent-messages/index.server.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
 import { ladderOf } from '#app/features/follow-up/index.server.ts'
@@ -48,10 +50,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
     ladder: await ladderOf({ db: context.db, userId: user.id }),
   })
+  // The found students' parent messages, with the teacher's templates and ladder (issue 18).
+  const parentMessages =
+    page.search && 'students' in page.search
+      ? await studentsMessages({ db: context.db, userId: user.id, lang, school: stored.meta.school, students: page.search.students })
+      : []
   return {
-    messages: getMessages(lang, ['absence-report', 'analyses', 'absence', 'followUp.documents', 'followUp.steps']),
+    messages: getMessages(lang, [
+      'absence-report',
+      'analyses',
+      'absence',
+      'parent-messages.card',
+      'parent-messages.kinds',
+      'parent-messages.list.open',
+      'absence-trends.title',
+      'followUp.documents',
+      'followUp.steps',
+    ]),
     analysis,
-    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}` },
+    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}`, parentMessages },
     grades: null,
   }
 }
@@ -122,6 +139,16 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
               {t('analyses.report.exportExcel')}
             </a>
           </div>
+          {absence ? (
+            <div className="report-exports">
+              <AppLink className="button button-ghost" to={`parent-messages?id=${analysis.id}`}>
+                {t('parent-messages.list.open')}
+              </AppLink>
+              <AppLink className="button button-ghost" to="absence-trends">
+                {t('absence-trends.title')}
+              </AppLink>
+            </div>
+          ) : null}
           <div className="report-toolbar-end">
             <ConfirmDelete
               label={t('analyses.report.delete')}
@@ -144,6 +171,13 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             analysisId={analysis.id}
             maxSchoolDays={maxSchoolDays}
             schoolDaysError={absence.schoolDaysError}
+            studentExtra={
+              absence.search && 'students' in absence.search
+                ? absence.search.students.map((st, index) => (
+                    <ParentMessages key={index} messages={absence.parentMessages[index] ?? []} studentName={st.name} />
+                  ))
+                : undefined
+            }
           />
         ) : null}
         {grades ? (

@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from './fixtures.ts'
 import { axe, langs, pagePath, publicPaths } from './helpers.ts'
-import { signedInTeacher } from './teacher.ts'
+import { signedInTeacher, subscribedTeacher } from './teacher.ts'
+import { october, reem, sara, september } from './trend-files.ts'
 
 // axe (experimental rules included) on every public page, in both languages and both colour
 // modes: no serious or critical violations, and no heading that skips a level (axe calls that
@@ -77,6 +78,38 @@ test('account and billing pages have no serious or critical violations', { tag: 
   for (const path of paths) {
     await page.goto(path)
     found.push(...(await findingsInBothModes(page, path, serious)))
+  }
+  expect(found).toEqual([])
+})
+
+// Issue 18's pages, with two uploads of one school a month apart (trend-files.ts), in both
+// languages: the trend with a student found, the comparison, the messages of a step, the templates.
+test('trends, comparison and parent message pages have no serious or critical violations', { tag: '@once' }, async ({ page }) => {
+  test.setTimeout(240_000)
+  await subscribedTeacher(page, 'ar', 'axe-trends')
+  const ids: string[] = []
+  for (const [name, csv] of [
+    ['september.csv', september],
+    ['october.csv', october],
+  ] as const) {
+    await page.goto('/ar/analysis')
+    await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') })
+    await page.locator('main button[type="submit"]').click()
+    await expect(page).toHaveURL(/single-analysis\?id=/)
+    ids.push(new URL(page.url()).searchParams.get('id') ?? '')
+  }
+  const found: string[] = []
+  for (const lang of langs) {
+    for (const path of [
+      `/${lang}/absence-trends?q=${encodeURIComponent(reem)}`,
+      `/${lang}/absence-compare?a=${ids[0]}&b=${ids[1]}`,
+      `/${lang}/parent-messages?id=${ids[1]}`,
+      `/${lang}/message-templates`,
+      `/${lang}/single-analysis?id=${ids[1]}&q=${encodeURIComponent(sara)}`,
+    ]) {
+      await page.goto(path)
+      found.push(...(await findingsInBothModes(page, path, (v) => serious(v) || v.id === 'heading-order')))
+    }
   }
   expect(found).toEqual([])
 })

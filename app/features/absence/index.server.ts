@@ -12,3 +12,11 @@ export {
   type AbsenceRostersOptions,
   type RosterStudent,
 } from './rosters.server.ts'
+export {
+  entriesNamed,
+  studentLines,
+  studentsByUnexcused,
+  studentsNamed,
+  type StudentLine,
+  type UnexcusedRangeOptions,
+} from './student-lines.server.ts'

@@ -49,3 +49,4 @@ export {
 } from './tiers.ts'
 export { tierThresholdFields, tierThresholdsSchema, tierThresholdsWire } from './tier-thresholds.ts'
 export { countSteps, studentStep, type AbsenceSteps, type ClassroomSteps, type StepTally, type StudentStep } from './steps.ts'
+export { guardianMobileColumn, normaliseGuardianMobile } from './guardian-mobile.ts'

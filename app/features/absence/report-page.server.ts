@@ -146,5 +146,7 @@ function studentView(s: StudentFigures, thresholds: TierThresholds, ladder: read
     tier: tierOf(s, thresholds),
     step: studentStep(s.unexcused, ladder),
     ...(s.absences && { absences: s.absences }),
+    // The teacher's own student: the number is what the parent message's WhatsApp link needs.
+    ...(s.guardianMobile && { guardianMobile: s.guardianMobile }),
   }
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Form } from 'react-router'
 import { dirOf } from '#app/i18n/config.ts'
 import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/format.ts'
@@ -35,6 +36,7 @@ export type StudentSearch =
         | 'absenceRate'
         | 'warningLevel'
         | 'absences'
+        | 'guardianMobile'
       > &
         WithTier)[]
     }
@@ -64,6 +66,7 @@ export function AbsenceReportView({
   analysisId,
   maxSchoolDays,
   schoolDaysError = null,
+  studentExtra,
 }: {
   report: AbsenceReport
   /** The most school days a teacher may enter for a totals file. */
@@ -83,6 +86,8 @@ export function AbsenceReportView({
   search: StudentSearch
   searchAction: string
   analysisId: string
+  /** What the page adds under each found student (the parent messages), in the results' order. */
+  studentExtra?: readonly ReactNode[]
 }) {
   const { t } = useT()
   const lang = useLang()
@@ -211,7 +216,7 @@ export function AbsenceReportView({
         {search && 'students' in search ? (
           <div className="search-results" aria-live="polite">
             <p>{t('absence-report.search.results', { count: search.students.length })}</p>
-            {search.students.map((st) => (
+            {search.students.map((st, index) => (
               <article key={`${st.name}-${st.grade}-${st.classroom}`} className="card student-card">
                 <h3>{st.name}</h3>
                 <p className="muted">
@@ -265,6 +270,7 @@ export function AbsenceReportView({
                 ) : (
                   <p>{t('absence-report.search.noAbsences')}</p>
                 )}
+                {studentExtra?.[index]}
               </article>
             ))}
           </div>

@@ -163,5 +163,10 @@ export const studentWire = wireShape(
       .array(z.object({ date: wireDay, hijri: z.string(), weekday: z.int().min(0).max(6), type: z.enum(['excused', 'unexcused']) }))
       .optional()
       .describe('Daily records only: a totals file has no dates'),
+    guardianMobile: z
+      .string()
+      .regex(/^\d{8,15}$/)
+      .optional()
+      .describe('The guardian’s mobile with its country code (9665…), when the uploaded file had the column; for a parent message'),
   }),
 )

@@ -490,6 +490,20 @@ export const followUpRegister = pgTable(
 )
 
 /**
+ * A teacher's parent messages (issue 18): the templates per escalation document and for a
+ * same-day absence, in Arabic and English (`{ ar: { firstWarning: '…', … }, en: { … } }`, checked
+ * by the parent-messages feature's schema before every write). No row: the default templates of
+ * the locale files. Deleted with the teacher's account.
+ */
+export const parentMessageTemplates = pgTable('parent_message_templates', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  templates: jsonb('templates').$type<Record<string, Record<string, string>>>().notNull(),
+  updatedAt: updatedAt(),
+})
+
+/**
  * A teacher's paper test: the header fields, and the questions as typed JSON (docs/api.md's shapes,
  * validated by the exams feature's schema before every write). The count and total are kept
  * beside them for the list. Deleted with the teacher's account.

@@ -10,6 +10,7 @@ import { contentRoutes } from './content.ts'
 import { domainErrorResponse, say, ValidationFailed, validationFailedResponse, type ApiEnv, type Routes } from './contract.ts'
 import { examsRoutes } from './exams.ts'
 import { followUpRoutes } from './follow-up.ts'
+import { absenceTrendsRoutes } from './absence-trends.ts'
 import { openApiRoutes } from './openapi.ts'
 
 // `/api/v1`: the JSON REST API. Its routes are the route files' (each route declared once with
@@ -19,7 +20,7 @@ import { openApiRoutes } from './openapi.ts'
 /** Every route file's routes, in the order they are mounted; the reference's two routes last. */
 export function apiRoutes(): Routes[] {
   // The tests first: they and their images set their own body limits, before the shared ones.
-  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), followUpRoutes()]
+  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), followUpRoutes(), absenceTrendsRoutes()]
   const all: Routes[] = [...routes, openApiRoutes(() => all.flatMap((r) => r.contracts))]
   return all
 }
