@@ -379,7 +379,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                   </div>
                 </div>
               ) : null}
-              <FormField id="sc-logo" label={t('accounts.school.logo')} hint={t('accounts.school.logoHint')} errors={errorsOf('school').logo}>
+              <FormField
+                id="sc-logo"
+                label={t('accounts.school.logo')}
+                hint={t('accounts.school.logoHint')}
+                errors={errorsOf('school').logo}
+              >
                 {(p) => (
                   <FileChooser
                     {...p}

@@ -4,7 +4,9 @@ import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
 import { loadGradeRecords } from '#app/features/grades/index.server.ts'
-import { flashCookie } from '#app/features/accounts/index.server.ts'
+import { flashCookie, schoolDetailsOf } from '#app/features/accounts/index.server.ts'
+import { ladderDocuments, StepDocumentsBlock } from '#app/features/follow-up/index.ts'
+import { stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { formatDate } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
@@ -34,6 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       analysis,
       absence: null,
       grades: { report, choice, query: bandsQuery(choice) },
+      followUp: null,
     }
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
@@ -46,11 +49,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     schoolDays,
     await tierThresholdsOf(context.db, user.id),
   )
+  // The follow-up letters by step (issue 18): the ladder in force, its counts, the school details.
+  const followUp = {
+    steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored }),
+    hasSchool: (await schoolDetailsOf({ db: context.db, userId: user.id })) !== null,
+    classrooms: stored.report.byClassroom.map((g) => `${g.grade} / ${g.classroom}`),
+  }
   return {
-    messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
+    messages: getMessages(lang, [
+      'absence-report',
+      'analyses',
+      'absence',
+      'letters.block',
+      ...ladderDocuments.map((d) => `letters.documents.${d}.title`),
+    ]),
     analysis,
     absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}` },
     grades: null,
+    followUp,
   }
 }
 
@@ -69,7 +85,7 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analys
 export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { analysis, absence, grades } = loaderData
+  const { analysis, absence, grades, followUp } = loaderData
   const query = grades?.query || absence?.query
   const exportQuery = query ? `?${query}` : ''
   const created = formatDate(lang, analysis.createdAt)
@@ -140,6 +156,7 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             analysisId={analysis.id}
             maxSchoolDays={maxSchoolDays}
             schoolDaysError={absence.schoolDaysError}
+            afterWarnings={followUp ? <StepDocumentsBlock analysisId={analysis.id} {...followUp} /> : null}
           />
         ) : null}
         {grades ? (

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Form } from 'react-router'
 import { dirOf } from '#app/i18n/config.ts'
 import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/format.ts'
@@ -60,6 +61,7 @@ export function AbsenceReportView({
   analysisId,
   maxSchoolDays,
   schoolDaysError = null,
+  afterWarnings = null,
 }: {
   report: AbsenceReport
   /** The most school days a teacher may enter for a totals file. */
@@ -75,6 +77,8 @@ export function AbsenceReportView({
   search: StudentSearch
   searchAction: string
   analysisId: string
+  /** What the page shows after the warnings (the follow-up letters by step, issue 18). */
+  afterWarnings?: ReactNode
 }) {
   const { t } = useT()
   const lang = useLang()
@@ -303,6 +307,8 @@ export function AbsenceReportView({
           <p>{t('absence-report.warnings.none')}</p>
         )}
       </section>
+
+      {afterWarnings}
 
       <section className="report-section" aria-labelledby="tables-title">
         <h2 id="tables-title">{t('absence-report.tables.title')}</h2>

@@ -61,11 +61,7 @@ export async function storeSchoolLogo(files: FileStore, data: Uint8Array): Promi
     const image = sharp(data, { limitInputPixels: AVATAR_MAX_PIXELS, failOn: 'error' })
     const meta = await image.metadata()
     if (!meta.width || !meta.height) throw new Error('no dimensions')
-    output = await image
-      .rotate()
-      .resize(LOGO_BOX, LOGO_BOX, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 90 })
-      .toBuffer()
+    output = await image.rotate().resize(LOGO_BOX, LOGO_BOX, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 90 }).toBuffer()
   } catch (error) {
     const tooBig = error instanceof Error && /pixel limit/i.test(error.message)
     throw refuse(tooBig ? 'accounts.errors.logoPixels' : 'accounts.errors.logoType')

@@ -12,13 +12,7 @@ export {
   updateProfile,
 } from './account-changes.server.ts'
 export { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, imageTypeOf, storeAvatar, storeSchoolLogo } from './avatar.server.ts'
-export {
-  removeSchoolLogo,
-  saveSchoolDetails,
-  schoolDetailsOf,
-  schoolLogoBytes,
-  type SchoolDetails,
-} from './school-details.server.ts'
+export { removeSchoolLogo, saveSchoolDetails, schoolDetailsOf, schoolLogoBytes, type SchoolDetails } from './school-details.server.ts'
 export {
   CODE_MAX_ATTEMPTS,
   CODE_RESEND_SECONDS,

@@ -330,7 +330,12 @@ export function authRoutes() {
       description:
         'The school’s name is required; an optional field left out keeps its value, an empty one clears it. JSON, or a form carrying an optional `logo` file (checked like the profile picture); `remove_logo: true` takes the logo off.',
       auth: 'bearer',
-      body: { kind: 'json-or-multipart', json: schoolDetailsSchema, name: 'SchoolDetailsRequest', multipart: withLogo(schoolDetailsSchema) },
+      body: {
+        kind: 'json-or-multipart',
+        json: schoolDetailsSchema,
+        name: 'SchoolDetailsRequest',
+        multipart: withLogo(schoolDetailsSchema),
+      },
       data: z.object({ school: schoolDetailsWire }),
       errors: [413, 422, 503],
     },

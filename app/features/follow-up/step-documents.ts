@@ -1,0 +1,66 @@
+import { compareClassrooms, compareNames } from '#app/features/analyses/index.ts'
+import type { StudentFigures } from '#app/features/absence/index.ts'
+import { stepOf, type LadderStep } from './ladder.ts'
+
+// Which students a step's documents are for, in the order they are printed (docs/follow-up-letters.md).
+// Pure: the PDF, the workbook, the report's block and the tests read the same lists.
+
+/** What a step's document prints of a student. */
+export interface StepStudent {
+  readonly name: string
+  readonly studentId: string | null
+  readonly grade: string
+  readonly classroom: string
+  readonly unexcused: number
+  /** Daily files: the days of unexcused absence, oldest first (`YYYY-MM-DD`, Gregorian and Umm al-Qura); null for a totals file. */
+  readonly unexcusedDays: readonly { readonly date: string; readonly hijri: string; readonly weekday: number }[] | null
+}
+
+/**
+ * The students at step `stepIndex` (0 = the first): those whose unexcused days reached it and not
+ * yet the next (stepOf), in one classroom when `classroom` is given (`grade / classroom` as the
+ * report writes it, or the classroom alone), in classroom order (grade, then number), then by name.
+ */
+export function studentsAtStep(
+  students: readonly StudentFigures[],
+  ladder: readonly LadderStep[],
+  stepIndex: number,
+  classroom?: string | null,
+): StepStudent[] {
+  const wanted = classroom?.trim() || null
+  return students
+    .filter((s) => stepOf(s.unexcused, ladder) === stepIndex)
+    .filter((s) => wanted === null || isClassroom(s, wanted))
+    .sort((a, b) => compareClassrooms(a, b) || compareNames(a.name, b.name))
+    .map((s) => ({
+      name: s.name,
+      studentId: s.studentId,
+      grade: s.grade,
+      classroom: s.classroom,
+      unexcused: s.unexcused,
+      unexcusedDays: s.absences
+        ? s.absences.filter((a) => a.type === 'unexcused').map((a) => ({ date: a.date, hijri: a.hijri, weekday: a.weekday }))
+        : null,
+    }))
+}
+
+/** A classroom as the report labels it (`الأول المتوسط / 1`), or its number alone. */
+export const classroomLabel = (s: { grade: string; classroom: string }) => `${s.grade} / ${s.classroom}`
+const isClassroom = (s: { grade: string; classroom: string }, wanted: string) => classroomLabel(s) === wanted || s.classroom === wanted
+
+/** How many students are at each step of the ladder (index = step), from how many have each number of unexcused days. */
+export function studentsPerStep(tally: ReadonlyMap<number, number>, ladder: readonly LadderStep[]): number[] {
+  const counts = ladder.map(() => 0)
+  for (const [days, students] of tally) {
+    const step = stepOf(days, ladder)
+    if (step !== null) counts[step] = (counts[step] ?? 0) + students
+  }
+  return counts
+}
+
+/** The classrooms with students at a step, in school order, as `grade / classroom` labels. */
+export function classroomsAtStep(students: readonly StepStudent[]): string[] {
+  const seen = new Set<string>()
+  for (const s of students) seen.add(classroomLabel(s))
+  return [...seen]
+}
