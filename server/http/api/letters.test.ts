@@ -80,6 +80,9 @@ const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer())
 describe('step letters in the API', () => {
   it('prints one letter a student at the step, in classroom then name order, in the language asked for', async () => {
     const { headers, id } = await teacherWithUpload()
+    const school = { school_name: 'King Fahd Intermediate', education_office: 'Riyadh Education', principal_name: 'Saad Alotaibi' }
+    const put = { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(school) }
+    expect((await app.request('/api/v1/auth/profile/school', put)).status).toBe(200)
     const res = await app.request(`/api/v1/analyses/${id}/steps/1/letters.pdf`, { headers })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/pdf')
@@ -95,6 +98,8 @@ describe('step letters in the API', () => {
     expect(pages[0]).toMatch(/Tuesday\s+17 Rabiʻ I 1447 AH\s+9 September 2025/)
     expect(pages[0]).not.toContain('10 September 2025')
     expect(pages[0]).toContain('The guardian declined to sign')
+    // The letterhead and the principal's line from the school details, on every page.
+    for (const page of pages) for (const detail of Object.values(school)) expect(page).toContain(detail)
 
     // Arabic on request: the same students, the Arabic title.
     const ar = await bytesOf(await app.request(`/api/v1/analyses/${id}/steps/1/letters.pdf?lang=ar`, { headers }))
