@@ -34,11 +34,10 @@ describe('schoolDetailsSchema', () => {
     })
     const refused = z.safeParse(schoolDetailsSchema, { school_name: '   ', principal_name: 'x'.repeat(121) })
     expect(refused.success).toBe(false)
-    if (!refused.success)
-      expect(fieldErrorsOf(refused.error)).toEqual({
-        school_name: ['accounts.errors.schoolNameRequired'],
-        principal_name: ['accounts.errors.schoolTextLong'],
-      })
+    expect(fieldErrorsOf(refused.error!)).toEqual({
+      school_name: ['accounts.errors.schoolNameRequired'],
+      principal_name: ['accounts.errors.schoolTextLong'],
+    })
   })
 })
 

@@ -137,14 +137,16 @@ describe('step letters in the API', () => {
   it('answers 404 for another teacher’s analysis, a step the ladder lacks and a step without students', async () => {
     const { id } = await teacherWithUpload()
     const other = await teacherWithUpload()
-    for (const path of [
+    const paths = [
       `/api/v1/analyses/${id}/steps/1/letters.pdf`,
       `/api/v1/analyses/${id}/steps/1/letters.xlsx`,
       `/api/v1/analyses/${other.id}/steps/6/letters.pdf`,
       `/api/v1/analyses/${other.id}/steps/0/letters.pdf`,
       `/api/v1/analyses/${other.id}/steps/3/letters.pdf`,
-    ])
-      expect((await app.request(path, { headers: other.headers })).status, path).toBe(404)
+    ]
+    const statuses: Record<string, number> = {}
+    for (const path of paths) statuses[path] = (await app.request(path, { headers: other.headers })).status
+    expect(statuses).toEqual(Object.fromEntries(paths.map((path) => [path, 404])))
     expect((await app.request(`/api/v1/analyses/${id}/steps/1/letters.pdf`)).status).toBe(401)
   })
 

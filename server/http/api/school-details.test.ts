@@ -14,6 +14,7 @@ let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase((db) => {
   services = testServices(db)
   app = apiTestApp(services)
+  return Promise.resolve()
 })
 
 const png = () =>
