@@ -11,7 +11,7 @@ const families = ['القحطاني', 'العتيبي', 'الشهري', 'الغ�
 
 /** `count` students at the first warning, each with 3 or 4 dated days of unexcused absence. */
 function students(count: number): StepLettersPdfOptions['students'] {
-  return Array.from({ length: count }, (_, i) => {
+  return Array.from({ length: count }, (_unused, i) => {
     const days = 3 + (i % 2)
     return {
       name: `${first[i % first.length]} ${first[(i + 3) % first.length]} ${families[i % families.length]}`,

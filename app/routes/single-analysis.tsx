@@ -53,7 +53,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const followUp = {
     steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored }),
     hasSchool: (await schoolDetailsOf({ db: context.db, userId: user.id })) !== null,
-    classrooms: stored.report.byClassroom.map((g) => `${g.grade} / ${g.classroom}`),
   }
   return {
     messages: getMessages(lang, [

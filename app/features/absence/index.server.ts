@@ -4,4 +4,4 @@ export { absenceReportPage, absenceTiers, searchAbsenceStudents } from './report
 export { saveTierThresholds, tierThresholdsOf, tiersOfAnalysis } from './tier-settings.server.ts'
 export { absenceExport, absenceStorage, loadAbsence, schoolDaysFromQuery, type StoredAbsence } from './export.server.ts'
 export { absenceAnalysisWire, studentWire, tierThresholdsAnswerWire, tiersJson } from './wire.server.ts'
-export { unexcusedDaysTally } from './unexcused-days.server.ts'
+export { unexcusedDaysTally, type UnexcusedDaysCount } from './unexcused-days.server.ts'

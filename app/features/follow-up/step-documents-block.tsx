@@ -10,9 +10,9 @@ export interface StepDocumentsBlockProps {
     readonly name: string | null
     readonly document: LadderDocument
     readonly students: number
+    /** The classrooms of the step's students (`grade / classroom`), to print one classroom's letters. */
+    readonly classrooms: readonly string[]
   }[]
-  /** The analysis's classrooms (`grade / classroom`), to print one classroom's letters. */
-  readonly classrooms: readonly string[]
   /** Whether the teacher has entered her school's details (else the letters leave lines for them). */
   readonly hasSchool: boolean
 }
@@ -22,7 +22,7 @@ export interface StepDocumentsBlockProps {
  * letters (PDF) and list (Excel), for all classrooms or one. Plain GET forms: the downloads work
  * without a script.
  */
-export function StepDocumentsBlock({ analysisId, steps, classrooms, hasSchool }: StepDocumentsBlockProps) {
+export function StepDocumentsBlock({ analysisId, steps, hasSchool }: StepDocumentsBlockProps) {
   const { t } = useT()
   const lang = useLang()
   const base = `/${lang}/analyses/${analysisId}/steps`
@@ -42,19 +42,19 @@ export function StepDocumentsBlock({ analysisId, steps, classrooms, hasSchool }:
           return (
             <li key={step.number} className="step-documents-step" aria-labelledby={headingId}>
               <div className="step-documents-head">
-                <h3 id={headingId}>{t('letters.block.step', { number: step.number, document: title, days: step.days })}</h3>
+                <h3 id={headingId}>{t('letters.block.step', { number: step.number, document: title, count: step.days })}</h3>
                 <span className={step.students > 0 ? 'badge-inline' : 'muted'}>
                   {t('letters.block.students', { count: step.students })}
                 </span>
               </div>
               {step.students > 0 ? (
                 <form method="get" action={`${base}/${step.number}/letters.pdf`} className="step-documents-form">
-                  {classrooms.length > 1 ? (
+                  {step.classrooms.length > 1 ? (
                     <div className="field">
                       <label htmlFor={`step-${step.number}-classroom`}>{t('letters.block.classroom')}</label>
                       <select id={`step-${step.number}-classroom`} name="classroom" defaultValue="">
                         <option value="">{t('letters.block.allClassrooms')}</option>
-                        {classrooms.map((c) => (
+                        {step.classrooms.map((c) => (
                           <option key={c} value={c}>
                             {c}
                           </option>

@@ -112,18 +112,27 @@ export interface StepDocumentsSummaryOptions {
   readonly stored: StoredAbsence
 }
 
-/** A step as the report's block lists it: its place, days, document and how many students are at it. */
+/** A step as the report's block lists it: its place, days, document, how many students are at it and their classrooms. */
 export interface StepSummary {
   readonly number: number
   readonly days: number
   readonly name: string | null
   readonly document: LadderDocument
   readonly students: number
+  /** `grade / classroom` of the step's students, in school order. */
+  readonly classrooms: readonly string[]
 }
 
 /** Every step of the ladder in force with its count of students, for the report's block. */
 export async function stepDocumentsSummary({ db, userId, stored }: StepDocumentsSummaryOptions): Promise<StepSummary[]> {
   const ladder = await ladderOf({ db, userId })
-  const counts = studentsPerStep(await unexcusedDaysTally({ db, stored }), ladder)
-  return ladder.map((step, i) => ({ number: i + 1, days: step.days, name: step.name, document: step.document, students: counts[i] ?? 0 }))
+  const tallies = studentsPerStep(await unexcusedDaysTally({ db, stored }), ladder)
+  return ladder.map((step, i) => ({
+    number: i + 1,
+    days: step.days,
+    name: step.name,
+    document: step.document,
+    students: tallies[i]?.students ?? 0,
+    classrooms: tallies[i]?.classrooms ?? [],
+  }))
 }

@@ -90,17 +90,26 @@ describe('studentsAtStep', () => {
 })
 
 describe('studentsPerStep', () => {
-  it('counts each step from how many students have each number of days', () => {
-    // 2 days ×4 (none), 3 ×2 and 4 ×1 (step 0), 9 ×1 (step 1), 30 ×2 (step 4).
-    const tally = new Map([
-      [2, 4],
-      [3, 2],
-      [4, 1],
-      [9, 1],
-      [30, 2],
+  it('counts each step and names its classrooms in school order, from how many students of a classroom have each number of days', () => {
+    const row = (grade: string, classroom: string, unexcused: number, count: number) => ({ grade, classroom, unexcused, students: count })
+    // 2 days (none) ×4; step 0: 3 days ×2 in second 1, 4 days ×1 in first 10, 3 days ×1 in first 2;
+    // step 1: 9 days ×1 in first 2; step 4: 30 days ×2 in first 2.
+    const tally = [
+      row(first, '1', 2, 4),
+      row(second, '1', 3, 2),
+      row(first, '10', 4, 1),
+      row(first, '2', 3, 1),
+      row(first, '2', 9, 1),
+      row(first, '2', 30, 2),
+    ]
+    expect(studentsPerStep(tally, standard)).toEqual([
+      { students: 4, classrooms: [`${first} / 2`, `${first} / 10`, `${second} / 1`] },
+      { students: 1, classrooms: [`${first} / 2`] },
+      { students: 0, classrooms: [] },
+      { students: 0, classrooms: [] },
+      { students: 2, classrooms: [`${first} / 2`] },
     ])
-    expect(studentsPerStep(tally, standard)).toEqual([3, 1, 0, 0, 2])
-    expect(studentsPerStep(new Map(), ladderPresets.short)).toEqual([0, 0, 0])
+    expect(studentsPerStep([], ladderPresets.short)).toEqual([0, 0, 0].map(() => ({ students: 0, classrooms: [] })))
   })
 })
 

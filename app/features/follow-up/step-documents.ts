@@ -48,19 +48,28 @@ export function studentsAtStep(
 export const classroomLabel = (s: { grade: string; classroom: string }) => `${s.grade} / ${s.classroom}`
 const isClassroom = (s: { grade: string; classroom: string }, wanted: string) => classroomLabel(s) === wanted || s.classroom === wanted
 
-/** How many students are at each step of the ladder (index = step), from how many have each number of unexcused days. */
-export function studentsPerStep(tally: ReadonlyMap<number, number>, ladder: readonly LadderStep[]): number[] {
-  const counts = ladder.map(() => 0)
-  for (const [days, students] of tally) {
-    const step = stepOf(days, ladder)
-    if (step !== null) counts[step] = (counts[step] ?? 0) + students
-  }
-  return counts
+/** A step's count of students and the classrooms they are in (school order), for the report's block. */
+export interface StepTally {
+  readonly students: number
+  readonly classrooms: readonly string[]
 }
 
-/** The classrooms with students at a step, in school order, as `grade / classroom` labels. */
-export function classroomsAtStep(students: readonly StepStudent[]): string[] {
-  const seen = new Set<string>()
-  for (const s of students) seen.add(classroomLabel(s))
-  return [...seen]
+/**
+ * How many students are at each step of the ladder (index = step) and in which classrooms, from
+ * how many students of each classroom have each number of unexcused days.
+ */
+export function studentsPerStep(
+  tally: readonly { grade: string; classroom: string; unexcused: number; students: number }[],
+  ladder: readonly LadderStep[],
+): StepTally[] {
+  const steps = ladder.map(() => ({ students: 0, classrooms: [] as { grade: string; classroom: string }[] }))
+  for (const row of tally) {
+    const step = stepOf(row.unexcused, ladder)
+    const at = step === null ? undefined : steps[step]
+    if (!at || row.students <= 0) continue
+    at.students += row.students
+    if (!at.classrooms.some((c) => c.grade === row.grade && c.classroom === row.classroom))
+      at.classrooms.push({ grade: row.grade, classroom: row.classroom })
+  }
+  return steps.map((s) => ({ students: s.students, classrooms: s.classrooms.sort(compareClassrooms).map(classroomLabel) }))
 }

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { findAnalysis } from '#app/features/analyses/index.server.ts'
+import { stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
 import { loader } from '#app/routes/step-letters.tsx'
 import { seedPackages } from '#app/platform/db/seed.server.ts'
 import { apiTestApp } from '#tests/api-app.ts'
@@ -159,6 +161,22 @@ describe('step letters in the API', () => {
     const refused = await limitedApp.request(`/api/v1/analyses/${id}/steps/1/letters.pdf`, { headers })
     expect(refused.status).toBe(429)
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+  })
+})
+
+describe('stepDocumentsSummary', () => {
+  it('counts the students of every step and names their classrooms, as the report’s block lists them', async () => {
+    const { ctx, user, id } = await teacherWithUpload()
+    const stored = await findAnalysis(ctx.db, user.id, id)
+    if (stored?.kind !== 'absence') throw new Error('no absence analysis')
+    const steps = await stepDocumentsSummary({ db: ctx.db, userId: user.id, stored })
+    expect(steps.map((s) => [s.number, s.days, s.document, s.students, s.classrooms])).toEqual([
+      [1, 3, 'firstWarning', 3, ['First intermediate / 1', 'First intermediate / 2']],
+      [2, 5, 'secondWarning', 1, ['Second intermediate / 1']],
+      [3, 10, 'guardianPledge', 0, []],
+      [4, 15, 'counsellorReferral', 0, []],
+      [5, 25, 'enrolmentChange', 1, ['Second intermediate / 1']],
+    ])
   })
 })
 
