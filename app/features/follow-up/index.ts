@@ -14,5 +14,5 @@ export {
   type LadderStep,
 } from './ladder.ts'
 export { studentKey, type StudentIdentity } from './student-key.ts'
-export { classroomLabel, studentsAtStep, studentsPerStep, type StepStudent, type StepTally } from './step-documents.ts'
+export { classroomLabel, lettersAtStep, studentsPerStep, type StepStudent, type StepTally } from './step-documents.ts'
 export { StepDocumentsBlock, type StepDocumentsBlockProps } from './step-documents-block.tsx'

@@ -9,7 +9,7 @@ import { writeWorkbook, type XlsxCell } from '#app/platform/xlsx/write.server.ts
 import type { LadderDocument, LadderStep } from './ladder.ts'
 import { ladderOf } from './ladder-settings.server.ts'
 import { letterDay, renderStepLettersPdf } from './letters-pdf.server.ts'
-import { studentsAtStep, studentsPerStep, type StepStudent } from './step-documents.ts'
+import { lettersAtStep, studentsPerStep, type StepStudent } from './step-documents.ts'
 
 // A step's documents for the teacher's own absence analysis (docs/follow-up-letters.md): the
 // letters as one PDF and the list of their students as a workbook, with the ladder in force
@@ -39,7 +39,7 @@ async function stepDocumentsData({ db, userId, analysisId, stepIndex, classroom 
   const ladder = await ladderOf({ db, userId })
   const step = Number.isInteger(stepIndex) ? ladder[stepIndex] : undefined
   if (!step) throw new DomainError(404, 'letters.errors.stepNotFound')
-  const students = studentsAtStep((await loadAbsence(db, stored)).students, ladder, stepIndex, classroom)
+  const students = lettersAtStep((await loadAbsence(db, stored)).students, ladder, stepIndex, classroom)
   if (students.length === 0) throw new DomainError(404, 'letters.errors.noStudents')
   return { stored, step, students }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { StudentAbsence, StudentFigures } from '#app/features/absence/index.ts'
 import { ladderPresets } from './ladder.ts'
 import { letterDatesShown, letterDay, lettersData } from './letters-pdf.server.ts'
-import { studentsAtStep, studentsPerStep } from './step-documents.ts'
+import { lettersAtStep, studentsPerStep } from './step-documents.ts'
 
 // Which students a step's letters are for, in which order, with which dates: built from students
 // written here, the expectations worked out by hand on the standard ladder (3, 5, 10, 15, 25).
@@ -49,28 +49,28 @@ const students = [
   student('ياسر حمد', first, '2', 24),
 ]
 
-describe('studentsAtStep', () => {
+describe('lettersAtStep', () => {
   it('takes the students who reached the step and not the next: exactly 3 days is step 0, 2 days no step, 5 days step 1', () => {
     // Step 0 (3–4 days): سامي 3, عادل 4 (first 1), بدر 3 (first 2), خالد 4 (second 1); زياد has 2.
-    expect(studentsAtStep(students, standard, 0).map((s) => s.name)).toEqual(['سامي فهد', 'عادل ناصر', 'بدر عمر', 'خالد سعد'])
-    expect(studentsAtStep(students, standard, 1).map((s) => s.name)).toEqual(['فارس هادي'])
+    expect(lettersAtStep(students, standard, 0).map((s) => s.name)).toEqual(['سامي فهد', 'عادل ناصر', 'بدر عمر', 'خالد سعد'])
+    expect(lettersAtStep(students, standard, 1).map((s) => s.name)).toEqual(['فارس هادي'])
     // 24 days is still the referral (15–24), 25 the change of enrolment.
-    expect(studentsAtStep(students, standard, 3).map((s) => s.name)).toEqual(['ياسر حمد'])
-    expect(studentsAtStep(students, standard, 4).map((s) => s.name)).toEqual(['ماجد سالم'])
-    expect(studentsAtStep(students, standard, 2)).toEqual([])
+    expect(lettersAtStep(students, standard, 3).map((s) => s.name)).toEqual(['ياسر حمد'])
+    expect(lettersAtStep(students, standard, 4).map((s) => s.name)).toEqual(['ماجد سالم'])
+    expect(lettersAtStep(students, standard, 2)).toEqual([])
   })
 
   it('orders by grade, then classroom number (2 before 10), then name', () => {
-    const all = [0, 1, 2, 3, 4].flatMap((step) => studentsAtStep(students, ladderPresets.short, step))
+    const all = [0, 1, 2, 3, 4].flatMap((step) => lettersAtStep(students, ladderPresets.short, step))
     // Short preset (10, 15, 20): only ماجد (25) and ياسر (24) reach it, both at step 2.
     expect(all.map((s) => `${s.grade} ${s.classroom} ${s.name}`)).toEqual([`${first} 2 ياسر حمد`, `${first} 10 ماجد سالم`])
   })
 
   it('keeps one classroom when asked, by its label or its number alone', () => {
-    expect(studentsAtStep(students, standard, 0, `${first} / 1`).map((s) => s.name)).toEqual(['سامي فهد', 'عادل ناصر'])
-    expect(studentsAtStep(students, standard, 0, '2').map((s) => s.name)).toEqual(['بدر عمر'])
-    expect(studentsAtStep(students, standard, 0, '  ').map((s) => s.name)).toHaveLength(4)
-    expect(studentsAtStep(students, standard, 0, `${second} / 9`)).toEqual([])
+    expect(lettersAtStep(students, standard, 0, `${first} / 1`).map((s) => s.name)).toEqual(['سامي فهد', 'عادل ناصر'])
+    expect(lettersAtStep(students, standard, 0, '2').map((s) => s.name)).toEqual(['بدر عمر'])
+    expect(lettersAtStep(students, standard, 0, '  ').map((s) => s.name)).toHaveLength(4)
+    expect(lettersAtStep(students, standard, 0, `${second} / 9`)).toEqual([])
   })
 
   it('lists the days of unexcused absence only, oldest first, and none for a totals file', () => {
@@ -83,9 +83,9 @@ describe('studentsAtStep', () => {
         absence('2025-09-18', 'unexcused'),
       ],
     })
-    const [letter] = studentsAtStep([daily], standard, 0)
+    const [letter] = lettersAtStep([daily], standard, 0)
     expect(letter?.unexcusedDays?.map((d) => d.date)).toEqual(['2025-09-09', '2025-09-14', '2025-09-18'])
-    expect(studentsAtStep([student('سلطان فهد', first, '1', 3)], standard, 0)[0]?.unexcusedDays).toBeNull()
+    expect(lettersAtStep([student('سلطان فهد', first, '1', 3)], standard, 0)[0]?.unexcusedDays).toBeNull()
   })
 })
 
@@ -133,7 +133,7 @@ describe('lettersData', () => {
     const data = lettersData({
       lang: 'ar',
       document: 'counsellorReferral',
-      students: studentsAtStep([many, student('فهد عمر', first, '1', 15)], standard, 3),
+      students: lettersAtStep([many, student('فهد عمر', first, '1', 15)], standard, 3),
       school,
       logo: null,
       issuedOn: new Date('2025-09-25T09:00:00Z'),
@@ -162,7 +162,7 @@ describe('lettersData', () => {
     const data = lettersData({
       lang: 'en',
       document: 'secondWarning',
-      students: [...studentsAtStep([many], standard, 3), ...studentsAtStep([student('Fahd Omar', first, '1', 6)], standard, 1)],
+      students: [...lettersAtStep([many], standard, 3), ...lettersAtStep([student('Fahd Omar', first, '1', 6)], standard, 1)],
       school,
       logo: new Uint8Array([1]),
     })

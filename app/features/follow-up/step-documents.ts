@@ -21,7 +21,7 @@ export interface StepStudent {
  * yet the next (stepOf), in one classroom when `classroom` is given (`grade / classroom` as the
  * report writes it, or the classroom alone), in classroom order (grade, then number), then by name.
  */
-export function studentsAtStep(
+export function lettersAtStep(
   students: readonly StudentFigures[],
   ladder: readonly LadderStep[],
   stepIndex: number,
