@@ -26,6 +26,7 @@ export default [
       route('single-analysis', 'routes/single-analysis.tsx'),
       route('last-multiple', 'routes/last-multiple.tsx'),
       route('absence-settings', 'routes/absence-settings.tsx'),
+      route('follow-up', 'routes/follow-up.tsx'),
       route('exams', 'routes/exams.tsx'),
       route('exams-test', 'routes/exams-test.tsx'),
       route('exams/:examId/print', 'routes/exams-print.tsx'),
@@ -43,6 +44,8 @@ export default [
     route('analyses/:analysisId/steps/:step/letters.pdf', 'routes/step-letters.tsx', { id: 'step-letters-pdf' }),
     route('analyses/:analysisId/steps/:step/letters.xlsx', 'routes/step-letters.tsx', { id: 'step-letters-xlsx' }),
     route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
+    route('follow-up/export.xlsx', 'routes/follow-up-export.tsx', { id: 'follow-up-export-xlsx' }),
+    route('follow-up/export.pdf', 'routes/follow-up-export.tsx', { id: 'follow-up-export-pdf' }),
     layout('routes/layouts/custom.tsx', [
       route('SignIn', 'routes/register.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),

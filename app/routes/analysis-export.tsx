@@ -3,6 +3,7 @@ import { absenceExport, schoolDaysFromQuery, tierThresholdsOf } from '#app/featu
 import { maxSchoolDays } from '#app/features/absence/index.ts'
 import { documentName } from '#app/features/accounts/index.ts'
 import { findAnalysis } from '#app/features/analyses/index.server.ts'
+import { ladderOf } from '#app/features/follow-up/index.server.ts'
 import { bandsFromQuery } from '#app/features/grades/index.ts'
 import { gradesExport } from '#app/features/grades/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
@@ -28,6 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       lang,
       schoolDaysFromQuery(url.searchParams, maxSchoolDays),
       await tierThresholdsOf(context.db, user.id),
+      await ladderOf({ db: context.db, userId: user.id }),
       preparedBy,
     )
   if (stored.kind === 'grades') {

@@ -3,10 +3,10 @@ import { absenceReportPage, schoolDaysFromQuery, tierThresholdsOf } from '#app/f
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
+import { ladderOf, stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
 import { loadGradeRecords } from '#app/features/grades/index.server.ts'
 import { flashCookie, schoolDetailsOf } from '#app/features/accounts/index.server.ts'
 import { ladderDocuments, StepDocumentsBlock } from '#app/features/follow-up/index.ts'
-import { stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { formatDate } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
@@ -48,6 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     url.searchParams.get('q'),
     schoolDays,
     await tierThresholdsOf(context.db, user.id),
+    await ladderOf({ db: context.db, userId: user.id }),
   )
   // The follow-up letters by step (issue 18): the ladder in force, its counts, the school details.
   const followUp = {
@@ -59,6 +60,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       'absence-report',
       'analyses',
       'absence',
+      'followUp.documents',
+      'followUp.steps',
       'letters.block',
       ...ladderDocuments.map((d) => `letters.documents.${d}.title`),
     ]),
@@ -149,7 +152,9 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             warned={absence.warned}
             thresholds={absence.thresholds}
             tiers={absence.tiers}
+            steps={absence.steps}
             settingsHref={`/${lang}/absence-settings`}
+            registerHref={`/${lang}/follow-up`}
             search={absence.search}
             searchAction={`/${lang}/single-analysis`}
             analysisId={analysis.id}

@@ -15,6 +15,8 @@ import { renderAbsenceReportPdf } from './report-pdf.server.ts'
 import type { AbsenceStored } from './kind.ts'
 import { nameKey } from './search-students.ts'
 import { countTiers, type TierThresholds } from './tiers.ts'
+import type { LadderStep } from '#app/features/follow-up/index.ts'
+import { countSteps } from './steps.ts'
 
 export type StoredAbsence = AbsenceStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }
 
@@ -101,6 +103,7 @@ export async function absenceExport(
   lang: Lang,
   schoolDays: number | null | undefined,
   thresholds: TierThresholds,
+  ladder: readonly LadderStep[],
   preparedBy?: string | null,
 ): Promise<Response> {
   const analysis = await loadAbsence(db, stored, schoolDays)
@@ -110,6 +113,7 @@ export async function absenceExport(
     createdAt: stored.createdAt,
     analysis,
     tiers: countTiers(analysis.students, analysis.report.byClassroom, thresholds),
+    steps: countSteps(analysis.students, analysis.report.byClassroom, ladder),
   }
   const bytes = format === 'xlsx' ? absenceReportWorkbook(input) : await renderAbsenceReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'absence', title: stored.title, createdAt: stored.createdAt })

@@ -7,6 +7,9 @@ import type { StudentSearch, WarnedStudent } from './report-view.tsx'
 import { searchKey, searchStudents } from './search-students.ts'
 import { tiersOfAnalysis, tiersOfEntries } from './tier-settings.server.ts'
 import { tierOf, type AbsenceTiers, type TierThresholds } from './tiers.ts'
+import type { LadderStep } from '#app/features/follow-up/index.ts'
+import { countSteps, studentStep, type AbsenceSteps } from './steps.ts'
+import { stepsOfEntries } from './steps.server.ts'
 
 /**
  * What the report page shows of a saved absence analysis: the report, the students with a
@@ -20,6 +23,7 @@ export async function absenceReportPage(
   q: string | null,
   schoolDays: number | null | undefined,
   thresholds: TierThresholds,
+  ladder: readonly LadderStep[],
 ) {
   let schoolDaysError: string | null = null
   let whole: AbsenceAnalysis | null = null
@@ -39,15 +43,17 @@ export async function absenceReportPage(
   if (q !== null) {
     try {
       const found = students ? searchStudents(students, q) : await findStudents(db, stored, q)
-      search = { q, students: found.map((s) => studentView(s, thresholds)) }
+      search = { q, students: found.map((s) => studentView(s, thresholds, ladder)) }
     } catch (error) {
       if (!isDomainError(error)) throw error
       search = { q, error: error.messageKey }
     }
   }
+  // The warned students and those at a step of the teacher's ladder (which may start below 3 days).
+  const firstStep = ladder[0]?.days ?? Number.POSITIVE_INFINITY
   const withWarning = students
-    ? students.filter((s) => s.warningLevel > 0)
-    : ((await analysisEntryData(db, stored.id, STUDENTS, { warned: true })) as StudentFigures[])
+    ? students.filter((s) => s.warningLevel > 0 || s.unexcused >= firstStep)
+    : ((await analysisEntryData(db, stored.id, STUDENTS, { warned: true, unexcusedFrom: firstStep })) as StudentFigures[])
   const warned: WarnedStudent[] = withWarning
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
     .map((s) => ({
@@ -58,9 +64,11 @@ export async function absenceReportPage(
       absenceRate: s.absenceRate,
       warningLevel: s.warningLevel,
       tier: tierOf(s, thresholds),
+      step: studentStep(s.unexcused, ladder),
     }))
   const tiers = whole ? tiersOfAnalysis(whole, thresholds) : await absenceTiers(db, stored, thresholds)
-  return { report, warned, thresholds: [...defaultWarningThresholds], tiers, search, schoolDaysError }
+  const steps = whole ? countSteps(whole.students, whole.report.byClassroom, ladder) : await absenceSteps(db, stored, ladder)
+  return { report, warned, thresholds: [...defaultWarningThresholds], tiers, steps, search, schoolDaysError }
 }
 
 /**
@@ -71,6 +79,13 @@ export async function absenceReportPage(
 export async function absenceTiers(db: Db, stored: StoredAbsence, thresholds: TierThresholds): Promise<AbsenceTiers> {
   if (hasEntries(stored.records)) return tiersOfEntries(db, stored.id, STUDENTS, stored.report, thresholds)
   return tiersOfAnalysis(await loadAbsence(db, stored), thresholds)
+}
+
+/** The follow-up steps of a saved analysis at its stored school days, on the ladder given (the teacher's, when read). */
+export async function absenceSteps(db: Db, stored: StoredAbsence, ladder: readonly LadderStep[]): Promise<AbsenceSteps> {
+  if (hasEntries(stored.records)) return stepsOfEntries(db, stored.id, STUDENTS, stored.report, ladder)
+  const whole = await loadAbsence(db, stored)
+  return countSteps(whole.students, whole.report.byClassroom, ladder)
 }
 
 /**
@@ -85,7 +100,13 @@ async function findStudents(db: Db, stored: StoredAbsence, q: string): Promise<S
 }
 
 /** GET analyses/{id}/students?q=: the students matching a full name, in docs/absence.md's shape. */
-export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: string, thresholds: TierThresholds) {
+export async function searchAbsenceStudents(
+  db: Db,
+  stored: StoredAbsence,
+  q: string,
+  thresholds: TierThresholds,
+  ladder: readonly LadderStep[],
+) {
   let found: StudentFigures[]
   try {
     found = await findStudents(db, stored, q)
@@ -95,11 +116,11 @@ export async function searchAbsenceStudents(db: Db, stored: StoredAbsence, q: st
       throw new DomainError(422, error.messageKey, { q: [error.messageKey] })
     throw error
   }
-  return found.map((s) => ({ ...studentView(s, thresholds), studentId: s.studentId, system: s.system }))
+  return found.map((s) => ({ ...studentView(s, thresholds, ladder), studentId: s.studentId, system: s.system }))
 }
 
 /** A found student as the page shows it (and the API adds the ID and system to). */
-function studentView(s: StudentFigures, thresholds: TierThresholds) {
+function studentView(s: StudentFigures, thresholds: TierThresholds, ladder: readonly LadderStep[]) {
   return {
     name: s.name,
     grade: s.grade,
@@ -113,6 +134,7 @@ function studentView(s: StudentFigures, thresholds: TierThresholds) {
     absenceRate: s.absenceRate,
     warningLevel: s.warningLevel,
     tier: tierOf(s, thresholds),
+    step: studentStep(s.unexcused, ladder),
     ...(s.absences && { absences: s.absences }),
   }
 }

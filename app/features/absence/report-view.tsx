@@ -10,9 +10,11 @@ import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
 import { GroupTable, KeyFigures, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
 import { tierKeys, type AbsenceTier, type AbsenceTiers, type ClassroomTiers, type TierTally } from './tiers.ts'
+import type { AbsenceSteps, StudentStep } from './steps.ts'
+import { StepsSection, useStepName } from './steps-view.tsx'
 
-/** A student's tier with the teacher's thresholds; null without school days. */
-type WithTier = { tier: AbsenceTier | null }
+/** A student's tier with the teacher's thresholds (null without school days), and step on the teacher's ladder (null below the first). */
+type WithTier = { tier: AbsenceTier | null; step: StudentStep | null }
 
 export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'unexcused' | 'absenceRate' | 'warningLevel'> & WithTier
 
@@ -55,7 +57,9 @@ export function AbsenceReportView({
   warned,
   thresholds,
   tiers,
+  steps,
   settingsHref,
+  registerHref,
   search,
   searchAction,
   analysisId,
@@ -72,8 +76,12 @@ export function AbsenceReportView({
   thresholds: readonly number[]
   /** The students per tier, with the teacher's thresholds as they are now. */
   tiers: AbsenceTiers
-  /** Where the teacher changes the thresholds. */
+  /** The students per follow-up step, on the teacher's ladder as it is now. */
+  steps: AbsenceSteps
+  /** Where the teacher changes the thresholds and the ladder. */
   settingsHref: string
+  /** The follow-up register's page. */
+  registerHref: string
   search: StudentSearch
   searchAction: string
   analysisId: string
@@ -82,6 +90,7 @@ export function AbsenceReportView({
 }) {
   const { t } = useT()
   const lang = useLang()
+  const stepName = useStepName()
   const rate = (v: number) => formatRate(lang, v)
   const count = (v: number) => formatNumber(lang, v)
   const s = report.summary
@@ -185,6 +194,8 @@ export function AbsenceReportView({
 
       <TiersSection tiers={tiers} settingsHref={settingsHref} />
 
+      <StepsSection steps={steps} settingsHref={settingsHref} registerHref={registerHref} />
+
       <section className="report-section" aria-labelledby="search-title">
         <h2 id="search-title">{t('absence-report.search.title')}</h2>
         <Form method="get" action={searchAction} className="form search-form" role="search">
@@ -224,6 +235,7 @@ export function AbsenceReportView({
                       value: t(`absence.tiers.names.${st.tier ?? 'none'}`),
                       ...(st.tier && { tone: tierTones[st.tier] }),
                     },
+                    { label: t('followUp.steps.step'), value: stepName(st.step) },
                   ]}
                 />
                 {st.absences === undefined ? null : st.absences.length ? (
@@ -285,6 +297,7 @@ export function AbsenceReportView({
                   </th>
                   <th scope="col">{t('absence-report.warnings.level')}</th>
                   <th scope="col">{t('absence.tiers.tier')}</th>
+                  <th scope="col">{t('followUp.steps.step')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -298,6 +311,7 @@ export function AbsenceReportView({
                     <td className="nowrap">
                       <TierMark tier={st.tier} />
                     </td>
+                    <td>{stepName(st.step)}</td>
                   </tr>
                 ))}
               </tbody>

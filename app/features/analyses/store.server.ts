@@ -101,7 +101,17 @@ export async function sweepUnfinishedAnalyses(db: Db, olderThanMs: number, now =
 }
 
 /** Every entry of one list of an analysis, in order. The caller has found the analysis as its teacher's. */
-export async function analysisEntryData(db: Db, analysisId: string, part: number, filter: { warned?: boolean } = {}): Promise<unknown[]> {
+export async function analysisEntryData(
+  db: Db,
+  analysisId: string,
+  part: number,
+  filter: { warned?: boolean; unexcusedFrom?: number } = {},
+): Promise<unknown[]> {
+  // `unexcusedFrom` widens `warned` to the students at a follow-up step, which a teacher's ladder may start below the first warning.
+  const atStep =
+    filter.unexcusedFrom !== undefined && Number.isFinite(filter.unexcusedFrom)
+      ? sql`(${analysisEntries.data}->>'unexcused')::int >= ${filter.unexcusedFrom}`
+      : undefined
   const rows = await db
     .select({ data: analysisEntries.data })
     .from(analysisEntries)
@@ -109,7 +119,7 @@ export async function analysisEntryData(db: Db, analysisId: string, part: number
       and(
         eq(analysisEntries.analysisId, analysisId),
         eq(analysisEntries.part, part),
-        filter.warned ? gt(analysisEntries.warningLevel, 0) : undefined,
+        filter.warned ? (atStep ? or(gt(analysisEntries.warningLevel, 0), atStep) : gt(analysisEntries.warningLevel, 0)) : undefined,
       ),
     )
     .orderBy(asc(analysisEntries.position))

@@ -1,5 +1,19 @@
-// The follow-up of absence (issue 18), server side: the ladder in force and each step's documents.
-export { ladderOf, type LadderOfOptions } from './ladder-settings.server.ts'
+export { ladderOf, saveLadder, type LadderOfOptions, type SaveLadderOptions } from './ladder-settings.server.ts'
+export {
+  deleteRegisterEntry,
+  findFollowUpRegister,
+  followUpRegisterPage,
+  recordIssue,
+  studentRef,
+  updateRegisterEntry,
+  type DeleteRegisterEntryOptions,
+  type FollowUpRegisterOptions,
+  type FollowUpRegisterView,
+  type RecordIssueOptions,
+  type UpdateRegisterEntryOptions,
+} from './register.server.ts'
+export { followUpRegisterExport, type RegisterExportOptions } from './register-export.server.ts'
+export { registerEntryJson, registerEntryWire, registerJson, registerWire } from './wire.server.ts'
 export {
   stepDocumentsPdf,
   stepDocumentsSummary,

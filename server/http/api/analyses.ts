@@ -1,7 +1,10 @@
 import {
   absenceAnalysisWire,
   absenceExport,
+  absenceSteps,
   absenceTiers,
+  ladderAnswerWire,
+  stepsJson,
   loadAbsence,
   saveTierThresholds,
   schoolDaysField,
@@ -15,7 +18,16 @@ import {
   uploadAbsence,
 } from '#app/features/absence/index.server.ts'
 import { documentName } from '#app/features/accounts/index.ts'
-import { maxSchoolDays, tierThresholdsSchema, tierThresholdsWire, type AbsenceTiers } from '#app/features/absence/index.ts'
+import {
+  countSteps,
+  maxSchoolDays,
+  tierThresholdsSchema,
+  tierThresholdsWire,
+  type AbsenceSteps,
+  type AbsenceTiers,
+} from '#app/features/absence/index.ts'
+import { ladderBodySchema, ladderPresets, ladderWire } from '#app/features/follow-up/index.ts'
+import { ladderOf, saveLadder } from '#app/features/follow-up/index.server.ts'
 import {
   AnalysisError,
   analysisHeadWire,
@@ -79,7 +91,11 @@ type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
  * analysis with its tiers, counted with the teacher's thresholds now (`tiers`, when the report
  * was recomputed for other school days; else from the stored one).
  */
-async function analysisJson(c: C, stored: Stored, tiers?: AbsenceTiers): Promise<Wire<typeof analysisWire>> {
+async function analysisJson(
+  c: C,
+  stored: Stored,
+  counted?: { tiers: AbsenceTiers; steps: AbsenceSteps },
+): Promise<Wire<typeof analysisWire>> {
   const t = apiTranslator(
     c,
     stored.report.skipped.map((s) => s.reason.key),
@@ -92,8 +108,9 @@ async function analysisJson(c: C, stored: Stored, tiers?: AbsenceTiers): Promise
   }))
   if (stored.kind === 'grades') return { ...head, kind: 'grades', ...stored.report, skipped }
   const { db } = c.get('ctx')
-  const counted = tiers ?? (await absenceTiers(db, stored, await tierThresholdsOf(db, stored.userId)))
-  return { ...head, kind: 'absence', ...stored.report, skipped, tiers: tiersJson(counted) }
+  const tiers = counted?.tiers ?? (await absenceTiers(db, stored, await tierThresholdsOf(db, stored.userId)))
+  const steps = counted?.steps ?? (await absenceSteps(db, stored, await ladderOf({ db, userId: stored.userId })))
+  return { ...head, kind: 'absence', ...stored.report, skipped, tiers: tiersJson(tiers), steps: stepsJson(steps) }
 }
 
 /** `bands` of a grades upload: a preset's name (`default`, `elementary`) or a JSON list of `{key, min}`. */
@@ -257,7 +274,10 @@ export function analysesRoutes() {
           await analysisJson(
             c,
             { ...stored, report: recomputed.report },
-            tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id)),
+            {
+              tiers: tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id)),
+              steps: countSteps(recomputed.students, recomputed.report.byClassroom, await ladderOf({ db, userId: session.user.id })),
+            },
           ),
         )
       }
@@ -280,7 +300,10 @@ export function analysesRoutes() {
       const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
       if (!stored || stored.kind !== 'absence') return notFound()
       const { db } = c.get('ctx')
-      return reply(await searchAbsenceStudents(db, stored, c.req.query('q') ?? '', await tierThresholdsOf(db, session.user.id)))
+      const userId = session.user.id
+      return reply(
+        await searchAbsenceStudents(db, stored, c.req.query('q') ?? '', await tierThresholdsOf(db, userId), await ladderOf({ db, userId })),
+      )
     },
   )
 
@@ -303,7 +326,9 @@ export function analysesRoutes() {
         if (stored.kind === 'absence') {
           const { db } = c.get('ctx')
           const days = schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays)
-          return absenceExport(db, stored, format, apiLang(c), days, await tierThresholdsOf(db, session.user.id), preparedBy)
+          const userId = session.user.id
+          const [thresholds, ladder] = [await tierThresholdsOf(db, userId), await ladderOf({ db, userId })]
+          return absenceExport(db, stored, format, apiLang(c), days, thresholds, ladder, preparedBy)
         }
         return gradesExport(c.get('ctx').db, stored, format, apiLang(c), undefined, preparedBy)
       },
@@ -340,6 +365,40 @@ export function analysesRoutes() {
     async (c, { body, session, reply }) => {
       const saved = await saveTierThresholds(c.get('ctx').db, session.user.id, body)
       return reply(tierThresholdsWire(saved), say(c, 'absence.tiers.saved'))
+    },
+  )
+
+  route(
+    {
+      method: 'get',
+      path: '/settings/absence-ladder',
+      tag: 'Analyses',
+      summary: 'The ladder of follow-up steps',
+      description:
+        'The steps on unexcused days and the document each issues (docs/follow-up.md); the standard preset (3, 5, 10, 15, 25 days) until changed.',
+      auth: 'subscriber',
+      data: ladderAnswerWire,
+    },
+    async (c, { session, reply }) => reply(ladderWire(await ladderOf({ db: c.get('ctx').db, userId: session.user.id }))),
+  )
+
+  route(
+    {
+      method: 'put',
+      path: '/settings/absence-ladder',
+      tag: 'Analyses',
+      summary: 'Change the ladder of follow-up steps',
+      description:
+        'A ready ladder by name (`{"preset": "standard"}` or `"short"`), or the steps: 1 to 8, days whole numbers from 1 to 200, each above the one before; a name of at most 80 characters or null for the document’s. Every report, export and answer uses it from then on. The steps come from reports of the ministry’s rules; a school’s own rules prevail.',
+      auth: 'subscriber',
+      body: { kind: 'json', schema: ladderBodySchema, name: 'AbsenceLadderRequest' },
+      data: ladderAnswerWire,
+      errors: [422],
+    },
+    async (c, { body, session, reply }) => {
+      const steps = 'preset' in body ? ladderPresets[body.preset] : body.steps
+      const saved = await saveLadder({ db: c.get('ctx').db, userId: session.user.id, steps })
+      return reply(ladderWire(saved), say(c, 'followUp.ladder.saved'))
     },
   )
 

@@ -9,6 +9,7 @@ import { billingRoutes } from './billing.ts'
 import { contentRoutes } from './content.ts'
 import { domainErrorResponse, say, ValidationFailed, validationFailedResponse, type ApiEnv, type Routes } from './contract.ts'
 import { examsRoutes } from './exams.ts'
+import { followUpRoutes } from './follow-up.ts'
 import { lettersRoutes } from './letters.ts'
 import { openApiRoutes } from './openapi.ts'
 
@@ -19,7 +20,7 @@ import { openApiRoutes } from './openapi.ts'
 /** Every route file's routes, in the order they are mounted; the reference's two routes last. */
 export function apiRoutes(): Routes[] {
   // The tests first: they and their images set their own body limits, before the shared ones.
-  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), lettersRoutes()]
+  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), followUpRoutes(), lettersRoutes()]
   const all: Routes[] = [...routes, openApiRoutes(() => all.flatMap((r) => r.contracts))]
   return all
 }
