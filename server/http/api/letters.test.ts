@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { findAnalysis } from '#app/features/analyses/index.server.ts'
-import { stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
+import { ladderPresets } from '#app/features/follow-up/index.ts'
+import { saveLadder, stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
 import { loader } from '#app/routes/step-letters.tsx'
 import { seedPackages } from '#app/platform/db/seed.server.ts'
 import { apiTestApp } from '#tests/api-app.ts'
@@ -119,6 +120,17 @@ describe('step letters in the API', () => {
     const fifth = await bytesOf(await app.request(`/api/v1/analyses/${id}/steps/5/letters.pdf`, { headers }))
     expect(pageCount(fifth)).toBe(1)
     expect(pdftotext(fifth)).toContain('Majed Hamad Salem')
+  })
+
+  it('follows the teacher’s own ladder: on the short preset (10, 15, 20) only Majed (25 days) has a letter, the referral', async () => {
+    const { ctx, user, headers, id } = await teacherWithUpload()
+    await saveLadder({ db: ctx.db, userId: user.id, steps: ladderPresets.short })
+    for (const step of [1, 2]) expect((await app.request(`/api/v1/analyses/${id}/steps/${step}/letters.pdf`, { headers })).status).toBe(404)
+    const third = await bytesOf(await app.request(`/api/v1/analyses/${id}/steps/3/letters.pdf`, { headers }))
+    expect(pageCount(third)).toBe(1)
+    expect(pdftotext(third)).toContain('Referral of a student to the student counsellor')
+    expect(pdftotext(third)).toContain('Majed Hamad Salem')
+    expect((await app.request(`/api/v1/analyses/${id}/steps/4/letters.pdf`, { headers })).status).toBe(404)
   })
 
   it('lists the same students in a workbook', async () => {
