@@ -67,16 +67,15 @@ export function lettersData({ lang, document, students, school, logo, issuedOn =
   }
   const issued = formatDate(lang, issuedOn)
   const blank = '....................'
-  const names = {
-    student: '',
-    grade: '',
-    classroom: '',
-    school: school.schoolName ?? blank,
-    counsellor: school.counsellorName ?? blank,
-  }
   const integer = (value: number) => formatNumber(lang, value)
   const body = (student: StepStudent) => {
-    const vars = { ...names, student: student.name, grade: student.grade, classroom: student.classroom }
+    const vars = {
+      student: student.name,
+      grade: student.grade,
+      classroom: student.classroom,
+      school: school.schoolName ?? blank,
+      counsellor: school.counsellorName ?? blank,
+    }
     return {
       salutation: t(`letters.documents.${document}.salutation`, vars),
       paragraphs: list(`letters.documents.${document}.body`, vars),
