@@ -26,7 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   return {
     messages: getMessages(lang, ['absence-settings', 'absence.tiers', 'followUp']),
-    thresholds: tierThresholdsWire(await tierThresholdsOf(context.db, user.id)),
+    thresholds: tierThresholdsWire(await tierThresholdsOf({ db: context.db, userId: user.id })),
     ladder: await ladderOf({ db: context.db, userId: user.id }),
   }
 }
@@ -56,7 +56,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(tierThresholdsSchema, input, tierThresholdFields)
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    await saveTierThresholds(context.db, user.id, parsed.data)
+    await saveTierThresholds({ db: context.db, userId: user.id, thresholds: parsed.data })
     throw redirect(localPath(lang, 'absence-settings'), { headers: { 'Set-Cookie': flashCookie('success', 'absence.tiers.saved') } })
   })
 }

@@ -15,33 +15,33 @@ import type { Route } from './+types/analysis-export'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const stored = await findAnalysis(context.db, user.id, params.analysisId)
+  const stored = await findAnalysis({ db: context.db, userId: user.id, id: params.analysisId })
   if (!stored) throw data(null, { status: 404 })
   await limitPageExports(context, user.id, request, lang)
   const url = new URL(request.url)
   const format = url.pathname.endsWith('.pdf') ? 'pdf' : 'xlsx'
   const preparedBy = documentName(user, lang)
   if (stored.kind === 'absence')
-    return absenceExport(
-      context.db,
+    return absenceExport({
+      db: context.db,
       stored,
       format,
       lang,
-      schoolDaysFromQuery(url.searchParams, maxSchoolDays),
-      await tierThresholdsOf(context.db, user.id),
-      await ladderOf({ db: context.db, userId: user.id }),
+      schoolDays: schoolDaysFromQuery(url.searchParams, maxSchoolDays),
+      thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
+      ladder: await ladderOf({ db: context.db, userId: user.id }),
       preparedBy,
-    )
+    })
   if (stored.kind === 'grades') {
     const choice = bandsFromQuery(url.searchParams)
-    return gradesExport(
-      context.db,
+    return gradesExport({
+      db: context.db,
       stored,
       format,
       lang,
-      choice.custom || choice.preset !== 'default' ? choice.bands : undefined,
+      bands: choice.custom || choice.preset !== 'default' ? choice.bands : undefined,
       preparedBy,
-    )
+    })
   }
   throw data(null, { status: 404 })
 }

@@ -13,7 +13,7 @@ import { action, loader } from './follow-up.tsx'
 // entry answers 404), forms refused with the field at fault and what was typed.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 type Ctx = ReturnType<typeof testContext>
@@ -44,7 +44,7 @@ const registerOf = async (ctx: Ctx, cookie: string) =>
 async function uploadOctober(ctx: Ctx, userId: string) {
   const u = threeUploads[0]!
   const bytes = absenceWorkbook(u.students, firstSunday, u.days)
-  await uploadAbsence(ctx, { userId, file: new File([new Uint8Array(bytes)], 'october.xlsx'), lang: 'en' })
+  await uploadAbsence({ ...ctx, input: { userId, file: new File([new Uint8Array(bytes)], 'october.xlsx'), lang: 'en' } })
 }
 
 describe('the follow-up register page', () => {

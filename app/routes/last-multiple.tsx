@@ -15,7 +15,7 @@ import type { Route } from './+types/last-multiple'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const list = await listAnalyses(context.db, user.id)
+  const list = await listAnalyses({ db: context.db, userId: user.id })
   return {
     messages: getMessages(lang, ['analyses']),
     analyses: list.map((a) => ({ id: a.id, kind: a.kind, title: a.title, headline: a.headline, createdAt: a.createdAt.toISOString() })),
@@ -29,13 +29,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = String(form.get('id') ?? '')
   const intent = form.get('intent')
   if (intent === 'delete') {
-    if (!(await deleteAnalysis(context.db, user.id, id))) throw data(null, { status: 404 })
+    if (!(await deleteAnalysis({ db: context.db, userId: user.id, id }))) throw data(null, { status: 404 })
     return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.deleted') } })
   }
   if (intent === 'rename') {
     const title = String(form.get('title') ?? '').trim()
     if (!title) return data({ renameError: id }, { status: 422 })
-    if (!(await renameAnalysis(context.db, user.id, id, title))) throw data(null, { status: 404 })
+    if (!(await renameAnalysis({ db: context.db, userId: user.id, id, title }))) throw data(null, { status: 404 })
     return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.renamed') } })
   }
   throw data(null, { status: 400 })

@@ -48,10 +48,10 @@ import type { Route } from './+types/profile'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user, sessionId } = await requireUser(request, context, lang)
-  const sessions = await listSessions(context.db, user.id, { idleDays: context.env.SESSION_IDLE_DAYS })
+  const sessions = await listSessions({ db: context.db, userId: user.id, idleDays: context.env.SESSION_IDLE_DAYS })
   const pending = pendingTotpEnrolment(context, user)
   const twoFactor = user.totpEnabledAt
-    ? { state: 'on' as const, since: user.totpEnabledAt, recoveryLeft: await unusedRecoveryCodes(context, user.id) }
+    ? { state: 'on' as const, since: user.totpEnabledAt, recoveryLeft: await unusedRecoveryCodes({ db: context.db, userId: user.id }) }
     : pending
       ? { state: 'pending' as const, key: pending.key, qr: qrSvgDataUrl(pending.uri) }
       : { state: 'off' as const }
@@ -89,7 +89,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const avatar = form.get('avatar')
       const bytes = avatar instanceof File && avatar.size > 0 ? new Uint8Array(await avatar.arrayBuffer()) : null
       return runForm(parsed.values, async () => {
-        await updateProfile(context, user, { ...parsed.data, avatar: bytes })
+        await updateProfile({ ...context, user, input: { ...parsed.data, avatar: bytes } })
         throw done('accounts.messages.saved')
       })
     }
@@ -114,7 +114,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const parsed = parseForm(changePasswordSchema, form, ['current_password', 'password', 'password_confirmation', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
-        await requestPasswordChange(context, user, { ...parsed.data, lang })
+        await requestPasswordChange({ ...context, user, input: { ...parsed.data, lang } })
         throw done('accounts.messages.codeSent', `${localPath(lang, 'verify-otp')}?purpose=change_password`)
       })
     }
@@ -122,21 +122,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const parsed = parseForm(changeEmailSchema, form, ['email', 'password', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm(parsed.values, async () => {
-        await requestEmailChange(context, user, { ...parsed.data, lang })
+        await requestEmailChange({ ...context, user, input: { ...parsed.data, lang } })
         throw done('accounts.messages.codeSent', `${localPath(lang, 'verify-otp')}?purpose=change_email`)
       })
     }
     case 'revoke': {
-      await revokeSession(context, { sessionId: String(form.get('session') ?? ''), userId: user.id, reason: 'signed_out' })
+      await revokeSession({ ...context, sessionId: String(form.get('session') ?? ''), userId: user.id, reason: 'signed_out' })
       throw done('accounts.profile.signedOut')
     }
     case 'revoke-others': {
-      await revokeOtherSessions(context, { userId: user.id, keepSessionId: sessionId })
+      await revokeOtherSessions({ ...context, userId: user.id, keepSessionId: sessionId })
       throw done('accounts.profile.signedOutOthers')
     }
     case 'totp-start': {
       return runForm({ intent }, async () => {
-        await startTotpEnrolment(context, user)
+        await startTotpEnrolment({ ...context, user })
         throw done('accounts.twoFactor.started', `${localPath(lang, 'profile')}#two-factor`)
       })
     }
@@ -145,19 +145,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
         // Shown this once, in the answer: only the codes' HMACs are kept.
-        const recoveryCodes = await confirmTotpEnrolment(context, user, parsed.data)
+        const recoveryCodes = await confirmTotpEnrolment({ ...context, user, input: parsed.data })
         return data({ ok: true as const, recoveryCodes })
       })
     }
     case 'totp-cancel': {
-      await cancelTotpEnrolment(context, user)
+      await cancelTotpEnrolment({ ...context, user })
       throw done('accounts.twoFactor.cancelled')
     }
     case 'totp-disable': {
       const parsed = parseForm(disableTwoFactorSchema, form, ['password', 'code', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
-        await disableTotp(context, user, parsed.data)
+        await disableTotp({ ...context, user, input: parsed.data })
         throw done('accounts.twoFactor.disabled')
       })
     }
@@ -165,7 +165,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const parsed = parseForm(deleteAccountSchema, form, ['password', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
-        await deleteAccount(context, user, parsed.data)
+        await deleteAccount({ ...context, user, input: parsed.data })
         const headers = new Headers({ 'Clear-Site-Data': CLEAR_SITE_DATA })
         headers.append('Set-Cookie', clearSessionCookie(context.env))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.profile.deleted'))

@@ -21,7 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   const url = new URL(request.url)
-  const stored = await findAnalysis(context.db, user.id, url.searchParams.get('id') ?? '')
+  const stored = await findAnalysis({ db: context.db, userId: user.id, id: url.searchParams.get('id') ?? '' })
   if (!stored) throw data(null, { status: 404 })
   const analysis = { id: stored.id, kind: stored.kind, title: stored.title, meta: stored.meta, createdAt: stored.createdAt.toISOString() }
   if (stored.kind === 'grades') {
@@ -29,7 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const choice = bandsFromQuery(url.searchParams)
     const report =
       choice.custom || choice.preset !== 'default'
-        ? recomputeGrades(await loadGradeRecords(context.db, stored), choice.bands)
+        ? recomputeGrades(await loadGradeRecords({ db: context.db, stored }), choice.bands)
         : stored.report
     return {
       messages: getMessages(lang, ['grades-report', 'analyses', 'grades']),
@@ -42,14 +42,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
   // The tiers with the teacher's thresholds as they are now (settings), not as they were at the upload.
-  const page = await absenceReportPage(
-    context.db,
+  const page = await absenceReportPage({
+    db: context.db,
     stored,
-    url.searchParams.get('q'),
+    q: url.searchParams.get('q'),
     schoolDays,
-    await tierThresholdsOf(context.db, user.id),
-    await ladderOf({ db: context.db, userId: user.id }),
-  )
+    thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
+    ladder: await ladderOf({ db: context.db, userId: user.id }),
+  })
   // The follow-up letters by step (issue 18): the ladder in force, its counts, the school details.
   const followUp = {
     steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored }),
@@ -78,7 +78,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()
   const id = new URL(request.url).searchParams.get('id') ?? ''
   if (form.get('intent') !== 'delete') throw data(null, { status: 400 })
-  if (!(await deleteAnalysis(context.db, user.id, id))) throw data(null, { status: 404 })
+  if (!(await deleteAnalysis({ db: context.db, userId: user.id, id }))) throw data(null, { status: 404 })
   return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.deleted') } })
 }
 

@@ -82,10 +82,10 @@ export async function absenceRosters({ db, userId, keep = () => true }: AbsenceR
     let students = byAnalysis.get(head.id)
     if (!head.hasEntries) {
       // Saved before entries existed: its students are read whole from its row.
-      const stored = await findAnalysis(db, userId, head.id)
+      const stored = await findAnalysis({ db, userId, id: head.id })
       students =
         stored?.kind === 'absence'
-          ? (await loadAbsence(db, stored)).students.map((s) => ({
+          ? (await loadAbsence({ db, stored })).students.map((s) => ({
               name: s.name,
               studentId: s.studentId,
               grade: s.grade,

@@ -10,13 +10,15 @@ import { countSteps, type AbsenceSteps } from './steps.ts'
  * and unexcused days (a few rows per classroom come back, never the students), and countSteps
  * places each group on the ladder.
  */
-export async function stepsOfEntries(
-  db: Db,
-  analysisId: string,
-  part: number,
-  report: Pick<AbsenceReport, 'byClassroom'>,
-  ladder: readonly LadderStep[],
-): Promise<AbsenceSteps> {
+export type StepsOfEntriesOptions = {
+  db: Db
+  analysisId: string
+  part: number
+  report: Pick<AbsenceReport, 'byClassroom'>
+  ladder: readonly LadderStep[]
+}
+
+export async function stepsOfEntries({ db, analysisId, part, report, ladder }: StepsOfEntriesOptions): Promise<AbsenceSteps> {
   const query = sql`
     select s.grade, s.classroom, s.unexcused, count(*)::int as count
     from ${analysisEntries} e, lateral jsonb_to_record(e.data) as s(grade text, classroom text, unexcused int)

@@ -41,9 +41,9 @@ async function save(analysis: AbsenceAnalysis, how: 'entries' | 'in its row'): P
   const { records, entries } = absenceStorage(analysis)
   const saved =
     how === 'entries'
-      ? await saveAnalysis(db, { ...base, records }, entries)
-      : await saveAnalysis(db, { ...base, records: analysis.records ?? analysis.students })
-  const stored = await findAnalysis(db, userId, saved.id)
+      ? await saveAnalysis({ db, input: { ...base, records }, entries })
+      : await saveAnalysis({ db, input: { ...base, records: analysis.records ?? analysis.students } })
+  const stored = await findAnalysis({ db, userId, id: saved.id })
   if (stored?.kind !== 'absence') throw new Error('not saved')
   return stored
 }
@@ -93,37 +93,57 @@ describe('a saved absence analysis', () => {
 
       for (const how of ['entries', 'in its row'] as const) {
         const stored = await save(analysis, how)
-        const page = await absenceReportPage(db, stored, term, null, defaultTierThresholds, defaultLadder)
+        const page = await absenceReportPage({
+          db,
+          stored,
+          q: term,
+          schoolDays: null,
+          thresholds: defaultTierThresholds,
+          ladder: defaultLadder,
+        })
         expect(page.report).toEqual(analysis.report)
         expect(page.warned).toEqual(warnedOf(analysis.students))
         expect(page.search && 'students' in page.search ? page.search.students.map((s) => s.name) : page.search).toEqual(
           expectedFound.map((s) => s.name),
         )
-        expect((await searchAbsenceStudents(db, stored, term, defaultTierThresholds, defaultLadder)).map((s) => s.studentId)).toEqual(
-          expectedFound.map((s) => s.studentId),
-        )
-        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم', null, defaultTierThresholds, defaultLadder)).search).toEqual({
+        expect(
+          (await searchAbsenceStudents({ db, stored, q: term, thresholds: defaultTierThresholds, ladder: defaultLadder })).map(
+            (s) => s.studentId,
+          ),
+        ).toEqual(expectedFound.map((s) => s.studentId))
+        expect(
+          (
+            await absenceReportPage({
+              db,
+              stored,
+              q: 'لا أحد بهذا الاسم',
+              schoolDays: null,
+              thresholds: defaultTierThresholds,
+              ladder: defaultLadder,
+            })
+          ).search,
+        ).toEqual({
           q: 'لا أحد بهذا الاسم',
           error: 'absence.search.notFound',
         })
         // The tiers the database counts (entries) are the tiers of every student counted one by one.
         for (const thresholds of [defaultTierThresholds, low]) {
-          const tiers = (await absenceReportPage(db, stored, null, null, thresholds, defaultLadder)).tiers
+          const tiers = (await absenceReportPage({ db, stored, q: null, schoolDays: null, thresholds, ladder: defaultLadder })).tiers
           expect(tiers).toEqual(countTiers(analysis.students, analysis.report.byClassroom, thresholds))
           expect(tiers.summary.students).toBe(analysis.students.length)
         }
-        const found = await searchAbsenceStudents(db, stored, term, low, defaultLadder)
+        const found = await searchAbsenceStudents({ db, stored, q: term, thresholds: low, ladder: defaultLadder })
         expect(found.map((s) => s.tier)).toEqual(expectedFound.map((s) => tierOf(s, low)))
         // The steps the database groups (entries) are the steps of every student placed one by one, on any ladder.
         for (const ladder of [defaultLadder, ladderPresets.short, fromOneDay]) {
-          const onLadder = await absenceReportPage(db, stored, null, null, defaultTierThresholds, ladder)
+          const onLadder = await absenceReportPage({ db, stored, q: null, schoolDays: null, thresholds: defaultTierThresholds, ladder })
           expect(onLadder.steps).toEqual(countSteps(analysis.students, analysis.report.byClassroom, ladder))
           expect(onLadder.warned).toEqual(warnedOf(analysis.students, defaultTierThresholds, ladder))
-          expect((await searchAbsenceStudents(db, stored, term, low, ladder)).map((s) => s.step)).toEqual(
+          expect((await searchAbsenceStudents({ db, stored, q: term, thresholds: low, ladder })).map((s) => s.step)).toEqual(
             expectedFound.map((s) => studentStep(s.unexcused, ladder)),
           )
         }
-        expect((await loadAbsence(db, stored)).students).toEqual(analysis.students)
+        expect((await loadAbsence({ db, stored })).students).toEqual(analysis.students)
       }
     })
   }
@@ -138,10 +158,10 @@ describe('a saved absence analysis', () => {
       const term = analysis.students[0]!.name.split(' ').slice(0, 3).join(' ')
       for (const how of ['entries', 'in its row'] as const) {
         const stored = await save(analysis, how)
-        const recomputed = await loadAbsence(db, stored, days)
+        const recomputed = await loadAbsence({ db, stored, schoolDays: days })
         expect(recomputed.report).toEqual(other.report)
         expect(recomputed.students).toEqual(other.students)
-        const page = await absenceReportPage(db, stored, term, days, low, defaultLadder)
+        const page = await absenceReportPage({ db, stored, q: term, schoolDays: days, thresholds: low, ladder: defaultLadder })
         expect(page.report).toEqual(other.report)
         expect(page.warned).toEqual(warnedOf(other.students, low))
         expect(page.tiers).toEqual(countTiers(other.students, other.report.byClassroom, low))

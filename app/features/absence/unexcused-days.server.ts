@@ -24,7 +24,7 @@ export interface UnexcusedDaysCount {
 export async function unexcusedDaysTally({ db, stored }: UnexcusedDaysTallyOptions): Promise<UnexcusedDaysCount[]> {
   if (!hasEntries(stored.records)) {
     const counts = new Map<string, UnexcusedDaysCount>()
-    for (const s of (await loadAbsence(db, stored)).students) {
+    for (const s of (await loadAbsence({ db, stored })).students) {
       const key = JSON.stringify([s.grade, s.classroom, s.unexcused])
       const known = counts.get(key)
       counts.set(key, { grade: s.grade, classroom: s.classroom, unexcused: s.unexcused, students: (known?.students ?? 0) + 1 })

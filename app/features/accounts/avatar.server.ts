@@ -22,11 +22,13 @@ export function imageTypeOf(data: Uint8Array): 'png' | 'jpeg' | 'webp' | null {
   return null
 }
 
+export type StoreAvatarOptions = { files: FileStore; data: Uint8Array }
+
 /**
  * Checks a profile picture (type by content, 2 MB, 25 megapixels), re-encodes it as a square
  * WebP without metadata, stores it and returns its key.
  */
-export async function storeAvatar(files: FileStore, data: Uint8Array): Promise<string> {
+export async function storeAvatar({ files, data }: StoreAvatarOptions): Promise<string> {
   if (data.length === 0) throw new DomainError(422, 'accounts.errors.avatarType', { avatar: ['accounts.errors.avatarType'] })
   if (data.length > AVATAR_MAX_BYTES) throw new DomainError(422, 'accounts.errors.avatarSize', { avatar: ['accounts.errors.avatarSize'] })
   if (!imageTypeOf(data)) throw new DomainError(422, 'accounts.errors.avatarType', { avatar: ['accounts.errors.avatarType'] })

@@ -67,10 +67,10 @@ export async function saveSchoolDetails({ db, files, userId, input, logo }: Save
       .onConflictDoUpdate({ target: schoolDetails.userId, set: { ...values, updatedAt: new Date() } })
   } catch (error) {
     // The new logo was stored for a row that did not change: take it back.
-    if (logoFile) await discardFiles(files, [logoFile])
+    if (logoFile) await discardFiles({ files, keys: [logoFile] })
     throw error
   }
-  if (before?.logoFile && before.logoFile !== nextLogo) await discardFiles(files, [before.logoFile])
+  if (before?.logoFile && before.logoFile !== nextLogo) await discardFiles({ files, keys: [before.logoFile] })
   const saved = await schoolDetailsOf({ db, userId })
   if (!saved) throw new Error('school details vanished')
   return saved
@@ -87,7 +87,7 @@ export async function removeSchoolLogo({ db, files, userId }: RemoveSchoolLogoOp
   const before = await schoolDetailsOf({ db, userId })
   if (!before?.logoFile) return false
   await db.update(schoolDetails).set({ logoFile: null, updatedAt: new Date() }).where(eq(schoolDetails.userId, userId))
-  await discardFiles(files, [before.logoFile])
+  await discardFiles({ files, keys: [before.logoFile] })
   return true
 }
 

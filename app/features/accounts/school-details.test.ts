@@ -104,7 +104,7 @@ describe('saveSchoolDetails', () => {
       input: parse({ school_name: 'متوسطة الملك فهد' }),
       logo: await logoPng(),
     })
-    await deleteAccount(ctx, user, { password })
+    await deleteAccount({ ...ctx, user, input: { password } })
     expect(await ctx.db.select().from(schoolDetails).where(eq(schoolDetails.userId, user.id))).toEqual([])
     expect(await ctx.files.get(saved.logoFile!)).toBeNull()
   })

@@ -64,7 +64,9 @@ export function LadderSettings({
         </button>
       </Form>
 
-      <h3 id="ladder-steps-title">{t('followUp.ladder.stepsTitle')}</h3>
+      <h3 id="ladder-steps-title" className="ladder-steps-title">
+        {t('followUp.ladder.stepsTitle')}
+      </h3>
       <p className="muted">{t('followUp.ladder.stepsLead')}</p>
       <FormErrorNotice errors={errors} />
       <Form method="post" noValidate className="form ladder-form" onSubmit={onSubmit} aria-labelledby="ladder-steps-title">

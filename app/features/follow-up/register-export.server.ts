@@ -67,6 +67,7 @@ export async function followUpRegisterExport({
     t('follow-up-register.issued.step'),
     t('follow-up-register.issued.unexcused'),
     t('follow-up-register.issued.issuedOn'),
+    t('follow-up-register.issued.hijri'),
     t('follow-up-register.issued.issuedBy'),
     t('follow-up-register.issued.status'),
     t('follow-up-register.issued.notes'),
@@ -115,7 +116,8 @@ export async function followUpRegisterExport({
             classroom(e),
             stepName({ name: e.stepName, document: e.document }),
             integer(e.unexcused),
-            day(e.issuedOn),
+            { value: new Date(`${e.issuedOn}T00:00:00Z`), style: 'date' },
+            formatDay(lang, e.issuedOn).hijri,
             e.issuedBy,
             status(e.status),
             e.notes,
@@ -129,8 +131,8 @@ export async function followUpRegisterExport({
   const base = pdfReportBase(words, { kind: 'absence', title: year, createdAt: now, about: [], tones, preparedBy })
   const bytes = await renderReportPdf(body, {
     ...base,
-    title,
-    subtitle: year,
+    title: t('follow-up-register.title'),
+    subtitle: `${t('follow-up-register.year')} ${year}`,
     // The data the body below reads, beside the kit's own.
     ...({
       register: {
@@ -154,7 +156,7 @@ export async function followUpRegisterExport({
         },
         issued: {
           title: t('follow-up-register.issued.title'),
-          headers: [issuedHeaders[0], issuedHeaders[2], issuedHeaders[3], issuedHeaders[5], issuedHeaders[6], issuedHeaders[7]],
+          headers: [issuedHeaders[0], issuedHeaders[2], issuedHeaders[3], issuedHeaders[5], issuedHeaders[7], issuedHeaders[8]],
           rows: view.issued.map((e) => [
             e.studentName,
             classroom(e),

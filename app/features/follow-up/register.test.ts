@@ -34,8 +34,8 @@ async function save(userId: string, analysis: AbsenceAnalysis, isInItsRow: boole
   const base = { userId, kind: 'absence' as const, title, meta: {}, headline: {}, report: analysis.report }
   const { records, entries } = absenceStorage(analysis)
   const saved = isInItsRow
-    ? await saveAnalysis(db, { ...base, records: analysis.students })
-    : await saveAnalysis(db, { ...base, records }, entries)
+    ? await saveAnalysis({ db, input: { ...base, records: analysis.students } })
+    : await saveAnalysis({ db, input: { ...base, records }, entries })
   return saved.id
 }
 
@@ -90,7 +90,7 @@ describe('the follow-up register and deleted analyses', () => {
           }
           const byId = (list: readonly { id: string }[]) => list.toSorted((a, b) => a.id.localeCompare(b.id))
           for (const index of order) {
-            expect(await deleteAnalysis(db, userId, ids[index]!)).toBe(true)
+            expect(await deleteAnalysis({ db, userId, id: ids[index]! })).toBe(true)
             const after = await findFollowUpRegister({ db, userId, schoolYear: before.schoolYear })
             expect(byId(after.issued)).toEqual(byId(recorded))
           }

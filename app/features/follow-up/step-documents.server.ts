@@ -34,12 +34,12 @@ type StepDocumentsData = { stored: StoredAbsence; step: LadderStep; students: St
 
 /** The analysis, the step and its students, or a 404 DomainError. */
 async function stepDocumentsData({ db, userId, analysisId, stepIndex, classroom }: StepDocumentsOptions): Promise<StepDocumentsData> {
-  const stored = await findAnalysis(db, userId, analysisId)
+  const stored = await findAnalysis({ db, userId, id: analysisId })
   if (!stored || stored.kind !== 'absence') throw new DomainError(404, 'common.errors.notFoundApi')
   const ladder = await ladderOf({ db, userId })
   const step = Number.isInteger(stepIndex) ? ladder[stepIndex] : undefined
   if (!step) throw new DomainError(404, 'letters.errors.stepNotFound')
-  const students = lettersAtStep((await loadAbsence(db, stored)).students, ladder, stepIndex, classroom)
+  const students = lettersAtStep((await loadAbsence({ db, stored })).students, ladder, stepIndex, classroom)
   if (students.length === 0) throw new DomainError(404, 'letters.errors.noStudents')
   return { stored, step, students }
 }

@@ -108,8 +108,8 @@ async function analysisJson(
   }))
   if (stored.kind === 'grades') return { ...head, kind: 'grades', ...stored.report, skipped }
   const { db } = c.get('ctx')
-  const tiers = counted?.tiers ?? (await absenceTiers(db, stored, await tierThresholdsOf(db, stored.userId)))
-  const steps = counted?.steps ?? (await absenceSteps(db, stored, await ladderOf({ db, userId: stored.userId })))
+  const tiers = counted?.tiers ?? (await absenceTiers({ db, stored, thresholds: await tierThresholdsOf({ db, userId: stored.userId }) }))
+  const steps = counted?.steps ?? (await absenceSteps({ db, stored, ladder: await ladderOf({ db, userId: stored.userId }) }))
   return { ...head, kind: 'absence', ...stored.report, skipped, tiers: tiersJson(tiers), steps: stepsJson(steps) }
 }
 
@@ -144,7 +144,7 @@ export function analysesRoutes() {
 
   /** The analysis an upload has just saved, as the answer shows it. */
   const savedAnalysisJson = async (c: C, userId: string, id: string) => {
-    const stored = await findAnalysis(c.get('ctx').db, userId, id)
+    const stored = await findAnalysis({ db: c.get('ctx').db, userId, id })
     if (!stored) throw new Error('saved analysis vanished')
     return analysisJson(c, stored)
   }
@@ -176,11 +176,14 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadAbsence(ctx, {
-        userId: session.user.id,
-        file: await uploadedFile(form),
-        lang: apiLang(c),
-        schoolDays: schoolDaysField(form.get('school_days')),
+      const { id } = await uploadAbsence({
+        ...ctx,
+        input: {
+          userId: session.user.id,
+          file: await uploadedFile(form),
+          lang: apiLang(c),
+          schoolDays: schoolDaysField(form.get('school_days')),
+        },
       })
       return reply(await savedAnalysisJson(c, session.user.id, id))
     },
@@ -211,11 +214,14 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadGrades(ctx, {
-        userId: session.user.id,
-        file: await uploadedFile(form),
-        lang: apiLang(c),
-        bands: bandsField(form.get('bands')),
+      const { id } = await uploadGrades({
+        ...ctx,
+        input: {
+          userId: session.user.id,
+          file: await uploadedFile(form),
+          lang: apiLang(c),
+          bands: bandsField(form.get('bands')),
+        },
       })
       return reply(await savedAnalysisJson(c, session.user.id, id))
     },
@@ -231,7 +237,7 @@ export function analysesRoutes() {
       data: z.array(analysisSummaryWire),
     },
     async (c, { session, reply }) => {
-      const list = await listAnalyses(c.get('ctx').db, session.user.id)
+      const list = await listAnalyses({ db: c.get('ctx').db, userId: session.user.id })
       return reply(
         list.map((a) => ({
           id: a.id,
@@ -263,19 +269,19 @@ export function analysesRoutes() {
       errors: [404],
     },
     async (c, { session, reply }) => {
-      const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!stored) return notFound()
       // A totals analysis with other school days (`school_days`): recomputed from its stored rows.
       const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
       if (stored.kind === 'absence' && schoolDays !== null) {
         const { db } = c.get('ctx')
-        const recomputed = await loadAbsence(db, stored, schoolDays)
+        const recomputed = await loadAbsence({ db, stored, schoolDays })
         return reply(
           await analysisJson(
             c,
             { ...stored, report: recomputed.report },
             {
-              tiers: tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id)),
+              tiers: tiersOfAnalysis(recomputed, await tierThresholdsOf({ db, userId: session.user.id })),
               steps: countSteps(recomputed.students, recomputed.report.byClassroom, await ladderOf({ db, userId: session.user.id })),
             },
           ),
@@ -297,12 +303,17 @@ export function analysesRoutes() {
       errors: [404, 422],
     },
     async (c, { session, reply }) => {
-      const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!stored || stored.kind !== 'absence') return notFound()
       const { db } = c.get('ctx')
-      const userId = session.user.id
       return reply(
-        await searchAbsenceStudents(db, stored, c.req.query('q') ?? '', await tierThresholdsOf(db, userId), await ladderOf({ db, userId })),
+        await searchAbsenceStudents({
+          db,
+          stored,
+          q: c.req.query('q') ?? '',
+          thresholds: await tierThresholdsOf({ db, userId: session.user.id }),
+          ladder: await ladderOf({ db, userId: session.user.id }),
+        }),
       )
     },
   )
@@ -319,18 +330,25 @@ export function analysesRoutes() {
         errors: [404, 429],
       },
       async (c, { session }) => {
-        const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+        const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
         if (!stored) return notFound()
-        await limitExports(c.get('ctx'), session.user.id)
+        await limitExports({ ...c.get('ctx'), userId: session.user.id })
         const preparedBy = documentName(session.user, apiLang(c))
         if (stored.kind === 'absence') {
           const { db } = c.get('ctx')
           const days = schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays)
-          const userId = session.user.id
-          const [thresholds, ladder] = [await tierThresholdsOf(db, userId), await ladderOf({ db, userId })]
-          return absenceExport(db, stored, format, apiLang(c), days, thresholds, ladder, preparedBy)
+          return absenceExport({
+            db,
+            stored,
+            format,
+            lang: apiLang(c),
+            schoolDays: days,
+            thresholds: await tierThresholdsOf({ db, userId: session.user.id }),
+            ladder: await ladderOf({ db, userId: session.user.id }),
+            preparedBy,
+          })
         }
-        return gradesExport(c.get('ctx').db, stored, format, apiLang(c), undefined, preparedBy)
+        return gradesExport({ db: c.get('ctx').db, stored, format, lang: apiLang(c), preparedBy })
       },
     )
   }
@@ -346,7 +364,7 @@ export function analysesRoutes() {
       auth: 'subscriber',
       data: tierThresholdsAnswerWire,
     },
-    async (c, { session, reply }) => reply(tierThresholdsWire(await tierThresholdsOf(c.get('ctx').db, session.user.id))),
+    async (c, { session, reply }) => reply(tierThresholdsWire(await tierThresholdsOf({ db: c.get('ctx').db, userId: session.user.id }))),
   )
 
   route(
@@ -363,7 +381,7 @@ export function analysesRoutes() {
       errors: [422],
     },
     async (c, { body, session, reply }) => {
-      const saved = await saveTierThresholds(c.get('ctx').db, session.user.id, body)
+      const saved = await saveTierThresholds({ db: c.get('ctx').db, userId: session.user.id, thresholds: body })
       return reply(tierThresholdsWire(saved), say(c, 'absence.tiers.saved'))
     },
   )
@@ -405,7 +423,7 @@ export function analysesRoutes() {
   route(
     { method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] },
     async (c, { session, reply }) => {
-      if (!(await deleteAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) return notFound()
+      if (!(await deleteAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' }))) return notFound()
       return reply(null)
     },
   )

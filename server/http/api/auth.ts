@@ -80,7 +80,7 @@ async function newApiToken(c: C, userId: string): Promise<string> {
 
 /** The user, with the subscription in force now (its package named in the request's language). */
 async function userJson(c: C, user: Parameters<typeof userToJson>[0]) {
-  const current = (await listSubscriptions(c.get('ctx').db, user.id, apiLang(c))).find((s) => s.status === 'current')
+  const current = (await listSubscriptions({ db: c.get('ctx').db, userId: user.id, lang: apiLang(c) })).find((s) => s.status === 'current')
   return userToJson(
     user,
     current
@@ -201,7 +201,7 @@ export function authRoutes() {
     },
     async (c, { reply }) => {
       const { fields, avatar } = await fieldsAndAvatar(c)
-      const user = await registerUser(c.get('ctx'), { ...parse(registerSchema, fields), lang: apiLang(c), avatar })
+      const user = await registerUser({ ...c.get('ctx'), input: { ...parse(registerSchema, fields), lang: apiLang(c), avatar } })
       return reply({ user: await userJson(c, user) }, say(c, 'accounts.messages.registered'))
     },
   )
@@ -218,7 +218,7 @@ export function authRoutes() {
       errors: [409, 422, 429],
     },
     async (c, { body, reply }) => {
-      const user = await activateAccount(c.get('ctx'), body)
+      const user = await activateAccount({ ...c.get('ctx'), input: body })
       return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.activated'))
     },
   )
@@ -240,7 +240,7 @@ export function authRoutes() {
       errors: [401, 403, 422, 429],
     },
     async (c, { body, reply }) => {
-      const { user, challenge } = await signIn(c.get('ctx'), body)
+      const { user, challenge } = await signIn({ ...c.get('ctx'), input: body })
       // With the second factor on, no token yet: the code from the app goes to auth/login/two-factor.
       if (challenge !== null)
         return reply({ two_factor_required: true as const, two_factor_token: challenge }, say(c, 'accounts.twoFactor.required'))
@@ -262,7 +262,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      const user = await completeLoginChallenge(c.get('ctx'), { token: body.two_factor_token, code: body.code })
+      const user = await completeLoginChallenge({ ...c.get('ctx'), input: { token: body.two_factor_token, code: body.code } })
       return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.loggedIn'))
     },
   )
@@ -270,7 +270,7 @@ export function authRoutes() {
   route(
     { method: 'post', path: '/auth/logout', tag: 'Auth', summary: 'Revoke this token', auth: 'bearer' },
     async (c, { session, reply }) => {
-      await revokeSession(c.get('ctx'), { sessionId: session.sessionId, userId: session.user.id, reason: 'logout' })
+      await revokeSession({ ...c.get('ctx'), sessionId: session.sessionId, userId: session.user.id, reason: 'logout' })
       // For a browser calling the API; other clients ignore it.
       c.header('Clear-Site-Data', CLEAR_SITE_DATA)
       return reply(null, say(c, 'accounts.messages.loggedOut'))
@@ -302,7 +302,7 @@ export function authRoutes() {
     },
     async (c, { session, reply }) => {
       const { fields, avatar } = await fieldsAndAvatar(c)
-      const updated = await updateProfile(c.get('ctx'), session.user, { ...parse(profileSchema, fields), avatar })
+      const updated = await updateProfile({ ...c.get('ctx'), user: session.user, input: { ...parse(profileSchema, fields), avatar } })
       return reply({ user: await userJson(c, updated) }, say(c, 'accounts.messages.saved'))
     },
   )
@@ -376,7 +376,7 @@ export function authRoutes() {
     },
     async (c, { body, session, reply }) => {
       // A change of email or password needs its owner's token; activation and reset need none.
-      await resendCode(c.get('ctx'), { ...body, lang: apiLang(c) }, session?.user ?? null)
+      await resendCode({ ...c.get('ctx'), input: { ...body, lang: apiLang(c) }, currentUser: session?.user ?? null })
       return reply(null, say(c, 'accounts.verify.resent'))
     },
   )
@@ -394,7 +394,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      const { temporaryToken } = await requestPasswordReset(c.get('ctx'), { email: body.email, lang: apiLang(c) })
+      const { temporaryToken } = await requestPasswordReset({ ...c.get('ctx'), input: { email: body.email, lang: apiLang(c) } })
       return reply({ temporary_token: temporaryToken }, say(c, 'accounts.messages.resetSent'))
     },
   )
@@ -411,7 +411,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      const { temporaryToken } = await verifyResetCode(c.get('ctx'), body)
+      const { temporaryToken } = await verifyResetCode({ ...c.get('ctx'), input: body })
       return reply({ temporary_token: temporaryToken }, say(c, 'accounts.api.codeVerified'))
     },
   )
@@ -427,7 +427,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      await resetPassword(c.get('ctx'), body)
+      await resetPassword({ ...c.get('ctx'), input: body })
       return reply(null, say(c, 'accounts.messages.resetDone'))
     },
   )
@@ -456,14 +456,18 @@ export function authRoutes() {
     async (c, { session, reply }) => {
       const body = await jsonBody(c)
       if (isConfirmation(body)) {
-        await confirmPasswordChange(c.get('ctx'), session.user, parse(confirmCodeSchema, body))
+        await confirmPasswordChange({ ...c.get('ctx'), user: session.user, input: parse(confirmCodeSchema, body) })
         // The change ends every session of the account, this token included (a stolen token
         // must not survive it). The device that made the change is signed in again: without a
         // new token the client would have to ask for the password it has just set
         // (docs/decisions/003).
         return reply({ token: await newApiToken(c, session.user.id) }, say(c, 'accounts.messages.passwordChanged'))
       }
-      await requestPasswordChange(c.get('ctx'), session.user, { ...parse(changePasswordSchema, body), lang: apiLang(c) })
+      await requestPasswordChange({
+        ...c.get('ctx'),
+        user: session.user,
+        input: { ...parse(changePasswordSchema, body), lang: apiLang(c) },
+      })
       return reply(null, say(c, 'accounts.messages.codeSent'))
     },
   )
@@ -489,10 +493,10 @@ export function authRoutes() {
     async (c, { session, reply }) => {
       const body = await jsonBody(c)
       if (isConfirmation(body)) {
-        const updated = await confirmEmailChange(c.get('ctx'), session.user, parse(confirmCodeSchema, body))
+        const updated = await confirmEmailChange({ ...c.get('ctx'), user: session.user, input: parse(confirmCodeSchema, body) })
         return reply({ user: await userJson(c, updated) }, say(c, 'accounts.profile.emailChanged'))
       }
-      await requestEmailChange(c.get('ctx'), session.user, { ...parse(changeEmailSchema, body), lang: apiLang(c) })
+      await requestEmailChange({ ...c.get('ctx'), user: session.user, input: { ...parse(changeEmailSchema, body), lang: apiLang(c) } })
       return reply(null, say(c, 'accounts.messages.codeSent'))
     },
   )
@@ -514,7 +518,7 @@ export function authRoutes() {
         const value = t(key, params)
         return value === key ? t(`notifications.kinds.unknown.${part}`) : value
       }
-      const rows = await listNotifications(c.get('ctx').db, session.user.id)
+      const rows = await listNotifications({ db: c.get('ctx').db, userId: session.user.id })
       const data: Array<Wire<typeof notificationWire>> = rows.map((n) => ({
         id: n.id,
         kind: n.kind,
@@ -536,7 +540,7 @@ export function authRoutes() {
       auth: 'bearer',
     },
     async (c, { session, reply }) => {
-      await markAllNotificationsRead(c.get('ctx').db, session.user.id)
+      await markAllNotificationsRead({ db: c.get('ctx').db, userId: session.user.id })
       return reply(null, say(c, 'accounts.messages.saved'))
     },
   )
@@ -552,7 +556,7 @@ export function authRoutes() {
     },
     async (c, { session, reply }) => {
       // Another user's notification is "not found", never "forbidden".
-      if (!(await markNotificationRead(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')))
+      if (!(await markNotificationRead({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })))
         throw new DomainError(404, 'common.errors.notFoundApi')
       return reply(null, say(c, 'accounts.messages.saved'))
     },
@@ -568,7 +572,7 @@ export function authRoutes() {
       data: z.array(reviewWire),
     },
     async (c, { reply }) => {
-      const rows = await listApprovedReviews(c.get('ctx').db)
+      const rows = await listApprovedReviews({ db: c.get('ctx').db })
       const data: Array<Wire<typeof reviewWire>> = rows.map((r) => ({
         id: r.id,
         rating: r.rating,
@@ -593,7 +597,7 @@ export function authRoutes() {
       errors: [422],
     },
     async (c, { body, session, reply }) => {
-      const review = await createReview(c.get('ctx').db, session.user.id, body)
+      const review = await createReview({ db: c.get('ctx').db, userId: session.user.id, input: body })
       return reply(
         { id: review.id, rating: review.rating, comment: review.comment, status: review.status },
         say(c, 'accounts.messages.reviewThanks'),

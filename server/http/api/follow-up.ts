@@ -117,7 +117,7 @@ export function followUpRoutes() {
         errors: [429],
       },
       async (c, { session }) => {
-        await limitExports(c.get('ctx'), session.user.id)
+        await limitExports({ ...c.get('ctx'), userId: session.user.id })
         const lang = apiLang(c)
         return followUpRegisterExport({
           db: c.get('ctx').db,

@@ -53,7 +53,7 @@ function dailyCsv(): Uint8Array {
 let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   services = testServices(db)
   app = apiTestApp(services)
 })
@@ -179,7 +179,7 @@ describe('step letters in the API', () => {
 describe('stepDocumentsSummary', () => {
   it('counts the students of every step and names their classrooms, as the report’s block lists them', async () => {
     const { ctx, user, id } = await teacherWithUpload()
-    const stored = await findAnalysis(ctx.db, user.id, id)
+    const stored = await findAnalysis({ db: ctx.db, userId: user.id, id })
     if (stored?.kind !== 'absence') throw new Error('no absence analysis')
     const steps = await stepDocumentsSummary({ db: ctx.db, userId: user.id, stored })
     expect(steps.map((s) => [s.number, s.days, s.document, s.students, s.classrooms])).toEqual([

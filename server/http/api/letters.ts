@@ -41,7 +41,7 @@ export function lettersRoutes() {
         const { db, files } = c.get('ctx')
         const asked = c.req.query('lang')
         const step = /^\d{1,2}$/.test(c.req.param('step') ?? '') ? Number(c.req.param('step')) - 1 : -1
-        await limitExports(c.get('ctx'), session.user.id)
+        await limitExports({ ...c.get('ctx'), userId: session.user.id })
         const options = {
           db,
           files,
