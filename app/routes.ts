@@ -45,6 +45,8 @@ export default [
     route('analysis-grade/sample.xlsx', 'routes/analysis-grade-sample.tsx', { id: 'grades-sample' }),
     route('analyses/:analysisId/export.xlsx', 'routes/analysis-export.tsx', { id: 'analysis-export-xlsx' }),
     route('analyses/:analysisId/export.pdf', 'routes/analysis-export.tsx', { id: 'analysis-export-pdf' }),
+    route('analyses/:analysisId/steps/:step/letters.pdf', 'routes/step-letters.tsx', { id: 'step-letters-pdf' }),
+    route('analyses/:analysisId/steps/:step/letters.xlsx', 'routes/step-letters.tsx', { id: 'step-letters-xlsx' }),
     route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
     route('follow-up/export.xlsx', 'routes/follow-up-export.tsx', { id: 'follow-up-export-xlsx' }),
     route('follow-up/export.pdf', 'routes/follow-up-export.tsx', { id: 'follow-up-export-pdf' }),

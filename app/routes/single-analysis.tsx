@@ -5,9 +5,10 @@ import { ParentMessages } from '#app/features/parent-messages/index.ts'
 import { studentsMessages } from '#app/features/parent-messages/index.server.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
-import { ladderOf } from '#app/features/follow-up/index.server.ts'
+import { ladderOf, stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
 import { loadGradeRecords } from '#app/features/grades/index.server.ts'
-import { flashCookie } from '#app/features/accounts/index.server.ts'
+import { flashCookie, schoolDetailsOf } from '#app/features/accounts/index.server.ts'
+import { ladderDocuments, StepDocumentsBlock } from '#app/features/follow-up/index.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { formatDate } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
@@ -37,6 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       analysis,
       absence: null,
       grades: { report, choice, query: bandsQuery(choice) },
+      followUp: null,
     }
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
@@ -55,6 +57,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     page.search && 'students' in page.search
       ? await studentsMessages({ db: context.db, userId: user.id, lang, school: stored.meta.school, students: page.search.students })
       : []
+  // The follow-up letters by step (issue 18): the ladder in force, its counts, the school details.
+  const followUp = {
+    steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored }),
+    hasSchool: (await schoolDetailsOf({ db: context.db, userId: user.id })) !== null,
+  }
   return {
     messages: getMessages(lang, [
       'absence-report',
@@ -66,10 +73,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       'absence-trends.title',
       'followUp.documents',
       'followUp.steps',
+      'letters.block',
+      ...ladderDocuments.map((d) => `letters.documents.${d}.title`),
     ]),
     analysis,
     absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}`, parentMessages },
     grades: null,
+    followUp,
   }
 }
 
@@ -88,7 +98,7 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analys
 export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { analysis, absence, grades } = loaderData
+  const { analysis, absence, grades, followUp } = loaderData
   const query = grades?.query || absence?.query
   const exportQuery = query ? `?${query}` : ''
   const created = formatDate(lang, analysis.createdAt)
@@ -178,6 +188,7 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
                   ))
                 : undefined
             }
+            afterWarnings={followUp ? <StepDocumentsBlock analysisId={analysis.id} {...followUp} /> : null}
           />
         ) : null}
         {grades ? (

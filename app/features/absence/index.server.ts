@@ -20,3 +20,4 @@ export {
   type StudentLine,
   type UnexcusedRangeOptions,
 } from './student-lines.server.ts'
+export { unexcusedDaysTally, type UnexcusedDaysCount } from './unexcused-days.server.ts'

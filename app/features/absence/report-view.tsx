@@ -67,6 +67,7 @@ export function AbsenceReportView({
   maxSchoolDays,
   schoolDaysError = null,
   studentExtra,
+  afterWarnings = null,
 }: {
   report: AbsenceReport
   /** The most school days a teacher may enter for a totals file. */
@@ -88,6 +89,8 @@ export function AbsenceReportView({
   analysisId: string
   /** What the page adds under each found student (the parent messages), in the results' order. */
   studentExtra?: readonly ReactNode[]
+  /** What the page shows after the warnings (the follow-up letters by step, issue 18). */
+  afterWarnings?: ReactNode
 }) {
   const { t } = useT()
   const lang = useLang()
@@ -323,6 +326,8 @@ export function AbsenceReportView({
           <p>{t('absence-report.warnings.none')}</p>
         )}
       </section>
+
+      {afterWarnings}
 
       <section className="report-section" aria-labelledby="tables-title">
         <h2 id="tables-title">{t('absence-report.tables.title')}</h2>

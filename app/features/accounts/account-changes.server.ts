@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
-import { examImages, users } from '#app/platform/db/schema.ts'
+import { examImages, schoolDetails, users } from '#app/platform/db/schema.ts'
 import { discardFiles } from '#app/platform/files.server.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode } from './codes.server.ts'
@@ -186,7 +186,11 @@ export async function deleteAccount({ user, input, ...ctx }: DeleteAccountOption
   await requirePassword(user, input.password, 'password')
   // The rows go with the account (foreign keys cascade); the files they point to go after it.
   const images = await ctx.db.select({ key: examImages.fileKey }).from(examImages).where(eq(examImages.userId, user.id))
+  const [school] = await ctx.db.select({ logo: schoolDetails.logoFile }).from(schoolDetails).where(eq(schoolDetails.userId, user.id))
   await ctx.db.delete(users).where(eq(users.id, user.id))
   ctx.logger.info({ event: 'auth.account.deleted', userId: user.id }, 'account deleted')
-  await discardFiles({ files: ctx.files, keys: [...(user.avatarFile ? [user.avatarFile] : []), ...images.map((image) => image.key)] })
+  await discardFiles({
+    files: ctx.files,
+    keys: [...(user.avatarFile ? [user.avatarFile] : []), ...(school?.logo ? [school.logo] : []), ...images.map((image) => image.key)],
+  })
 }

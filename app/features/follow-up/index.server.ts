@@ -14,3 +14,13 @@ export {
 } from './register.server.ts'
 export { followUpRegisterExport, type RegisterExportOptions } from './register-export.server.ts'
 export { registerEntryJson, registerEntryWire, registerJson, registerWire } from './wire.server.ts'
+export {
+  stepDocumentsPdf,
+  stepDocumentsSummary,
+  stepDocumentsWorkbook,
+  stepDocumentsXlsx,
+  type StepDocumentsOptions,
+  type StepDocumentsSummaryOptions,
+  type StepSummary,
+} from './step-documents.server.ts'
+export { renderStepLettersPdf, lettersData, letterDay, type LetterSchool, type StepLettersPdfOptions } from './letters-pdf.server.ts'

@@ -1,3 +1,5 @@
+// The follow-up of absence (issue 18): the ladder and its settings, how students are matched across
+// analyses, the register of documents issued, and the report's block of letters by step.
 export {
   defaultLadder,
   ladderDocuments,
@@ -12,6 +14,8 @@ export {
   type LadderStep,
 } from './ladder.ts'
 export { studentKey, type StudentIdentity } from './student-key.ts'
+export { classroomLabel, lettersAtStep, studentsPerStep, type StepStudent, type StepTally } from './step-documents.ts'
+export { StepDocumentsBlock, type StepDocumentsBlockProps } from './step-documents-block.tsx'
 export {
   ladderBodySchema,
   ladderFormFields,

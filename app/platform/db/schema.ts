@@ -504,6 +504,24 @@ export const parentMessageTemplates = pgTable('parent_message_templates', {
 })
 
 /**
+ * The school a teacher works in, as every follow-up document prints it (issue 18): the school's
+ * name, its education office, the principal's and the student counsellor's names, and an optional
+ * logo (a key in the file store, like the profile picture). One row per teacher, none until she
+ * fills them in; deleted with her account (the logo's file by deleteAccount).
+ */
+export const schoolDetails = pgTable('school_details', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  schoolName: text('school_name').notNull(),
+  educationOffice: text('education_office'),
+  principalName: text('principal_name'),
+  counsellorName: text('counsellor_name'),
+  logoFile: text('logo_file'),
+  updatedAt: updatedAt(),
+})
+
+/**
  * A teacher's paper test: the header fields, and the questions as typed JSON (docs/api.md's shapes,
  * validated by the exams feature's schema before every write). The count and total are kept
  * beside them for the list. Deleted with the teacher's account.

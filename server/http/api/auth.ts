@@ -12,12 +12,15 @@ import {
   markAllNotificationsRead,
   markNotificationRead,
   registerUser,
+  removeSchoolLogo,
   requestEmailChange,
   requestPasswordChange,
   requestPasswordReset,
   resendCode,
   resetPassword,
   revokeSession,
+  saveSchoolDetails,
+  schoolDetailsOf,
   signIn,
   updateProfile,
   userToJson,
@@ -36,9 +39,11 @@ import {
   resendSchema,
   resetPasswordSchema,
   reviewSchema,
+  schoolDetailsSchema,
   twoFactorLoginSchema,
   verifyResetCodeSchema,
 } from '#app/features/accounts/schemas.ts'
+import { schoolLogoUrl } from '#app/features/accounts/index.ts'
 import { listSubscriptions } from '#app/features/billing/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { wireDateTime, wireId, wireShape, type Wire } from '#app/lib/wire.server.ts'
@@ -92,10 +97,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * bytes too, so storeAvatar refuses it as "not an image" like any other wrong file.
  */
 async function fieldsAndAvatar(c: C): Promise<{ fields: Record<string, unknown>; avatar: Uint8Array | null }> {
+  const { fields, file } = await fieldsAndFile(c, 'avatar')
+  return { fields, avatar: file }
+}
+
+/** A JSON or form body whose optional file field `name` is read as bytes (see fieldsAndAvatar). */
+async function fieldsAndFile(c: C, name: string): Promise<{ fields: Record<string, unknown>; file: Uint8Array | null }> {
   const type = c.req.header('content-type') ?? ''
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type)) {
     const body = await jsonBody(c)
-    return { fields: isRecord(body) ? body : {}, avatar: null }
+    return { fields: isRecord(body) ? body : {}, file: null }
   }
   let form: Record<string, string | File>
   try {
@@ -104,9 +115,9 @@ async function fieldsAndAvatar(c: C): Promise<{ fields: Record<string, unknown>;
     // A malformed form is answered like an empty one: 422 with every required field.
     form = {}
   }
-  const { avatar, ...fields } = form
-  if (avatar instanceof File) return { fields, avatar: avatar.size > 0 ? new Uint8Array(await avatar.arrayBuffer()) : null }
-  return { fields, avatar: avatar ? new TextEncoder().encode(avatar) : null }
+  const { [name]: file, ...fields } = form
+  if (file instanceof File) return { fields, file: file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : null }
+  return { fields, file: file ? new TextEncoder().encode(file) : null }
 }
 
 const binary = (description: string): JsonSchema => ({ type: 'string', format: 'binary', description })
@@ -118,6 +129,37 @@ const withAvatar = (schema: z.core.$ZodType): JsonSchema => {
     properties: { ...(json.properties as Record<string, JsonSchema>), avatar: binary('A profile picture (PNG, JPEG or WebP, up to 2 MB)') },
   }
 }
+
+/** The school details' form and an optional logo. */
+const withLogo = (schema: z.core.$ZodType): JsonSchema => {
+  const json = fromZod(schema)
+  return {
+    ...json,
+    properties: {
+      ...(json.properties as Record<string, JsonSchema>),
+      logo: binary('The school’s logo (PNG, JPEG or WebP, up to 2 MB)'),
+    },
+  }
+}
+
+const schoolDetailsWire = wireShape(
+  'SchoolDetails',
+  z.object({
+    school_name: z.string(),
+    education_office: z.string().nullable(),
+    principal_name: z.string().nullable(),
+    counsellor_name: z.string().nullable(),
+    logo_url: z.string().nullable().describe('The logo as stored (WebP), or null'),
+  }),
+)
+const schoolDetailsJson = (details: Awaited<ReturnType<typeof schoolDetailsOf>>): Wire<typeof schoolDetailsWire> | null =>
+  details && {
+    school_name: details.schoolName,
+    education_office: details.educationOffice,
+    principal_name: details.principalName,
+    counsellor_name: details.counsellorName,
+    logo_url: schoolLogoUrl(details.logoFile),
+  }
 
 const signedIn = z.object({ token: z.string().describe('The bearer token'), user: userWire })
 
@@ -262,6 +304,62 @@ export function authRoutes() {
       const { fields, avatar } = await fieldsAndAvatar(c)
       const updated = await updateProfile({ ...c.get('ctx'), user: session.user, input: { ...parse(profileSchema, fields), avatar } })
       return reply({ user: await userJson(c, updated) }, say(c, 'accounts.messages.saved'))
+    },
+  )
+
+  route(
+    {
+      method: 'get',
+      path: '/auth/profile/school',
+      tag: 'Auth',
+      summary: 'The school details printed on follow-up letters',
+      description: '`school` is null until they are saved.',
+      auth: 'bearer',
+      data: z.object({ school: schoolDetailsWire.nullable() }),
+    },
+    async (c, { session, reply }) =>
+      reply({ school: schoolDetailsJson(await schoolDetailsOf({ db: c.get('ctx').db, userId: session.user.id })) }),
+  )
+
+  route(
+    {
+      method: 'put',
+      path: '/auth/profile/school',
+      tag: 'Auth',
+      summary: 'Save the school details',
+      description:
+        'The school’s name is required; an optional field left out keeps its value, an empty one clears it. JSON, or a form carrying an optional `logo` file (checked like the profile picture); `remove_logo: true` takes the logo off.',
+      auth: 'bearer',
+      body: {
+        kind: 'json-or-multipart',
+        json: schoolDetailsSchema,
+        name: 'SchoolDetailsRequest',
+        multipart: withLogo(schoolDetailsSchema),
+      },
+      data: z.object({ school: schoolDetailsWire }),
+      errors: [413, 422, 503],
+    },
+    async (c, { session, reply }) => {
+      const { fields, file } = await fieldsAndFile(c, 'logo')
+      const { db, files } = c.get('ctx')
+      const saved = await saveSchoolDetails({ db, files, userId: session.user.id, input: parse(schoolDetailsSchema, fields), logo: file })
+      return reply({ school: schoolDetailsJson(saved)! }, say(c, 'accounts.school.saved'))
+    },
+  )
+
+  route(
+    {
+      method: 'delete',
+      path: '/auth/profile/school/logo',
+      tag: 'Auth',
+      summary: 'Remove the school’s logo',
+      auth: 'bearer',
+      errors: [404, 503],
+    },
+    async (c, { session, reply }) => {
+      const { db, files } = c.get('ctx')
+      if (!(await removeSchoolLogo({ db, files, userId: session.user.id }))) throw new DomainError(404, 'accounts.school.noLogo')
+      return reply(null, say(c, 'accounts.school.logoRemoved'))
     },
   )
 
