@@ -11,7 +11,9 @@ export function parsePrice(text: string): number | null {
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
 }
 
-export async function listAllPackages(db: Db) {
+export type ListAllPackagesOptions = { db: Db }
+
+export async function listAllPackages({ db }: ListAllPackagesOptions) {
   return db.select().from(packages).orderBy(asc(packages.sortOrder), asc(packages.id))
 }
 
@@ -27,8 +29,10 @@ export type PackageFields = {
   sortOrder?: number
 }
 
+export type AddPackageOptions = { db: Db; fields: PackageFields }
+
 /** Adds a package; marking it best seller unmarks the others (one best seller at a time). */
-export async function addPackage(db: Db, fields: PackageFields) {
+export async function addPackage({ db, fields }: AddPackageOptions) {
   return db.transaction(async (tx) => {
     if (fields.isBestSeller) await tx.update(packages).set({ isBestSeller: false })
     const [row] = await tx.insert(packages).values(fields).returning()
@@ -36,7 +40,9 @@ export async function addPackage(db: Db, fields: PackageFields) {
   })
 }
 
-export async function updatePackage(db: Db, slug: string, fields: Partial<PackageFields> & { isActive?: boolean }) {
+export type UpdatePackageOptions = { db: Db; slug: string; fields: Partial<PackageFields> & { isActive?: boolean } }
+
+export async function updatePackage({ db, slug, fields }: UpdatePackageOptions) {
   return db.transaction(async (tx) => {
     if (fields.isBestSeller) await tx.update(packages).set({ isBestSeller: false })
     const [row] = await tx
