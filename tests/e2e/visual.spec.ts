@@ -217,7 +217,14 @@ test('key figures in balanced lines, one bar of exports, the phone header of a t
           .filter((el) => el.checkVisibility())
           .map((el) => ({ text: el.textContent, left: el.getBoundingClientRect().left, right: el.getBoundingClientRect().right })),
       )
-    expect(boxes).toHaveLength(3)
+    // The exports, the follow-up's two links (parent messages by step, the trends), the deletion.
+    expect(boxes.map((box) => box.text)).toEqual([
+      'تصدير PDF',
+      'تصدير Excel',
+      'رسائل أولياء الأمور حسب الخطوة',
+      'اتجاهات الغياب',
+      'حذف التحليل',
+    ])
     for (const box of boxes) {
       expect(box.left, `"${box.text}" at ${width} px`).toBeGreaterThanOrEqual(0)
       expect(box.right, `"${box.text}" at ${width} px`).toBeLessThanOrEqual(width)
