@@ -27,3 +27,12 @@ export { halalasToDecimal, readZatcaQr, zatcaQr } from './zatca-qr.ts'
 export { qrSvg, qrSvgDataUrl } from './qr-svg.ts'
 export { requireSubscriberPage } from './access.server.ts'
 export { addPackage, listAllPackages, parsePrice, updatePackage } from './packages-admin.server.ts'
+export { refundPayment, type CreditNoteRow, type RefundPaymentOptions, type RefundResult } from './refund-payment.server.ts'
+export {
+  creditNoteDocumentOf,
+  creditNotePdfResponse,
+  creditNoteToJson,
+  creditNoteWire,
+  findCreditNote,
+  listUserCreditNotes,
+} from './credit-notes.server.ts'
