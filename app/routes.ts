@@ -41,6 +41,7 @@ export default [
     route('analyses/:analysisId/export.xlsx', 'routes/analysis-export.tsx', { id: 'analysis-export-xlsx' }),
     route('analyses/:analysisId/export.pdf', 'routes/analysis-export.tsx', { id: 'analysis-export-pdf' }),
     route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
+    route('credit-notes/:creditNoteId/pdf', 'routes/credit-note-pdf.tsx'),
     layout('routes/layouts/custom.tsx', [
       route('SignIn', 'routes/register.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),

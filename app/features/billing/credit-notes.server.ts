@@ -26,6 +26,14 @@ export async function findCreditNote({ db, creditNoteId, userId }: FindCreditNot
   return row ?? null
 }
 
+export type FindInvoiceCreditNoteOptions = { db: Db; invoiceId: string }
+
+/** The credit note that reverses an invoice, if it was refunded (at most one). */
+export async function findInvoiceCreditNote({ db, invoiceId }: FindInvoiceCreditNoteOptions): Promise<CreditNoteRow | null> {
+  const [row] = await db.select().from(creditNotes).where(eq(creditNotes.invoiceId, invoiceId)).limit(1)
+  return row ?? null
+}
+
 export type ListUserCreditNotesOptions = { db: Db; userId: string }
 
 export async function listUserCreditNotes({ db, userId }: ListUserCreditNotesOptions): Promise<CreditNoteRow[]> {

@@ -34,5 +34,6 @@ export {
   creditNoteToJson,
   creditNoteWire,
   findCreditNote,
+  findInvoiceCreditNote,
   listUserCreditNotes,
 } from './credit-notes.server.ts'

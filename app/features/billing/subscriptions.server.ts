@@ -4,7 +4,7 @@ import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { invoices, notifications, packages, payments, subscriptions } from '#app/platform/db/schema.ts'
+import { creditNotes, invoices, notifications, packages, payments, subscriptions } from '#app/platform/db/schema.ts'
 
 /** The subscription in force now, if any (the latest-ending one). */
 export async function currentSubscription(db: Db, userId: string, now = new Date()) {
@@ -36,6 +36,8 @@ export type SubscriptionView = {
   endsAt: string
   payment: { id: string; method: string; amount: number; status: string }
   invoiceId: string | null
+  /** The credit note of a refunded payment: the teacher downloads it beside the invoice. */
+  creditNote: { id: string; serial: string } | null
 }
 
 export async function listSubscriptions(db: Db, userId: string, lang: Lang, now = new Date()): Promise<SubscriptionView[]> {
@@ -52,11 +54,14 @@ export async function listSubscriptions(db: Db, userId: string, lang: Lang, now 
       total: payments.total,
       paymentStatus: payments.status,
       invoiceId: invoices.id,
+      creditNoteId: creditNotes.id,
+      creditNoteSerial: creditNotes.serial,
     })
     .from(subscriptions)
     .innerJoin(packages, eq(packages.id, subscriptions.packageId))
     .innerJoin(payments, eq(payments.id, subscriptions.paymentId))
     .leftJoin(invoices, eq(invoices.paymentId, payments.id))
+    .leftJoin(creditNotes, eq(creditNotes.paymentId, payments.id))
     .where(eq(subscriptions.userId, userId))
     .orderBy(desc(subscriptions.endsAt))
   return rows.map((r) => ({
@@ -68,6 +73,7 @@ export async function listSubscriptions(db: Db, userId: string, lang: Lang, now 
     endsAt: r.endsAt.toISOString(),
     payment: { id: r.paymentId, method: r.method, amount: r.total, status: r.paymentStatus },
     invoiceId: r.invoiceId,
+    creditNote: r.creditNoteId && r.creditNoteSerial ? { id: r.creditNoteId, serial: r.creditNoteSerial } : null,
   }))
 }
 
