@@ -29,6 +29,9 @@ export default [
       route('exams', 'routes/exams.tsx'),
       route('exams-test', 'routes/exams-test.tsx'),
       route('exams/:examId/print', 'routes/exams-print.tsx'),
+      // The operator area (docs/operators.md): the site's 404 to anyone not an operator. Its
+      // navigation is the list in app/features/operators/nav.ts.
+      route('admin', 'routes/layouts/admin.tsx', [route('audit', 'routes/admin-audit.tsx')]),
     ]),
     route('exams/:examId/pdf', 'routes/exams-pdf.tsx'),
     route('exams/:examId/preview.svg', 'routes/exams-preview.tsx'),

@@ -17,6 +17,7 @@ import { createLogger } from '#app/platform/logger.server.ts'
 import { EnvError, loadEnv } from '#app/platform/env.server.ts'
 import { openDatabaseFor } from '#app/platform/services.server.ts'
 import { filesCommand, filesUsage } from './admin-files.ts'
+import { operatorRoleCommand } from './admin-users.ts'
 
 const usage = `Usage: npm run admin -- <command>
 
@@ -33,6 +34,9 @@ const usage = `Usage: npm run admin -- <command>
   payments:reconcile                         settle payments left pending at the gateway
   users:two-factor-off <email>               turn off a teacher's two-step verification (lost phone
                                              and recovery codes: check who is asking first)
+  users:grant-operator <email>               let an account open the operator area (/ar/admin); it
+                                             must also turn on two-step verification (docs/operators.md)
+  users:revoke-operator <email>              make an operator a teacher again
   subscriptions:notify                       send "ends in 7 days" / "has ended" notifications
 
   backup <file.tar.gz>                       the embedded database, the stored files and the
@@ -120,8 +124,9 @@ async function main(argv: string[]): Promise<number> {
   // Stored files (issue 19, shared storage): opens the stores it is told to, and the database only when one of them is PostgreSQL.
   if (area === 'files:migrate') return filesCommand(argv.slice(1))
 
-  const known = ['reviews', 'packages', 'payments:reconcile', 'subscriptions:notify', 'users:two-factor-off', 'backup', 'restore']
-  if (!area || !known.includes(area) || (['reviews', 'packages', 'users:two-factor-off', 'backup', 'restore'].includes(area) && !command)) {
+  const withArgument = ['reviews', 'packages', 'users:two-factor-off', 'users:grant-operator', 'users:revoke-operator', 'backup', 'restore']
+  const known = [...withArgument, 'payments:reconcile', 'subscriptions:notify']
+  if (!area || !known.includes(area) || (withArgument.includes(area) && !command)) {
     console.info(usage)
     return area ? 2 : 0
   }
@@ -148,6 +153,8 @@ async function main(argv: string[]): Promise<number> {
       )
       return done ? 0 : 1
     }
+    if (area === 'users:grant-operator' || area === 'users:revoke-operator')
+      return operatorRoleCommand({ db: database.db, command: area, email: command ?? '' })
     if (area === 'subscriptions:notify') {
       const result = await notifySubscriptionEndings(database.db)
       console.info(`Sent ${result.ending} "ends in 7 days" and ${result.ended} "has ended" notifications.`)

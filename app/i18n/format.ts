@@ -76,6 +76,12 @@ export function formatDate(lang: Lang, date: Date | string | number, { hijriEra 
   }
 }
 
+/** A moment to the minute, in Saudi time (the operators' audit log): `28 نوفمبر 2026، 3:05 م`. */
+export function formatDateTime(lang: Lang, date: Date | string | number): string {
+  const value = date instanceof Date ? date : new Date(date)
+  return dateFormat(intlLocale[lang], { dateStyle: 'medium', timeStyle: 'short', timeZone: SAUDI_TIME_ZONE }).format(value)
+}
+
 /** A rate kept as a percentage with two decimals (93.33), shown with one: `93.3%`. */
 export function formatRate(lang: Lang, percentage: number, fractionDigits = 1): string {
   return formatPercent(lang, percentage / 100, fractionDigits)

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -52,6 +53,14 @@ export const contactMessages = pgTable(
     message: text('message').notNull(),
     lang: text('lang', { enum: ['ar', 'en'] }).notNull(),
     handledAt: timestamp('handled_at', { withTimezone: true }),
+    /** The operator who marked it handled (null once that account is deleted). */
+    handledBy: uuid('handled_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The answer mailed from the operator area, as sent (docs/operators.md). */
+    answerText: text('answer_text'),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    answeredBy: uuid('answered_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The sender's email at the time: kept when the operator's account goes. */
+    answeredByEmail: text('answered_by_email'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -68,6 +77,10 @@ export const rateLimits = pgTable('rate_limits', {
 })
 
 // Accounts. Emails are stored lower-case; usernames are unique without regard to case.
+
+/** Teachers use the tools; operators also open the operator area (docs/operators.md). */
+export const userRoles = ['teacher', 'operator'] as const
+export type UserRole = (typeof userRoles)[number]
 export const users = pgTable(
   'users',
   {
@@ -93,10 +106,18 @@ export const users = pgTable(
     totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
     /** The time step of the last code accepted, so a code works only once. */
     totpLastStep: integer('totp_last_step'),
+    /** Granted and revoked with `npm run admin -- users:grant-operator|users:revoke-operator <email>`. */
+    role: text('role', { enum: userRoles }).notNull().default('teacher'),
+    /** Set by an operator: the account cannot sign in and its sessions are gone until reactivated. */
+    deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email), uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`)],
+  (t) => [
+    check('users_role', sql`${t.role} in ('teacher', 'operator')`),
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_username_lower_unique').on(sql`lower(${t.username})`),
+  ],
 )
 
 export const sessionKinds = ['web', 'api'] as const
@@ -565,3 +586,25 @@ export const storedFiles = pgTable('stored_files', {
   sha256: text('sha256').notNull(),
   createdAt: createdAt(),
 })
+
+/**
+ * What operators did (docs/operators.md): append-only (a trigger refuses UPDATE and DELETE, except
+ * clearing operator_id when that account is deleted), kept like invoices. The operator's email
+ * at the time stays; `detail` holds no student data.
+ */
+export const operatorAudit = pgTable(
+  'operator_audit',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The order of writing, for "newest first" (two entries may share a timestamp). */
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    operatorId: uuid('operator_id').references(() => users.id, { onDelete: 'set null' }),
+    operatorEmail: text('operator_email').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    detail: jsonb('detail').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operator_audit_seq').on(t.seq), index('operator_audit_target').on(t.targetType, t.targetId)],
+)

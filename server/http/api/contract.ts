@@ -1,6 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { findSession, type CurrentSession } from '#app/features/accounts/index.server.ts'
 import { requireSubscription } from '#app/features/billing/index.server.ts'
+import { operatorAccess } from '#app/features/operators/index.server.ts'
 import { isLang, type Lang } from '#app/i18n/config.ts'
 import { langFromAcceptLanguage } from '#app/i18n/detect.server.ts'
 import { getMessages, isLocaleKey } from '#app/i18n/messages.server.ts'
@@ -126,6 +127,19 @@ export async function requireApiSubscriber(c: C): Promise<CurrentSession> {
   return session
 }
 
+/**
+ * An operator's API call (docs/operators.md): 404, as for any unknown path, to anyone who is not
+ * an operator (with a token or without); 403 to an operator without two-step verification. Run
+ * by the middleware on every `/admin/*` path (index.ts) and by each operator route.
+ */
+export async function requireApiOperator(c: C): Promise<CurrentSession> {
+  const session = await apiSession(c)
+  const access = operatorAccess(session?.user)
+  if (access === 'not-found' || !session) throw new DomainError(404, 'common.errors.notFoundApi')
+  if (access === 'two-factor-required') throw new DomainError(403, 'operators.errors.twoFactorRequired')
+  return session
+}
+
 // ---------------------------------------------------------------- error shapes
 
 const fieldErrors = zod.record(zod.string(), zod.array(zod.string())).describe('The messages of each field, by its name in the request')
@@ -146,7 +160,7 @@ export function fromZod(schema: zod.core.$ZodType, io: 'input' | 'output' = 'inp
   return json
 }
 
-export type Auth = 'none' | 'optional' | 'bearer' | 'subscriber' | 'webhook'
+export type Auth = 'none' | 'optional' | 'bearer' | 'subscriber' | 'webhook' | 'operator'
 export type ErrorStatus = 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
 export type JsonSchema = { [key: string]: unknown }
@@ -220,7 +234,11 @@ type BodyOf<B> = B extends { isParsedByHandler: true }
   : B extends { kind: 'json'; schema: infer S extends zod.core.$ZodType }
     ? zod.core.output<S>
     : undefined
-type CallerOf<A extends Auth> = A extends 'bearer' | 'subscriber' ? CurrentSession : A extends 'optional' ? CurrentSession | null : null
+type CallerOf<A extends Auth> = A extends 'bearer' | 'subscriber' | 'operator'
+  ? CurrentSession
+  : A extends 'optional'
+    ? CurrentSession | null
+    : null
 
 export interface HandlerInput<B, A extends Auth> {
   /** The JSON body parsed by the contract's schema. */
@@ -257,6 +275,7 @@ async function callerFor(c: C, auth: Auth): Promise<CurrentSession | null> {
   if (auth === 'bearer') return requireApiUser(c)
   if (auth === 'subscriber') return requireApiSubscriber(c)
   if (auth === 'optional') return apiSession(c)
+  if (auth === 'operator') return requireApiOperator(c)
   return null
 }
 

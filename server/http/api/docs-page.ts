@@ -121,6 +121,7 @@ export function renderDocsHtml(contracts: readonly Contract[], doc: OpenApiDocum
     bearer: 'Bearer token',
     subscriber: 'Bearer token, active subscription',
     webhook: 'Gateway signature',
+    operator: 'Bearer token of an operator with two-step verification on',
   }
   const nav = [...byTag].map(
     ([tag, ops]) =>

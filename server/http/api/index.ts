@@ -2,12 +2,22 @@ import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { AnalysisError } from '#app/features/analyses/index.server.ts'
+import { operatorAccess } from '#app/features/operators/index.server.ts'
 import { isDomainError } from '#app/lib/errors.ts'
 import { analysesRoutes, analysisErrorResponse } from './analyses.ts'
 import { authRoutes } from './auth.ts'
 import { billingRoutes } from './billing.ts'
 import { contentRoutes } from './content.ts'
-import { domainErrorResponse, say, ValidationFailed, validationFailedResponse, type ApiEnv, type Routes } from './contract.ts'
+import {
+  domainErrorResponse,
+  apiSession,
+  notFound,
+  say,
+  ValidationFailed,
+  validationFailedResponse,
+  type ApiEnv,
+  type Routes,
+} from './contract.ts'
 import { examsRoutes } from './exams.ts'
 import { openApiRoutes } from './openapi.ts'
 
@@ -33,6 +43,12 @@ export function createApi() {
   api.use('*', async (c, next) => {
     await next()
     c.header('Cache-Control', 'no-store')
+  })
+  // The operator area's endpoints do not exist for anyone else: 404 before any body is read
+  // (docs/operators.md). Each endpoint's own `auth: 'operator'` then asks for two-step verification.
+  api.use('/admin/*', async (c, next) => {
+    if (operatorAccess((await apiSession(c))?.user) === 'not-found') notFound()
+    await next()
   })
   api.route('/', exams!.app)
   const tooLarge = (c: Context<ApiEnv>) => c.json({ message: say(c, 'common.errors.tooLarge') }, 413)

@@ -14,7 +14,11 @@ const componentUri = (name: string) => `#/components/schemas/${name}`
 
 const errorResponses: Record<ErrorStatus, { name: string; description: string; schema: string; retryAfter?: boolean }> = {
   401: { name: 'Unauthorized', description: 'No token, or a bad or expired one (or a wrong password)', schema: 'Error' },
-  403: { name: 'Forbidden', description: 'Not allowed: not activated, or no subscription (the message says which)', schema: 'Error' },
+  403: {
+    name: 'Forbidden',
+    description: 'Not allowed: not activated, no subscription, or an operator without two-step verification (the message says which)',
+    schema: 'Error',
+  },
   404: { name: 'NotFound', description: 'No such record, or another user’s', schema: 'Error' },
   409: { name: 'Conflict', description: 'A state conflict (already subscribed, already taken)', schema: 'Error' },
   413: { name: 'TooLarge', description: 'The body or file is over the limit', schema: 'Error' },
@@ -23,13 +27,23 @@ const errorResponses: Record<ErrorStatus, { name: string; description: string; s
   503: { name: 'Unavailable', description: 'A service behind this one is busy or down; try again later', schema: 'Error' },
 }
 
-const authErrors: Record<Auth, ErrorStatus[]> = { none: [], optional: [], webhook: [], bearer: [401], subscriber: [401, 403] }
+const OPERATOR_ONLY =
+  'Operators only, with two-step verification on (403 without it); anyone else, with a token or without, gets 404 (docs/operators.md).'
+const authErrors: Record<Auth, ErrorStatus[]> = {
+  none: [],
+  optional: [],
+  webhook: [],
+  bearer: [401],
+  subscriber: [401, 403],
+  operator: [403, 404],
+}
 const authSecurity: Record<Auth, unknown[]> = {
   none: [],
   webhook: [],
   optional: [{}, { bearer: [] }],
   bearer: [{ bearer: [] }],
   subscriber: [{ bearer: [] }],
+  operator: [{ bearer: [] }],
 }
 
 /** The `{message, data}` of a JSON answer. */
@@ -129,7 +143,12 @@ function operationObject(op: Contract, successBody: JsonSchema | undefined, requ
     parameters: params,
     responses,
   }
-  const description = [op.description, op.auth === 'subscriber' ? 'Needs an active subscription.' : ''].filter(Boolean).join(' ')
+  const description = [
+    op.description,
+    op.auth === 'subscriber' ? 'Needs an active subscription.' : op.auth === 'operator' ? OPERATOR_ONLY : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
   if (description) out.description = description
   const body = requestBody(op, requests)
   if (body) out.requestBody = body

@@ -1,0 +1,3 @@
+// Client-safe exports of the operator area.
+export { operatorNav, type OperatorNavItem } from './nav.ts'
+export { TwoFactorFirst } from './two-factor-first.tsx'
