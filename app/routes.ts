@@ -31,7 +31,16 @@ export default [
       route('exams/:examId/print', 'routes/exams-print.tsx'),
       // The operator area (docs/operators.md): the site's 404 to anyone not an operator. Its
       // navigation is the list in app/features/operators/nav.ts.
-      route('admin', 'routes/layouts/admin.tsx', [route('audit', 'routes/admin-audit.tsx')]),
+      route('admin', 'routes/layouts/admin.tsx', [
+        index('routes/admin-dashboard.tsx'),
+        route('payments', 'routes/admin-payments.tsx'),
+        route('payments/:paymentId', 'routes/admin-payment.tsx'),
+        route('payments/:paymentId/refund', 'routes/admin-payment-refund.tsx'),
+        route('packages', 'routes/admin-packages.tsx'),
+        route('packages/new', 'routes/admin-package-edit.tsx', { id: 'admin-package-new' }),
+        route('packages/:packageId', 'routes/admin-package-edit.tsx', { id: 'admin-package-edit' }),
+        route('audit', 'routes/admin-audit.tsx'),
+      ]),
     ]),
     route('exams/:examId/pdf', 'routes/exams-pdf.tsx'),
     route('exams/:examId/preview.svg', 'routes/exams-preview.tsx'),
@@ -45,6 +54,8 @@ export default [
     route('analyses/:analysisId/export.pdf', 'routes/analysis-export.tsx', { id: 'analysis-export-pdf' }),
     route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
     route('credit-notes/:creditNoteId/pdf', 'routes/credit-note-pdf.tsx'),
+    route('admin/invoices/:invoiceId/pdf', 'routes/admin-invoice-pdf.tsx'),
+    route('admin/credit-notes/:creditNoteId/pdf', 'routes/admin-credit-note-pdf.tsx'),
     layout('routes/layouts/custom.tsx', [
       route('SignIn', 'routes/register.tsx'),
       route('verify-otp', 'routes/verify-otp.tsx'),

@@ -18,6 +18,15 @@ export async function findUserInvoice(db: Db, userId: string, invoiceId: string)
   return row ?? null
 }
 
+export type FindInvoiceByIdOptions = { db: Db; invoiceId: string }
+
+/** Any invoice by its id, for the operator area (a teacher's pages use findUserInvoice). */
+export async function findInvoiceById({ db, invoiceId }: FindInvoiceByIdOptions) {
+  if (!isUuid(invoiceId)) return null
+  const [row] = await db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1)
+  return row ?? null
+}
+
 export async function listUserInvoices(db: Db, userId: string) {
   return db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.issuedAt))
 }

@@ -70,11 +70,11 @@ export async function refundPayment({
     if (!(error instanceof GatewayError)) throw error
     // The gateway's words are for the logs; the operator gets the product's message.
     logger.warn({ paymentId: payment.id, kind: error.kind, reason: error.message }, 'the gateway did not refund the payment')
-    throw new DomainError(error.kind === 'unavailable' ? 503 : 502, 'billing.refund.errors.gateway')
+    throw new DomainError(error.kind === 'unavailable' ? 503 : 409, 'billing.refund.errors.gateway')
   }
   if (refund.refundedAmount !== payment.total) {
     logger.error({ paymentId: payment.id }, 'the gateway refunded another amount than the payment’s total')
-    throw new DomainError(502, 'billing.refund.errors.gateway')
+    throw new DomainError(409, 'billing.refund.errors.gateway')
   }
 
   return db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm'
+import { count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DomainError } from '#app/lib/errors.ts'
 import { creditNotes, invoices, notifications, payments, sandboxPayments, subscriptions, users } from '#app/platform/db/schema.ts'
@@ -250,12 +250,23 @@ describe('refundPayment through the sandbox', () => {
     expect(await domainError(refundWith({ ...unknown, paymentId: 'not-an-id' }))).toMatchObject({ status: 404 })
   })
 
-  it('keeps credit notes append-only', async () => {
+  it('keeps credit notes append-only, and keeps them when the account is deleted', async () => {
     const paid = await paidThroughSandbox()
     const { creditNote } = await refundWith(paid)
-    await expect(paid.ctx.db.update(creditNotes).set({ total: 0 }).where(eq(creditNotes.id, creditNote.id))).rejects.toThrow()
-    await expect(paid.ctx.db.delete(creditNotes).where(eq(creditNotes.id, creditNote.id))).rejects.toThrow()
-    await expect(paid.ctx.db.execute(sql`update invoices set total = 0 where id = ${creditNote.invoiceId}`)).rejects.toThrow()
+    const refusal = (error: unknown) => String((error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message)
+    const db = paid.ctx.db
+    await expect(
+      db.update(creditNotes).set({ customerName: 'x' }).where(eq(creditNotes.id, creditNote.id)).catch(refusal),
+    ).resolves.toContain('append-only')
+    await expect(db.delete(creditNotes).where(eq(creditNotes.id, creditNote.id)).catch(refusal)).resolves.toContain('append-only')
+    // The invoice it reverses stays as it was too.
+    await expect(
+      db.update(invoices).set({ customerName: 'x' }).where(eq(invoices.id, creditNote.invoiceId)).catch(refusal),
+    ).resolves.toContain('append-only')
+    await db.delete(users).where(eq(users.id, paid.user.id))
+    const [kept] = await db.select().from(creditNotes).where(eq(creditNotes.id, creditNote.id))
+    expect(kept?.userId).toBeNull()
+    expect(kept?.serial).toBe(creditNote.serial)
   })
 })
 
@@ -315,7 +326,7 @@ describe('refundPayment through Moyasar (local fake)', () => {
       body: JSON.stringify({ amount: 1000 }),
     })
     const error = await domainError(refundWith(paid))
-    expect(error).toMatchObject({ status: 502, messageKey: 'billing.refund.errors.gateway' })
+    expect(error).toMatchObject({ status: 409, messageKey: 'billing.refund.errors.gateway' })
     expect(await creditNotesOf(paid.paymentId)).toHaveLength(0)
     expect(fake.payments.get(paid.gatewayPaymentId)?.refunded).toBe(1000)
   })

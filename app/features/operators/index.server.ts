@@ -21,3 +21,5 @@ export {
 } from './gate.server.ts'
 export { setUserRole, type SetUserRoleOptions } from './roles.server.ts'
 export { limitOperatorWrites, OPERATOR_WRITES_PER_HOUR, type LimitOperatorWritesOptions } from './limits.server.ts'
+export { operatorDashboard, type DayCount, type MonthRevenue, type OperatorDashboard } from './dashboard.server.ts'
+export { createPackageByOperator, editPackageByOperator, refundPaymentByOperator, setPackageActiveByOperator } from './money.server.ts'

@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { AnalysisError } from '#app/features/analyses/index.server.ts'
 import { operatorAccess } from '#app/features/operators/index.server.ts'
 import { isDomainError } from '#app/lib/errors.ts'
+import { adminMoneyRoutes } from './admin-money.ts'
 import { analysesRoutes, analysisErrorResponse } from './analyses.ts'
 import { authRoutes } from './auth.ts'
 import { billingRoutes } from './billing.ts'
@@ -28,7 +29,7 @@ import { openApiRoutes } from './openapi.ts'
 /** Every route file's routes, in the order they are mounted; the reference's two routes last. */
 export function apiRoutes(): Routes[] {
   // The tests first: they and their images set their own body limits, before the shared ones.
-  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes()]
+  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), adminMoneyRoutes()]
   const all: Routes[] = [...routes, openApiRoutes(() => all.flatMap((r) => r.contracts))]
   return all
 }
