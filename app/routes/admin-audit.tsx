@@ -93,10 +93,10 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         </div>
       )}
       {pages > 1 ? (
-        <nav className="admin-pager" aria-label={t('operators.audit.pager.label')}>
-          {page > 1 ? <AppLink to={`admin/audit?page=${page - 1}`}>{t('operators.audit.pager.previous')}</AppLink> : <span />}
-          <span>{t('operators.audit.pager.page', { page, pages })}</span>
-          {page < pages ? <AppLink to={`admin/audit?page=${page + 1}`}>{t('operators.audit.pager.next')}</AppLink> : <span />}
+        <nav className="admin-pager" aria-label={t('operators.audit.pagerLabel')}>
+          {page > 1 ? <AppLink to={`admin/audit?page=${page - 1}`}>{t('operators.pager.previous')}</AppLink> : <span />}
+          <span>{t('operators.pager.page', { page, pages })}</span>
+          {page < pages ? <AppLink to={`admin/audit?page=${page + 1}`}>{t('operators.pager.next')}</AppLink> : <span />}
         </nav>
       ) : null}
     </>

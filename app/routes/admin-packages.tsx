@@ -1,15 +1,13 @@
-import { Form, redirect } from 'react-router'
-import { flashCookie } from '#app/features/accounts/index.server.ts'
+import { Form } from 'react-router'
 import { listAllPackages, priceBreakdown } from '#app/features/billing/index.server.ts'
-import { limitOperatorWrites, requireOperatorPage, setPackageActiveByOperator } from '#app/features/operators/index.server.ts'
+import { operatorOf, operatorPageWrite, requireOperatorPage, setPackageActiveByOperator } from '#app/features/operators/index.server.ts'
 import { formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
-import { formFailure, runForm } from '#app/lib/action.server.ts'
+import { DomainError } from '#app/lib/errors.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
-import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import type { Route } from './+types/admin-packages'
 
 // Every package, active or not, with its edit page and a deactivate / reactivate button
@@ -43,24 +41,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()
   const intent = form.get('intent')
   const packageId = Number(form.get('packageId'))
-  if ((intent !== 'deactivate' && intent !== 'reactivate') || !Number.isSafeInteger(packageId))
-    return formFailure(422, { _form: ['common.errors.title'] }, {})
-  return runForm({}, async () => {
-    await limitOperatorWrites({ db: context.db, operatorId: user.id })
-    const isActive = intent === 'reactivate'
-    await setPackageActiveByOperator({ db: context.db, operator: { id: user.id, email: user.email }, packageId, isActive })
-    throw redirect(localPath(lang, 'admin/packages'), {
-      headers: { 'Set-Cookie': flashCookie('success', isActive ? 'money.packages.reactivated' : 'money.packages.deactivated') },
-    })
+  return operatorPageWrite({
+    context,
+    operator: operatorOf(user),
+    back: localPath(lang, 'admin/packages'),
+    run: async () => {
+      if ((intent !== 'deactivate' && intent !== 'reactivate') || !Number.isSafeInteger(packageId))
+        throw new DomainError(404, 'billing.errors.packageNotFound')
+      const isActive = intent === 'reactivate'
+      await setPackageActiveByOperator({ db: context.db, operator: operatorOf(user), packageId, isActive })
+      return isActive ? 'money.packages.reactivated' : 'money.packages.deactivated'
+    },
   })
 }
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'money.meta.packages', 'admin/packages')
 
-export default function AdminPackages({ loaderData, actionData }: Route.ComponentProps) {
+export default function AdminPackages({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const errors = actionData && !actionData.ok ? actionData.errors : {}
   return (
     <>
       <div className="admin-heading">
@@ -70,7 +69,6 @@ export default function AdminPackages({ loaderData, actionData }: Route.Componen
         </AppLink>
       </div>
       <p className="muted">{t('money.packages.lead')}</p>
-      <FormErrorNotice errors={errors} />
       <div className="table-wrap">
         <table className="data-table row-cards">
           <thead>

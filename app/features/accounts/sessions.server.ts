@@ -95,6 +95,9 @@ export async function findSession({
     .where(and(eq(sessions.tokenHash, keyedHash(secret, `${kind}:${token}`)), gt(sessions.expiresAt, now)))
     .limit(1)
   if (!row) return null
+  // A deactivated account's sessions are deleted with the deactivation; one made since (a
+  // login that raced it) is refused all the same (docs/operators.md).
+  if (row.user.deactivatedAt) return null
   const idleMs = now.getTime() - row.session.lastSeenAt.getTime()
   if (idleMs > idleDays * DAY_MS) {
     await db.delete(sessions).where(eq(sessions.id, row.session.id))

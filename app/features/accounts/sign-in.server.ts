@@ -40,6 +40,11 @@ export async function verifyCredentials(ctx: AccountContext, input: { email: str
     ctx.logger.info({ event: 'auth.login.inactive', userId: user.id }, 'login refused')
     throw new DomainError(403, 'accounts.errors.notActivated')
   }
+  // Deactivated by an operator (docs/operators.md): told so, after the password, like the above.
+  if (user.deactivatedAt) {
+    ctx.logger.info({ event: 'auth.login.deactivated', userId: user.id }, 'login refused')
+    throw new DomainError(403, 'accounts.errors.deactivated')
+  }
   return user
 }
 

@@ -95,7 +95,16 @@ describe('operatorAccess', () => {
 describe('the operator area’s pages', () => {
   it('are found in the route config: the layout and its pages', () => {
     expect(pages.map((p) => p.path)).toContain(':lang/admin')
-    expect(pages.map((p) => p.path)).toContain(':lang/admin/audit')
+    expect(pages.map((p) => p.path)).toEqual(
+      expect.arrayContaining([
+        ':lang/admin',
+        ':lang/admin/teachers',
+        ':lang/admin/reviews',
+        ':lang/admin/messages',
+        ':lang/admin/messages/:messageId',
+        ':lang/admin/audit',
+      ]),
+    )
   })
 
   it.each(pages)('$path answers 404 to a guest, a teacher and a deactivated operator, in both languages', async ({ path, file }) => {
@@ -135,6 +144,7 @@ describe('the operator area’s endpoints', () => {
     })
 
   it('all declare the operator’s authentication', () => {
+    expect(endpoints().length).toBeGreaterThanOrEqual(12)
     for (const contract of endpoints()) expect(contract.auth, `${contract.method} ${contract.path}`).toBe('operator')
   })
 
@@ -154,6 +164,9 @@ describe('the operator area’s endpoints', () => {
       expect(res.status, `${method} ${path}`).toBe(403)
       expect(((await res.json()) as { message: string }).message).toMatch(/two-step verification/)
     }
+    const arabic = await app.request('/api/v1/admin/audit', { headers: { ...operatorWithout2fa.bearer, 'accept-language': 'ar' } })
+    expect(arabic.status).toBe(403)
+    expect(((await arabic.json()) as { message: string }).message).toMatch(/التحقق بخطوتين/)
   })
 
   it('a path that is not an endpoint is a 404 to an operator too', async () => {

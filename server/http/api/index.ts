@@ -5,6 +5,7 @@ import { AnalysisError } from '#app/features/analyses/index.server.ts'
 import { operatorAccess } from '#app/features/operators/index.server.ts'
 import { isDomainError } from '#app/lib/errors.ts'
 import { adminMoneyRoutes } from './admin-money.ts'
+import { adminRoutes } from './admin.ts'
 import { analysesRoutes, analysisErrorResponse } from './analyses.ts'
 import { authRoutes } from './auth.ts'
 import { billingRoutes } from './billing.ts'
@@ -29,7 +30,7 @@ import { openApiRoutes } from './openapi.ts'
 /** Every route file's routes, in the order they are mounted; the reference's two routes last. */
 export function apiRoutes(): Routes[] {
   // The tests first: they and their images set their own body limits, before the shared ones.
-  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), adminMoneyRoutes()]
+  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), adminRoutes(), adminMoneyRoutes()]
   const all: Routes[] = [...routes, openApiRoutes(() => all.flatMap((r) => r.contracts))]
   return all
 }

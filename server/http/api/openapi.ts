@@ -103,7 +103,11 @@ function operationObject(op: Contract, successBody: JsonSchema | undefined, requ
     name,
     in: 'path',
     required: true,
-    description: name === 'gateway' ? 'The gateway’s name' : idOf(op.path.split('/')[1]?.replace(/s$/, '') ?? 'record'),
+    description:
+      name === 'gateway'
+        ? 'The gateway’s name'
+        : // In the operator area the record is named by the segment before its id (/admin/teachers/{id}).
+          idOf(op.path.split('/')[op.path.startsWith('/admin/') ? 2 : 1]?.replace(/s$/, '') ?? 'record'),
     schema: { type: 'string' },
   }))
   for (const q of op.query ?? [])
