@@ -19,6 +19,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     messages: getMessages(lang, ['operators', 'contact.types']),
     filter,
+    // Sent with the data: the component may not import the server module that defines them.
+    filters: messageFilters,
     page: list.page,
     pages: list.pages,
     open: list.open,
@@ -40,7 +42,7 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'operat
 export default function AdminMessages({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { filter, items, open, page, pages } = loaderData
+  const { filter, filters, items, open, page, pages } = loaderData
   const pageLink = (n: number) => `admin/messages?state=${filter}&page=${n}`
   return (
     <>
@@ -49,7 +51,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
         {t('operators.messages.lead')} {t('operators.messages.openCount', { count: open })}
       </p>
       <nav className="admin-tabs" aria-label={t('operators.messages.filtersLabel')}>
-        {messageFilters.map((f) => (
+        {filters.map((f) => (
           <AppLink key={f} to={`admin/messages?state=${f}`} aria-current={f === filter ? 'page' : undefined}>
             {t(`operators.messages.filters.${f}`)}
           </AppLink>
