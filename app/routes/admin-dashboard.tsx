@@ -60,6 +60,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           ]}
           formatValue={(v) => formatMoney(lang, v)}
           formatAxis={riyals}
+          minStep={100}
         />
         <ColumnChart
           id="sign-ups"

@@ -95,9 +95,9 @@ export default function AdminPackageEdit({ loaderData, actionData }: Route.Compo
   const text = (
     name: (typeof fields)[number],
     label: string,
-    options: { dir?: 'ltr' | 'rtl'; hint?: string; inputMode?: 'numeric' } = {},
+    options: { dir?: 'ltr' | 'rtl'; hint?: string; inputMode?: 'numeric'; isOptional?: boolean } = {},
   ) => (
-    <FormField id={`package-${name}`} label={label} hint={options.hint} errors={errors[name]} required>
+    <FormField id={`package-${name}`} label={label} hint={options.hint} errors={errors[name]} required={!options.isOptional}>
       {(props) => <input {...props} name={name} defaultValue={values[name] ?? ''} dir={options.dir} inputMode={options.inputMode} />}
     </FormField>
   )
@@ -119,7 +119,7 @@ export default function AdminPackageEdit({ loaderData, actionData }: Route.Compo
           {area('description_en', t('money.packageForm.descriptionEn'), 'ltr')}
           {text('price', t('money.packageForm.price'), { dir: 'ltr', hint: t('money.packageForm.priceHint'), inputMode: 'numeric' })}
           {text('months', t('money.packageForm.months'), { dir: 'ltr', inputMode: 'numeric' })}
-          {text('sort_order', t('money.packageForm.sortOrder'), { dir: 'ltr', inputMode: 'numeric' })}
+          {text('sort_order', t('money.packageForm.sortOrder'), { dir: 'ltr', inputMode: 'numeric', isOptional: true })}
           <div className="field field-check">
             <label>
               <input type="checkbox" name="is_best_seller" value="on" defaultChecked={values.is_best_seller === 'on'} />{' '}

@@ -60,6 +60,22 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'money.
 export default function AdminPackages({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
+  const rowActions = (p: (typeof loaderData.packages)[number]) => (
+    <div className="admin-row-actions">
+      <AppLink to={`admin/packages/${p.id}`}>{t('money.packages.edit')}</AppLink>
+      <Form method="post">
+        <input type="hidden" name="packageId" value={p.id} />
+        <button
+          type="submit"
+          name="intent"
+          value={p.isActive ? 'deactivate' : 'reactivate'}
+          className={`button button-small ${p.isActive ? 'button-danger' : 'button-ghost'}`}
+        >
+          {t(p.isActive ? 'money.packages.deactivate' : 'money.packages.reactivate')}
+        </button>
+      </Form>
+    </div>
+  )
   return (
     <>
       <div className="admin-heading">
@@ -109,20 +125,7 @@ export default function AdminPackages({ loaderData }: Route.ComponentProps) {
                     {t(p.isActive ? 'money.packages.active' : 'money.packages.inactive')}
                   </span>
                 </td>
-                <td className="admin-row-actions">
-                  <AppLink to={`admin/packages/${p.id}`}>{t('money.packages.edit')}</AppLink>
-                  <Form method="post">
-                    <input type="hidden" name="packageId" value={p.id} />
-                    <button
-                      type="submit"
-                      name="intent"
-                      value={p.isActive ? 'deactivate' : 'reactivate'}
-                      className={`button button-small ${p.isActive ? 'button-danger' : 'button-ghost'}`}
-                    >
-                      {t(p.isActive ? 'money.packages.deactivate' : 'money.packages.reactivate')}
-                    </button>
-                  </Form>
-                </td>
+                <td data-label={t('money.packages.actions')}>{rowActions(p)}</td>
               </tr>
             ))}
           </tbody>

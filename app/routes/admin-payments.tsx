@@ -43,13 +43,19 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
     <>
       <h1>{t('money.payments.title')}</h1>
       <p className="muted">{t('money.payments.lead')}</p>
-      <Form method="get" className="admin-search" role="search">
+      <Form method="get" role="search" className="admin-search">
         <label htmlFor="payments-q">{t('money.payments.search')}</label>
-        <input id="payments-q" name="q" type="search" defaultValue={query} dir="ltr" autoComplete="off" />
-        <button type="submit" className="button button-primary">
-          {t('money.payments.searchButton')}
-        </button>
-        {query ? <AppLink to="admin/payments">{t('money.payments.clear')}</AppLink> : null}
+        <div className="admin-search-row">
+          <input id="payments-q" name="q" type="search" defaultValue={query} maxLength={200} dir="ltr" autoComplete="off" />
+          <button type="submit" className="button button-primary">
+            {t('money.payments.searchButton')}
+          </button>
+        </div>
+        {query ? (
+          <p>
+            <AppLink to="admin/payments">{t('money.payments.clear')}</AppLink>
+          </p>
+        ) : null}
       </Form>
       {payments.length === 0 ? (
         <p className="empty-state">{t('money.payments.empty')}</p>

@@ -178,12 +178,15 @@ export function LineChart({
   )
 }
 
-/** A round top for a count or amount axis: 1, 2 or 5 times a power of ten, at least `max`. */
-export function niceMax(max: number): number {
-  if (max <= 0) return 1
-  const power = 10 ** Math.floor(Math.log10(max))
-  for (const step of [1, 2, 5, 10]) if (step * power >= max) return step * power
-  return 10 * power
+/**
+ * The axis of a count or an amount: a round step (1, 2 or 5 times a power of ten, at least
+ * `minStep`) and the top it reaches, about four steps over the largest value; all zero, one step.
+ */
+export function axisScale(max: number, minStep: number): { step: number; top: number } {
+  const raw = Math.max(max / 4, minStep)
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power
+  return { step, top: step * Math.max(1, Math.ceil(max / step)) }
 }
 
 /**
@@ -199,6 +202,7 @@ export function ColumnChart({
   id,
   formatValue,
   formatAxis = formatValue,
+  minStep = 1,
 }: {
   title: string
   labels: string[]
@@ -207,11 +211,13 @@ export function ColumnChart({
   id: string
   formatValue: (value: number) => string
   formatAxis?: (value: number) => string
+  /** The smallest step of the axis: 1 for counts (no half a sign-up), 100 halalas for money (whole riyals). */
+  minStep?: number
 }) {
   const plotW = W - PAD.start - PAD.end
   const plotH = H - PAD.top - PAD.bottom
   const n = labels.length
-  const top = niceMax(Math.max(0, ...series.flatMap((s) => s.values)))
+  const { step, top } = axisScale(Math.max(0, ...series.flatMap((s) => s.values)), minStep)
   const slot = plotW / Math.max(1, n)
   const gap = Math.min(6, slot * 0.2)
   const barW = Math.max(1, (slot - gap) / Math.max(1, series.length))
@@ -219,7 +225,7 @@ export function ColumnChart({
   const slotX = (i: number) => (dir === 'rtl' ? W - PAD.start - (i + 1) * slot : PAD.start + i * slot)
   const yAt = (v: number) => PAD.top + plotH - (Math.max(0, v) / top) * plotH
   const axisX = dir === 'rtl' ? W - PAD.start + 6 : PAD.start - 6
-  const ticks = [0, top / 4, top / 2, (3 * top) / 4, top]
+  const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step)
   const shown = n <= 1 ? [0] : [...new Set([0, Math.floor((n - 1) / 2), n - 1])]
   const summary = series.map((s) => `${s.label}: ${s.values.map((v, i) => `${labels[i]} ${formatValue(v)}`).join('، ')}`).join(' — ')
   return (
