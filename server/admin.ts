@@ -154,7 +154,6 @@ async function main(argv: string[]): Promise<number> {
       return done ? 0 : 1
     }
     if (area === 'users:grant-operator' || area === 'users:revoke-operator')
-      // Awaited here: a promise returned unawaited from the try would meet the finally's close first.
       return await operatorRoleCommand({ db: database.db, command: area, email: command ?? '' })
     if (area === 'subscriptions:notify') {
       const result = await notifySubscriptionEndings(database.db)

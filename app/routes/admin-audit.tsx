@@ -32,7 +32,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       targetKey: lookup(messages, `operators.audit.targets.${e.targetType}`) ? `operators.audit.targets.${e.targetType}` : null,
       targetType: e.targetType,
       targetId: e.targetId,
-      detail: Object.entries(e.detail).map(([k, v]) => `${k}: ${String(v)}`),
+      // A fact this page has no name for shows with its stored name.
+      detail: Object.entries(e.detail).map(([k, v]) => ({
+        labelKey: lookup(messages, `operators.audit.details.${k}`) ? `operators.audit.details.${k}` : null,
+        name: k,
+        value: String(v),
+      })),
     })),
   }
 }
@@ -81,9 +86,13 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td data-label={t('operators.audit.detail')}>
                     {e.detail.length > 0 ? (
-                      <bdi dir="ltr" className="admin-detail">
-                        {e.detail.join(' · ')}
-                      </bdi>
+                      <ul className="admin-details">
+                        {e.detail.map((d) => (
+                          <li key={d.name}>
+                            {d.labelKey ? t(d.labelKey) : d.name}: <bdi>{d.value}</bdi>
+                          </li>
+                        ))}
+                      </ul>
                     ) : null}
                   </td>
                 </tr>

@@ -1,4 +1,5 @@
-import { listContactMessages, messageFilters, requireOperatorPage, type MessageFilter } from '#app/features/operators/index.server.ts'
+import { listContactMessages, requireOperatorPage } from '#app/features/operators/index.server.ts'
+import { messageFilters, type MessageFilter } from '#app/features/operators/index.ts'
 import { formatDate } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
@@ -47,13 +48,12 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1>{t('operators.messages.title')}</h1>
-      <p className="muted">
-        {t('operators.messages.lead')} {t('operators.messages.openCount', { count: open })}
-      </p>
+      <p className="muted">{t('operators.messages.lead')}</p>
       <nav className="admin-tabs" aria-label={t('operators.messages.filtersLabel')}>
         {filters.map((f) => (
           <AppLink key={f} to={`admin/messages?state=${f}`} aria-current={f === filter ? 'page' : undefined}>
             {t(`operators.messages.filters.${f}`)}
+            {f === 'open' ? <span className="admin-count"> {open}</span> : null}
           </AppLink>
         ))}
       </nav>

@@ -14,6 +14,7 @@ import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { localPath } from '#app/ui/app-link.tsx'
+import { Sentence } from '#app/ui/sentence.tsx'
 import type { Route } from './+types/admin-teachers'
 
 // Teachers' accounts: search, deactivate and reactivate, end all sessions, turn off two-step
@@ -123,7 +124,13 @@ export default function AdminTeachers({ loaderData }: Route.ComponentProps) {
       </Form>
       <div className="table-wrap">
         <table className="data-table row-cards">
-          <caption>{query ? t('operators.teachers.results', { count: teachers.length, query }) : t('operators.teachers.recent')}</caption>
+          <caption>
+            {query ? (
+              <Sentence text={t('operators.teachers.results', { count: teachers.length })} values={{ query: <bdi>{query}</bdi> }} />
+            ) : (
+              t('operators.teachers.recent')
+            )}
+          </caption>
           <thead>
             <tr>
               <th scope="col">{t('operators.teachers.account')}</th>
@@ -200,7 +207,9 @@ export default function AdminTeachers({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </div>
-      <p className="muted">{t('operators.teachers.twoFactorOffHint')}</p>
+      {teachers.some((teacher) => teacher.hasTwoFactor && teacher.id !== selfId) ? (
+        <p className="muted">{t('operators.teachers.twoFactorOffHint')}</p>
+      ) : null}
     </>
   )
 }

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from './fixtures.ts'
 import { axe, langs, pagePath, publicPaths } from './helpers.ts'
+import { startOperatorServer, turnOnTwoFactor } from './operator.ts'
 import { signedInTeacher } from './teacher.ts'
 
 // axe (experimental rules included) on every public page, in both languages and both colour
@@ -76,4 +77,59 @@ test('account and billing pages have no serious or critical violations', { tag: 
     found.push(...(await findingsInBothModes(page, path, serious)))
   }
   expect(found).toEqual([])
+})
+
+// The operator area (docs/operators.md), on a server of its own: only the command line makes an
+// operator. The page asking for two-step verification first, then every page of the area with
+// something in it (a pending review, an open message, an entry in the audit log), both languages.
+test('the operator area has no serious or critical violations', { tag: '@once' }, async ({ browser }) => {
+  test.setTimeout(300_000)
+  const port = Number(process.env.E2E_PORT ?? 3100) + 80 + Number(process.env.TEST_WORKER_INDEX ?? 0)
+  const server = await startOperatorServer({ port, name: 'operators-axe' })
+  const context = await browser.newContext({
+    baseURL: server.url,
+    reducedMotion: 'reduce',
+    extraHTTPHeaders: { 'x-forwarded-for': '10.80.0.1' },
+  })
+  try {
+    const page = await context.newPage()
+    const { email } = await signedInTeacher(page, 'en', 'operator-axe', { outbox: server.outbox })
+    await server.grantOperator(email)
+    const found: string[] = []
+    for (const lang of langs) {
+      await page.goto(`/${lang}/admin/teachers`)
+      await expect(page.locator('.admin-gate')).toBeVisible()
+      found.push(...(await findingsInBothModes(page, `${lang} two-step first`, (v) => serious(v) || v.id === 'heading-order')))
+    }
+    await turnOnTwoFactor(page, 'en')
+    const origin = { origin: server.url }
+    await page.request.post('/en/rates', { form: { rating: '4', comment: 'Clear reports, quick to print.' }, headers: origin })
+    await page.request.post('/ar/contact-us', {
+      form: { type: 'inquiry', name: 'هدى', email: 'huda@school.example', message: 'كيف أطبع اختبارًا بنموذجين؟' },
+      headers: origin,
+    })
+    await page.goto('/en/admin/messages')
+    await page.locator('.admin-message-title a').first().click()
+    await expect(page).toHaveURL(/\/en\/admin\/messages\/[0-9a-f-]{36}$/)
+    const message = new URL(page.url()).pathname.split('/').at(-1)!
+    const pages = ['admin/teachers', 'admin/reviews', 'admin/messages', `admin/messages/${message}`]
+    for (const lang of langs)
+      for (const path of pages) {
+        await page.goto(`/${lang}/${path}`)
+        found.push(...(await findingsInBothModes(page, `/${lang}/${path}`, (v) => serious(v) || v.id === 'heading-order')))
+      }
+    // Handled, so the log has an entry and the message its handled state.
+    await page.goto(`/en/admin/messages/${message}`)
+    await page.locator('main form button[value="handle"]').click()
+    await expect(page.locator('main').getByText(/Marked handled on/)).toBeVisible()
+    for (const lang of langs)
+      for (const path of ['admin/audit', `admin/messages/${message}`]) {
+        await page.goto(`/${lang}/${path}`)
+        found.push(...(await findingsInBothModes(page, `/${lang}/${path}`, (v) => serious(v) || v.id === 'heading-order')))
+      }
+    expect(found).toEqual([])
+  } finally {
+    await context.close()
+    await server.stop()
+  }
 })

@@ -30,3 +30,25 @@ export async function latestCodeFor(email: string, after = 0, outbox = defaultOu
   }
   throw new Error(`no code in the outbox for ${email}`)
 }
+
+/** The newest mail to an address in an outbox, as its reader sees it (subject and text); waits a few seconds for it. */
+export async function latestMailTo(email: string, outbox = defaultOutbox): Promise<{ subject: string; text: string }> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    let files: string[] = []
+    try {
+      files = readdirSync(outbox)
+        .filter((f) => f.endsWith('.eml'))
+        .toSorted()
+        .toReversed()
+    } catch {
+      files = []
+    }
+    for (const file of files) {
+      const mail = await simpleParser(readFileSync(path.join(outbox, file)))
+      const to = Array.isArray(mail.to) ? mail.to.map((a) => a.text).join(',') : (mail.to?.text ?? '')
+      if (to.toLowerCase().includes(email.toLowerCase())) return { subject: mail.subject ?? '', text: mail.text ?? '' }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`no mail in the outbox for ${email}`)
+}

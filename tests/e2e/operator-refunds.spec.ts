@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import type { Browser, BrowserContext } from '@playwright/test'
-import { startServer, type ServerProcess } from '../support/server-process.ts'
 import { expect, test, type Page } from './fixtures.ts'
 import { axe, downloadFrom } from './helpers.ts'
-import { grantOperator, turnOnTwoFactor } from './operator.ts'
+import { startOperatorServer, turnOnTwoFactor, type OperatorServer } from './operator.ts'
 import { signedInTeacher, subscribedTeacher } from './teacher.ts'
 
 // The operator area's money (issue 19): in Arabic, then English, an operator with two-step
@@ -20,10 +19,10 @@ const port = Number(process.env.E2E_PORT ?? 3100) + 7 + Number(process.env.TEST_
 const baseURL = `http://localhost:${port}`
 test.use({ baseURL })
 
-let server: ServerProcess
+let server: OperatorServer
 test.beforeAll(async () => {
   test.setTimeout(120_000)
-  server = await startServer({ name: 'operator', port, database: process.env.DATABASE_URL ? 'postgres' : 'pglite', stdio: 'inherit' })
+  server = await startOperatorServer({ port, name: 'operator-money' })
 })
 test.afterAll(async () => {
   await server?.stop()
@@ -70,7 +69,7 @@ async function operatorContext(browser: Browser, lang: 'ar' | 'en'): Promise<{ c
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.250.${lang === 'ar' ? 1 : 2}.7` } })
   const page = await context.newPage()
   const { email } = await signedInTeacher(page, lang, `operator-${lang}`, { outbox: server.outbox })
-  server = await grantOperator(server, email)
+  await server.grantOperator(email)
   // The area asks for two-step verification first.
   await page.goto(`/${lang}/admin`)
   await expect(page.locator('.admin-gate')).toBeVisible()

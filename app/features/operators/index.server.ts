@@ -43,14 +43,12 @@ export {
   findContactMessage,
   listContactMessages,
   markMessageHandled,
-  messageFilters,
   MESSAGES_PAGE_SIZE,
   type AnswerContactMessageOptions,
   type ContactMessage,
   type FindContactMessageOptions,
   type ListContactMessagesOptions,
   type MarkMessageHandledOptions,
-  type MessageFilter,
 } from './messages.server.ts'
 export { operatorOf, operatorPageWrite, parseOperatorForm, type OperatorPageWriteOptions } from './page-write.server.ts'
 export {

@@ -9,13 +9,12 @@ import { contactMessages } from '#app/platform/db/schema.ts'
 import type { Logger } from '#app/platform/logger.server.ts'
 import type { Mailer } from '#app/platform/mail.server.ts'
 import { recordOperatorAction, type Operator } from './audit.server.ts'
+import type { MessageFilter } from './message-filters.ts'
 
 // Contact messages as the operators work through them: read, answered by mail through the
 // app's mailer (the answer and its sender kept with the message), marked handled.
 
 export const MESSAGES_PAGE_SIZE = 30
-export const messageFilters = ['open', 'handled', 'all'] as const
-export type MessageFilter = (typeof messageFilters)[number]
 
 export type ContactMessage = typeof contactMessages.$inferSelect
 

@@ -4,6 +4,7 @@ import { operatorNav, TwoFactorFirst } from '#app/features/operators/index.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
+import { metaFromMessages } from '#app/lib/seo.ts'
 import { localPath } from '#app/ui/app-link.tsx'
 import type { Route } from './+types/admin'
 
@@ -15,6 +16,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const access = await operatorAreaAccess(request, context)
   return data({ messages: getMessages(lang, ['operators']), access }, { status: access === 'open' ? 200 : 403 })
 }
+
+// The pages name themselves; this is the title of the page asking for two-step verification first.
+export const meta: Route.MetaFunction = (args) =>
+  metaFromMessages(args, args.loaderData?.access === 'open' ? 'operators.meta.area' : 'operators.meta.gate', 'admin')
 
 function AdminNav() {
   const { t } = useT()
