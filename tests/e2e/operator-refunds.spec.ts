@@ -170,7 +170,10 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.locator('main')).toContainText(invoiceSerial)
     await expect(page.locator('.credit-note-notice')).toContainText(creditNoteSerial)
 
-    // The rest of the area's money pages, to look at.
+    // The rest of the area's money pages, to look at: one more teacher pays, so the revenue has a column.
+    const payer = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.250.${lang === 'ar' ? 3 : 4}.9` } })
+    await subscribedTeacher(await payer.newPage(), lang, `paying-${lang}`, { outbox: server.outbox })
+    await payer.close()
     for (const [path, name] of [
       ['admin', 'dashboard'],
       ['admin/packages', 'packages'],
