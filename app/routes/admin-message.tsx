@@ -20,6 +20,7 @@ import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import { FormErrorNotice } from '#app/ui/form-error-notice.tsx'
 import { FormField } from '#app/ui/form-field.tsx'
+import { Sentence } from '#app/ui/sentence.tsx'
 import { useSchemaForm } from '#app/ui/use-schema-form.ts'
 import type { Route } from './+types/admin-message'
 
@@ -118,7 +119,10 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
         <section className="card card-plain" aria-labelledby="answer-title">
           <h2 id="answer-title">{t('operators.messages.answerTitle')}</h2>
           <p className="muted">
-            {t('operators.messages.answered', { date: formatDate(lang, message.answer.at).gregorian, email: message.answer.by })}
+            <Sentence
+              text={t('operators.messages.answered', { date: formatDate(lang, message.answer.at).gregorian })}
+              values={{ email: <bdi dir="ltr">{message.answer.by}</bdi> }}
+            />
           </p>
           <p className="admin-message-text" lang={message.lang} dir="auto">
             {message.answer.text}
@@ -132,7 +136,7 @@ export default function AdminMessage({ loaderData, actionData }: Route.Component
             <FormField
               id="answer"
               label={t('operators.messages.answerLabel')}
-              hint={t('operators.messages.answerHint', { email: message.email })}
+              hint={<Sentence text={t('operators.messages.answerHint')} values={{ email: <bdi dir="ltr">{message.email}</bdi> }} />}
               errors={errors.answer}
               required
             >

@@ -3,7 +3,7 @@ import type { RouteConfigEntry } from '@react-router/dev/routes'
 import routes from '../../app/routes.ts'
 import { expect, test } from './fixtures.ts'
 import { latestMailTo } from './mail.ts'
-import { startOperatorServer, turnOnTwoFactor, type OperatorServer } from './operator.ts'
+import { enrolTwoFactor, signInAgainWithCode, startOperatorServer, type OperatorServer } from './operator.ts'
 import { signedInTeacher, TEACHER_PASSWORD } from './teacher.ts'
 
 // The operator area in a real browser, Arabic first then English (docs/operators.md): an
@@ -145,7 +145,13 @@ for (const lang of ['ar', 'en'] as const) {
         await page.screenshot({ path: '.tmp/operators/ar-two-factor-first.png', fullPage: true })
         await page.getByRole('link', { name: w.twoFactorLink }).click()
         await expect(page).toHaveURL(/\/ar\/profile#two-factor$/)
-        await turnOnTwoFactor(page, 'ar')
+        const key = await enrolTwoFactor(page, 'ar')
+        // This session was opened with the password alone: the area asks for a sign-in with the code.
+        expect((await page.goto('/ar/admin/teachers'))?.status()).toBe(403)
+        await expect(page.getByRole('heading', { name: 'سجّل الدخول من جديد بالرمز' })).toBeVisible()
+        await page.screenshot({ path: '.tmp/operators/ar-sign-in-again.png', fullPage: true })
+        await page.getByRole('link', { name: 'سجّل الخروج ثم ادخل من جديد' }).click()
+        await signInAgainWithCode(page, 'ar', operator.email, key)
       }
 
       // A guest writes through the contact page.
@@ -165,6 +171,7 @@ for (const lang of ['ar', 'en'] as const) {
       await page.getByRole('link', { name: new RegExp(w.guest.name) }).click()
       await expect(page.getByText(w.guest.message)).toBeVisible()
       await page.getByLabel(w.answerLabel).fill(w.answer)
+      await page.screenshot({ path: `.tmp/operators/${lang}-message-answer-form.png`, fullPage: true })
       await page.getByRole('button', { name: w.send }).click()
       await expect(page.getByText(w.answerSent).first()).toBeVisible()
       await expect(page.locator('main').getByText(w.answer)).toBeVisible()

@@ -14,7 +14,8 @@ const DAY_MS = 24 * 3600 * 1000
 
 export type SessionKind = 'web' | 'api'
 export type SessionUser = typeof users.$inferSelect
-export type CurrentSession = { sessionId: string; user: SessionUser }
+/** `openedAt`: when the session was signed in (the operator area asks it to be after the second factor was turned on). */
+export type CurrentSession = { sessionId: string; user: SessionUser; openedAt: Date }
 
 /** "Chrome on Android": enough to recognise a device in the list, without keeping the user agent. */
 export function describeDevice(userAgent: string | null | undefined): string {
@@ -107,7 +108,7 @@ export async function findSession({
   if (idleMs > TOUCH_AFTER_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id))
   }
-  return { sessionId: row.session.id, user: row.user }
+  return { sessionId: row.session.id, user: row.user, openedAt: row.session.createdAt }
 }
 
 /** What ending sessions needs: the database, and the logger for the event. */

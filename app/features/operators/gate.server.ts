@@ -8,34 +8,41 @@ import type { RequestContext } from '#app/platform/context.server.ts'
 // teacher learns nothing of it). An operator without two-step verification is told to turn it
 // on first (403), since the area can deactivate accounts and refund payments.
 
-type GateUser = Pick<CurrentSession['user'], 'role' | 'totpEnabledAt' | 'deactivatedAt'>
+type GateSession = { user: Pick<CurrentSession['user'], 'role' | 'totpEnabledAt' | 'deactivatedAt'>; openedAt: Date }
 
-/** Who may open the area: `open`, `two-factor-required` (an operator without it) or `not-found` (everyone else). */
-export type OperatorAccess = 'open' | 'two-factor-required' | 'not-found'
+/**
+ * Who may open the area: `open`; `two-factor-required` (an operator without it); `sign-in-again`
+ * (an operator whose session was opened before the second factor was turned on, with the password
+ * alone: such a session could be anyone's who had the password); `not-found` (everyone else).
+ */
+export type OperatorAccess = 'open' | 'two-factor-required' | 'sign-in-again' | 'not-found'
 
-export function operatorAccess(user: GateUser | null | undefined): OperatorAccess {
-  if (!user || user.role !== 'operator' || user.deactivatedAt) return 'not-found'
-  return user.totpEnabledAt ? 'open' : 'two-factor-required'
+export function operatorAccess(session: GateSession | null | undefined): OperatorAccess {
+  const user = session?.user
+  if (!session || !user || user.role !== 'operator' || user.deactivatedAt) return 'not-found'
+  if (!user.totpEnabledAt) return 'two-factor-required'
+  return session.openedAt < user.totpEnabledAt ? 'sign-in-again' : 'open'
 }
 
-/** What the 403 of an operator without two-step verification carries: the layout's error boundary shows the page for it. */
-export type OperatorGateRefusal = { operatorGate: 'two-factor-required' }
+/** What the 403 of an operator the area does not open to yet carries: the layout's error boundary shows the page for it. */
+export type OperatorGateRefusal = { operatorGate: 'two-factor-required' | 'sign-in-again' }
 
 export function isOperatorGateRefusal(value: unknown): value is OperatorGateRefusal {
-  return typeof value === 'object' && value !== null && (value as OperatorGateRefusal).operatorGate === 'two-factor-required'
+  const gate = typeof value === 'object' && value !== null ? (value as OperatorGateRefusal).operatorGate : undefined
+  return gate === 'two-factor-required' || gate === 'sign-in-again'
 }
 
 /**
  * Every loader and action under /:lang/admin calls this first (loaders run side by side, so the
  * layout's check alone would not stop a page's). Returns the operator's session; throws the
  * site's 404 to everyone else, and a 403 whose page asks an operator to turn on two-step
- * verification.
+ * verification, or to sign in again with it.
  */
 export async function requireOperatorPage(request: Request, context: RequestContext, _lang: Lang): Promise<CurrentSession> {
   const current = await getCurrentSession(request, context)
-  const access = operatorAccess(current?.user)
+  const access = operatorAccess(current)
   if (access === 'not-found' || !current) throw data(null, { status: 404, statusText: 'Not Found' })
-  if (access === 'two-factor-required') throw data<OperatorGateRefusal>({ operatorGate: 'two-factor-required' }, { status: 403 })
+  if (access !== 'open') throw data<OperatorGateRefusal>({ operatorGate: access }, { status: 403 })
   return current
 }
 
@@ -44,7 +51,7 @@ export async function requireOperatorPage(request: Request, context: RequestCont
  * (the area, or the page asking for two-step verification first).
  */
 export async function operatorAreaAccess(request: Request, context: RequestContext): Promise<Exclude<OperatorAccess, 'not-found'>> {
-  const access = operatorAccess((await getCurrentSession(request, context))?.user)
+  const access = operatorAccess(await getCurrentSession(request, context))
   if (access === 'not-found') throw data(null, { status: 404, statusText: 'Not Found' })
   return access
 }

@@ -28,6 +28,7 @@ let teacher: AreaUser
 let operator: AreaUser
 let operatorWithout2fa: AreaUser
 let deactivatedOperator: AreaUser
+let operatorSignedInBefore2fa: AreaUser
 beforeAll(async () => {
   ctx = testContext(testDb(), { env: services.env, mailer: services.mailer, files: services.files })
   teacher = await areaUser(ctx, { role: 'teacher' })
@@ -35,6 +36,10 @@ beforeAll(async () => {
   operatorWithout2fa = await areaUser(ctx, { twoFactor: false })
   deactivatedOperator = await areaUser(ctx)
   await ctx.db.update(users).set({ deactivatedAt: new Date() }).where(eq(users.id, deactivatedOperator.user.id))
+  // Signed in (web and API) with the password alone; the factor turned on afterwards.
+  operatorSignedInBefore2fa = await areaUser(ctx, { twoFactor: false })
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  await ctx.db.update(users).set({ totpEnabledAt: new Date() }).where(eq(users.id, operatorSignedInBefore2fa.user.id))
 })
 
 type AreaRoute = { path: string; file: string }
@@ -82,12 +87,19 @@ function call(mod: RouteModule, kind: 'loader' | 'action', path: string, lang: s
 }
 
 describe('operatorAccess', () => {
-  it('opens to an operator with two-step verification, asks an operator without it, and hides the area from everyone else', () => {
-    const at = new Date()
-    expect(operatorAccess({ role: 'operator', totpEnabledAt: at, deactivatedAt: null })).toBe('open')
-    expect(operatorAccess({ role: 'operator', totpEnabledAt: null, deactivatedAt: null })).toBe('two-factor-required')
-    expect(operatorAccess({ role: 'operator', totpEnabledAt: at, deactivatedAt: at })).toBe('not-found')
-    expect(operatorAccess({ role: 'teacher', totpEnabledAt: at, deactivatedAt: null })).toBe('not-found')
+  it('opens to an operator signed in with two-step verification, asks for it otherwise, and hides the area from everyone else', () => {
+    const on = new Date('2026-11-01T10:00:00Z')
+    const after = new Date('2026-11-01T10:05:00Z')
+    const before = new Date('2026-11-01T09:55:00Z')
+    const access = (user: { role: 'teacher' | 'operator'; totpEnabledAt: Date | null; deactivatedAt: Date | null }, openedAt: Date) =>
+      operatorAccess({ user, openedAt })
+    expect(access({ role: 'operator', totpEnabledAt: on, deactivatedAt: null }, after)).toBe('open')
+    expect(access({ role: 'operator', totpEnabledAt: on, deactivatedAt: null }, on)).toBe('open')
+    // Signed in with the password alone, before the factor was on: sign in again with it.
+    expect(access({ role: 'operator', totpEnabledAt: on, deactivatedAt: null }, before)).toBe('sign-in-again')
+    expect(access({ role: 'operator', totpEnabledAt: null, deactivatedAt: null }, after)).toBe('two-factor-required')
+    expect(access({ role: 'operator', totpEnabledAt: on, deactivatedAt: after }, after)).toBe('not-found')
+    expect(access({ role: 'teacher', totpEnabledAt: on, deactivatedAt: null }, after)).toBe('not-found')
     expect(operatorAccess(null)).toBe('not-found')
   })
 })
@@ -123,6 +135,15 @@ describe('the operator area’s pages', () => {
     expect(await call(mod, 'loader', path, 'ar', operatorWithout2fa.cookie)).toBe(403)
     expect(mod.action ? await call(mod, 'action', path, 'en', operatorWithout2fa.cookie) : 403).toBe(403)
   })
+
+  it.each(pages)(
+    '$path answers 403 to an operator whose session was opened before two-step verification was on',
+    async ({ path, file }) => {
+      const mod = (await import(/* @vite-ignore */ `../../${file}`)) as RouteModule
+      expect(await call(mod, 'loader', path, 'en', operatorSignedInBefore2fa.cookie)).toBe(403)
+      expect(mod.action ? await call(mod, 'action', path, 'ar', operatorSignedInBefore2fa.cookie) : 403).toBe(403)
+    },
+  )
 
   it('open to an operator with two-step verification', async () => {
     const layout = pages.find((p) => p.path === ':lang/admin')!
@@ -167,6 +188,14 @@ describe('the operator area’s endpoints', () => {
     const arabic = await app.request('/api/v1/admin/audit', { headers: { ...operatorWithout2fa.bearer, 'accept-language': 'ar' } })
     expect(arabic.status).toBe(403)
     expect(((await arabic.json()) as { message: string }).message).toMatch(/التحقق بخطوتين/)
+  })
+
+  it('answer 403 to an operator whose token was issued before two-step verification was on, saying so', async () => {
+    for (const { method, path } of endpoints()) {
+      const res = await request(method, path, operatorSignedInBefore2fa.bearer)
+      expect(res.status, `${method} ${path}`).toBe(403)
+      expect(((await res.json()) as { message: string }).message).toMatch(/Sign in again/)
+    }
   })
 
   it('a path that is not an endpoint is a 404 to an operator too', async () => {

@@ -19,7 +19,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 // The pages name themselves; this is the title of the page asking for two-step verification first.
 export const meta: Route.MetaFunction = (args) =>
-  metaFromMessages(args, args.loaderData?.access === 'open' ? 'operators.meta.area' : 'operators.meta.gate', 'admin')
+  metaFromMessages(
+    args,
+    args.loaderData?.access === 'open'
+      ? 'operators.meta.area'
+      : args.loaderData?.access === 'sign-in-again'
+        ? 'operators.meta.signInAgain'
+        : 'operators.meta.gate',
+    'admin',
+  )
 
 function AdminNav() {
   const { t } = useT()
@@ -43,7 +51,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   if (loaderData.access !== 'open')
     return (
       <div className="container admin-shell">
-        <TwoFactorFirst />
+        <TwoFactorFirst reason={loaderData.access} />
       </div>
     )
   return (
@@ -60,10 +68,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError()
   const { t } = useT()
-  if (isRouteErrorResponse(error) && error.status === 403)
+  const gate =
+    isRouteErrorResponse(error) && error.status === 403 ? (error.data as { operatorGate?: string } | null)?.operatorGate : undefined
+  if (gate === 'two-factor-required' || gate === 'sign-in-again')
     return (
       <div className="container admin-shell">
-        <TwoFactorFirst />
+        <TwoFactorFirst reason={gate} />
       </div>
     )
   const isNotFound = isRouteErrorResponse(error) && error.status === 404

@@ -129,14 +129,16 @@ export async function requireApiSubscriber(c: C): Promise<CurrentSession> {
 
 /**
  * An operator's API call (docs/operators.md): 404, as for any unknown path, to anyone who is not
- * an operator (with a token or without); 403 to an operator without two-step verification. Run
+ * an operator (with a token or without); 403 to an operator without two-step verification, or
+ * whose token was issued before it was turned on (with the password alone). Run
  * by the middleware on every `/admin/*` path (index.ts) and by each operator route.
  */
 export async function requireApiOperator(c: C): Promise<CurrentSession> {
   const session = await apiSession(c)
-  const access = operatorAccess(session?.user)
+  const access = operatorAccess(session)
   if (access === 'not-found' || !session) throw new DomainError(404, 'common.errors.notFoundApi')
   if (access === 'two-factor-required') throw new DomainError(403, 'operators.errors.twoFactorRequired')
+  if (access === 'sign-in-again') throw new DomainError(403, 'operators.errors.signInAgain')
   return session
 }
 

@@ -49,7 +49,7 @@ export function createApi() {
   // The operator area's endpoints do not exist for anyone else: 404 before any body is read
   // (docs/operators.md). Each endpoint's own `auth: 'operator'` then asks for two-step verification.
   api.use('/admin/*', async (c, next) => {
-    if (operatorAccess((await apiSession(c))?.user) === 'not-found') notFound()
+    if (operatorAccess(await apiSession(c)) === 'not-found') notFound()
     await next()
   })
   api.route('/', exams!.app)
