@@ -161,6 +161,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(subscription.locator('.status-badge')).toHaveText(w.teacherRefunded)
     const link = subscription.getByRole('link', { name: w.teacherCreditNote })
     await expect(link).toContainText(creditNoteSerial)
+    await screenshots(page, `${lang}-teacher-subscriptions`)
     const fromTeacher = await downloadFrom(page, testInfo, () => link.click(), `${creditNoteSerial}-teacher.pdf`)
     const teacherText = readPdf(fromTeacher, `${shots}/${lang}-credit-note-teacher`)
     expect(teacherText).toContain(creditNoteSerial)
@@ -169,6 +170,8 @@ for (const lang of ['ar', 'en'] as const) {
     await subscription.getByRole('link', { name: w.invoice, exact: true }).click()
     await expect(page.locator('main')).toContainText(invoiceSerial)
     await expect(page.locator('.credit-note-notice')).toContainText(creditNoteSerial)
+    expect((await axe(page).analyze()).violations.map((v) => v.id)).toEqual([])
+    await screenshots(page, `${lang}-teacher-invoice`)
 
     // The rest of the area's money pages, to look at: one more teacher pays, so the revenue has a column.
     const payer = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': `10.250.${lang === 'ar' ? 3 : 4}.9` } })
