@@ -57,7 +57,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         /** Her full name in the page's language where she gave one: what greetings call her. */
         name: displayName(current.user, lang),
         avatarUrl: avatarUrl(current.user.avatarFile),
-        unread: await unreadNotificationCount(context.db, current.user.id),
+        unread: await unreadNotificationCount({ db: context.db, userId: current.user.id }),
       }
     : null
   // A message left by the previous action's redirect (a translation key), shown once as a toast.

@@ -82,10 +82,13 @@ async function measure(file: string, runs: number) {
     .returning()
   const bytes = readFileSync(file)
   const uploadOf = (data: Uint8Array) => () =>
-    uploadAbsence(ctx, {
-      userId: user!.id,
-      lang: 'ar',
-      file: { name: 'absence.xlsx', size: data.length, bytes: async () => new Uint8Array(data) },
+    uploadAbsence({
+      ...ctx,
+      input: {
+        userId: user!.id,
+        lang: 'ar',
+        file: { name: 'absence.xlsx', size: data.length, bytes: async () => new Uint8Array(data) },
+      },
     })
   const upload = uploadOf(bytes)
   // Warm the worker thread and the database's write path with a small file, so the peak below
@@ -149,7 +152,7 @@ export async function benchSearchUnderLoad() {
   const logger = createLogger('silent')
   const database = await openDatabaseFor(env)
   await database.migrate()
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox'), logger })
   try {
     const figures = await measureSearchUnderLoad({

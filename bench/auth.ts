@@ -33,9 +33,10 @@ export async function benchAuth() {
   const stamp = Date.now().toString(36)
   for (let i = 0; i < accounts; i++) {
     const email = `bench-${stamp}-${i}@example.sa`
-    const user = await registerUser(
-      { ...ctx, clientIp: `10.9.${i}.1` },
-      {
+    const user = await registerUser({
+      ...ctx,
+      clientIp: `10.9.${i}.1`,
+      input: {
         username: `bench ${stamp} ${i}`,
         email,
         phone: '+966551234567',
@@ -44,7 +45,7 @@ export async function benchAuth() {
         terms: true,
         lang: 'en',
       },
-    )
+    })
     // Activate without reading mail: a fresh code issued after moving the clock past the resend wait.
     const code = await issueCode({
       db: database.db,
@@ -54,7 +55,7 @@ export async function benchAuth() {
       targetEmail: email,
       now: new Date(Date.now() + 61_000),
     })
-    await activateAccount({ ...ctx, clientIp: `10.8.${i}.1` }, { email, code })
+    await activateAccount({ ...ctx, clientIp: `10.8.${i}.1`, input: { email, code } })
   }
   const app = createHttpApp({
     services: { env, database, logger, mailer, files },

@@ -18,7 +18,7 @@ export async function benchBilling() {
   const logger = createLogger('silent')
   const database = await openDatabaseFor(env)
   await database.migrate()
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   const ctx = { db: database.db, env, logger }
   const gateway = sandboxFor(ctx)
   const passwordHash = await hashPassword('Bench-Strong-42')
@@ -34,7 +34,7 @@ export async function benchBilling() {
         emailVerifiedAt: new Date(),
       })
       .returning()
-    const checkout = await startCheckout(ctx, gateway, { userId: user!.id, packageId: 1, method: 'mada', lang: 'en' })
+    const checkout = await startCheckout({ ...ctx, gateway, input: { userId: user!.id, packageId: 1, method: 'mada', lang: 'en' } })
     await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'Bench', expiry: '12/30', cvc: '123' })
     await gateway.confirm3ds(checkout.gatewayPaymentId)
     const t0 = performance.now()

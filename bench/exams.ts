@@ -64,7 +64,7 @@ export async function benchPrintUnderLoad() {
   const logger = createLogger('silent')
   const database = await openDatabaseFor(env)
   await database.migrate()
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox'), logger })
   try {
     const figures = await measurePrintUnderLoad({ env, database, logger, mailer, files: createLocalFileStore(path.join(dataDir, 'files')) })

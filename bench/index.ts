@@ -4,6 +4,7 @@ import { benchBilling } from './billing.ts'
 import { benchAbsence, benchSearchUnderLoad } from './absence.ts'
 import { benchExams, benchPrintUnderLoad } from './exams.ts'
 import { benchGrades } from './grades.ts'
+import { benchLetters } from './letters.ts'
 import { benchXlsx } from './xlsx.ts'
 import { benchContainers, containerRows } from './containers.ts'
 import { benchNoor, noorRows } from './noor.ts'
@@ -117,6 +118,20 @@ const exams = await benchExams()
 rows.push([`test PDF, 30 questions of every type, Arabic (typst, warm), median of 9 (${exams.test.pages} pages)`, ms(exams.test.medianMs)])
 rows.push([`its answer key, median of 9 (${exams.key.pages} pages)`, ms(exams.key.medianMs)])
 rows.push([`two shuffled versions with their keys in one PDF, median of 9 (${exams.versions.pages} pages)`, ms(exams.versions.medianMs)])
+try {
+  const letters = await benchLetters()
+  const kbOf = (bytes: number) => `${Math.round(bytes / 1024)} KB`
+  rows.push([
+    `follow-up letter PDF, one student, Arabic with a logo, in a render process, median of 9 warm (first ${ms(letters.one.firstMs)})`,
+    `${ms(letters.one.medianMs)}, ${kbOf(letters.one.bytes)}`,
+  ])
+  rows.push([
+    `follow-up letters PDF, ${letters.many.count} students in one file (${letters.many.count} pages), median of 3 warm (first ${ms(letters.many.firstMs)})`,
+    `${ms(letters.many.medianMs)}, ${kbOf(letters.many.bytes)}`,
+  ])
+} catch (error) {
+  rows.push(['follow-up letters PDF', `error: ${(error as Error).message.split('\n')[0]}`])
+}
 try {
   const p = await benchPrintUnderLoad()
   const slowest = (list: number[]) => Math.max(...list)

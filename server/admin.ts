@@ -145,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (area === 'users:two-factor-off') {
       // The email is the command's argument (the second word).
-      const done = await removeSecondFactor({ db: database.db, logger: createLogger(env.LOG_LEVEL) }, { email: command ?? '' })
+      const done = await removeSecondFactor({ db: database.db, logger: createLogger(env.LOG_LEVEL), input: { email: command ?? '' } })
       console.info(
         done
           ? 'Two-step verification is off for that account; the teacher was notified.'
@@ -156,14 +156,14 @@ async function main(argv: string[]): Promise<number> {
     if (area === 'users:grant-operator' || area === 'users:revoke-operator')
       return await operatorRoleCommand({ db: database.db, command: area, email: command ?? '' })
     if (area === 'subscriptions:notify') {
-      const result = await notifySubscriptionEndings(database.db)
+      const result = await notifySubscriptionEndings({ db: database.db })
       console.info(`Sent ${result.ending} "ends in 7 days" and ${result.ended} "has ended" notifications.`)
       return 0
     }
     if (area === 'packages') {
       const o = options(argv.slice(2))
       if (command === 'list') {
-        for (const p of await listAllPackages(database.db))
+        for (const p of await listAllPackages({ db: database.db }))
           console.info(
             `${p.slug.padEnd(12)} ${(p.priceHalalas / 100).toFixed(2).padStart(9)} SAR  ${String(p.months).padStart(2)} months  ${p.isActive ? 'active  ' : 'inactive'} ${p.isBestSeller ? '★ ' : '  '}${p.nameEn} / ${p.nameAr}`,
           )
@@ -175,20 +175,23 @@ async function main(argv: string[]): Promise<number> {
           console.error('packages add needs --ar, --en, --price and --months')
           return 2
         }
-        const row = await addPackage(database.db, {
-          slug: arg,
-          nameAr: fields.nameAr,
-          nameEn: fields.nameEn,
-          priceHalalas: fields.priceHalalas,
-          months: fields.months,
-          ...fields,
+        const row = await addPackage({
+          db: database.db,
+          fields: {
+            slug: arg,
+            nameAr: fields.nameAr,
+            nameEn: fields.nameEn,
+            priceHalalas: fields.priceHalalas,
+            months: fields.months,
+            ...fields,
+          },
         })
         console.info(`Added package ${row?.slug}.`)
         return 0
       }
       if ((command === 'update' || command === 'deactivate') && arg) {
         const fields = command === 'deactivate' ? { isActive: false } : packageFields(o)
-        const row = await updatePackage(database.db, arg, fields)
+        const row = await updatePackage({ db: database.db, slug: arg, fields })
         console.info(row ? `Updated package ${arg}.` : `No package ${arg}.`)
         return row ? 0 : 1
       }
@@ -201,7 +204,7 @@ async function main(argv: string[]): Promise<number> {
         console.error(`Unknown status: ${status}`)
         return 2
       }
-      const rows = await listReviewsByStatus(database.db, status)
+      const rows = await listReviewsByStatus({ db: database.db, status })
       if (rows.length === 0) console.info(`No ${status} reviews.`)
       for (const r of rows)
         console.info(
@@ -210,7 +213,7 @@ async function main(argv: string[]): Promise<number> {
       return 0
     }
     if ((command === 'approve' || command === 'reject') && arg) {
-      const ok = await decideReview(database.db, arg, command === 'approve' ? 'approved' : 'rejected')
+      const ok = await decideReview({ db: database.db, id: arg, status: command === 'approve' ? 'approved' : 'rejected' })
       console.info(ok ? `Review ${arg} ${command === 'approve' ? 'approved' : 'rejected'}.` : `No pending review with id ${arg}.`)
       return ok ? 0 : 1
     }

@@ -40,7 +40,7 @@ export async function teacher(ctx: RequestContext) {
 export async function subscribedTeacher(ctx: RequestContext) {
   const created = await teacher(ctx)
   const gateway = sandboxFor(ctx)
-  const checkout = await startCheckout(ctx, gateway, { userId: created.user.id, packageId: 1, method: 'mada', lang: 'ar' })
+  const checkout = await startCheckout({ ...ctx, gateway, input: { userId: created.user.id, packageId: 1, method: 'mada', lang: 'ar' } })
   await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'A', expiry: '12/30', cvc: '123' })
   await gateway.confirm3ds(checkout.gatewayPaymentId)
   await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })

@@ -57,10 +57,10 @@ export async function createUser(
 ) {
   const { activated = true, lang = 'ar', avatar, ...fields } = options
   const input = registration(fields)
-  const registered = await registerUser(ctx, { ...input, lang, avatar })
+  const registered = await registerUser({ ...ctx, input: { ...input, lang, avatar } })
   if (!activated) return { user: registered, password: input.password }
   const code = await lastCodeSentTo(ctx, registered.email)
-  const user = await activateAccount(ctx, { email: registered.email, code })
+  const user = await activateAccount({ ...ctx, input: { email: registered.email, code } })
   return { user, password: input.password }
 }
 

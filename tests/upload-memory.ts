@@ -56,7 +56,7 @@ export async function preparedDataDir(secret: string): Promise<{ dataDir: string
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
   try {
     await database.migrate()
-    await seedPackages(database.db)
+    await seedPackages({ db: database.db })
     const logger = createLogger('silent')
     const ctx = {
       env,

@@ -61,17 +61,20 @@ describe('bidirectional controls', () => {
       .insert(users)
       .values({ username: 'bidi', email: 'bidi@example.sa', phone: '+966551234567', passwordHash: 'x', emailVerifiedAt: new Date() })
       .returning()
-    const saved = await saveAnalysis(db, {
-      userId: user!.id,
-      kind: 'absence',
-      title: wrap('الأسبوع الأول'),
-      meta: {},
-      headline: {},
-      report: {},
-      records: [],
+    const saved = await saveAnalysis({
+      db,
+      input: {
+        userId: user!.id,
+        kind: 'absence',
+        title: wrap('الأسبوع الأول'),
+        meta: {},
+        headline: {},
+        report: {},
+        records: [],
+      },
     })
-    expect((await listAnalyses(db, user!.id)).map((a) => a.title)).toEqual(['الأسبوع الأول'])
-    await renameAnalysis(db, user!.id, saved.id, wrap('الأسبوع الثاني'))
-    expect((await listAnalyses(db, user!.id)).map((a) => a.title)).toEqual(['الأسبوع الثاني'])
+    expect((await listAnalyses({ db, userId: user!.id })).map((a) => a.title)).toEqual(['الأسبوع الأول'])
+    await renameAnalysis({ db, userId: user!.id, id: saved.id, title: wrap('الأسبوع الثاني') })
+    expect((await listAnalyses({ db, userId: user!.id })).map((a) => a.title)).toEqual(['الأسبوع الثاني'])
   })
 })

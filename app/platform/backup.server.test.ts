@@ -35,7 +35,7 @@ async function openData() {
   const env = loadEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
   await database.migrate()
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   const logger = createLogger('silent')
   const services = {
     env,

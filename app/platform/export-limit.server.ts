@@ -11,9 +11,11 @@ import { hitRateLimit } from './rate-limit.server.ts'
 
 export type ExportLimitContext = Pick<RequestContext, 'db' | 'env'>
 
+export type LimitExportsOptions = ExportLimitContext & { userId: string }
+
 /** Counts one download; past the allowance, a 429 DomainError with the wait (the API answers it as docs/api.md says). */
-export async function limitExports(ctx: ExportLimitContext, userId: string): Promise<void> {
-  const limit = await hitRateLimit(ctx.db, { key: `export:${userId}`, limit: ctx.env.EXPORTS_PER_HOUR, windowSeconds: 3600 })
+export async function limitExports({ userId, ...ctx }: LimitExportsOptions): Promise<void> {
+  const limit = await hitRateLimit({ db: ctx.db, key: `export:${userId}`, limit: ctx.env.EXPORTS_PER_HOUR, windowSeconds: 3600 })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.exportsLimited', undefined, limit.retryAfterSeconds)
 }
 
@@ -23,7 +25,7 @@ export async function limitExports(ctx: ExportLimitContext, userId: string): Pro
  */
 export async function limitPageExports(ctx: ExportLimitContext, userId: string, request: Request, lang: Lang): Promise<void> {
   try {
-    await limitExports(ctx, userId)
+    await limitExports({ ...ctx, userId })
   } catch (error) {
     if (!(error instanceof DomainError) || error.status !== 429) throw error
     throw tooManyExportsPage(lang, error.retryAfterSeconds ?? 3600, backPath(request, lang))

@@ -145,12 +145,14 @@ export function guardFileStore(store: FileStore, logger: Logger): FileStore {
   }
 }
 
+export type DiscardFilesOptions = { files: FileStore; keys: readonly string[] }
+
 /**
  * Removes files whose records are already gone (committed). The answer to the teacher stands
  * whatever happens here: a store that fails now leaves unused bytes behind (logged by the
  * guard), never a record pointing at nothing.
  */
-export async function discardFiles(files: FileStore, keys: readonly string[]): Promise<void> {
+export async function discardFiles({ files, keys }: DiscardFilesOptions): Promise<void> {
   for (const key of keys) {
     try {
       await files.remove(key)
@@ -160,17 +162,19 @@ export async function discardFiles(files: FileStore, keys: readonly string[]): P
   }
 }
 
+export type StoreThenRecordOptions<T> = { files: FileStore; key: string; data: Buffer; record: () => Promise<T> }
+
 /**
  * Stores a file, then runs `record` (the row that points at it). When the row cannot be written
  * the file is removed again, so neither a row without its file nor, as far as the store allows, a
  * file without its row is left.
  */
-export async function storeThenRecord<T>(files: FileStore, key: string, data: Buffer, record: () => Promise<T>): Promise<T> {
+export async function storeThenRecord<T>({ files, key, data, record }: StoreThenRecordOptions<T>): Promise<T> {
   await files.put(key, data)
   try {
     return await record()
   } catch (error) {
-    await discardFiles(files, [key])
+    await discardFiles({ files, keys: [key] })
     throw error
   }
 }

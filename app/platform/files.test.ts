@@ -147,14 +147,16 @@ describe('a store that does not answer', () => {
   it('a row that cannot be written takes its stored file back with it', async () => {
     const files = createLocalFileStore(mkdtempSync(path.join(tmpdir(), 'hallil-files-')))
     const k = key()
-    await expect(storeThenRecord(files, k, Buffer.from('x'), () => Promise.reject(new Error('row refused')))).rejects.toThrow('row refused')
+    await expect(
+      storeThenRecord({ files, key: k, data: Buffer.from('x'), record: () => Promise.reject(new Error('row refused')) }),
+    ).rejects.toThrow('row refused')
     expect(await files.get(k)).toBeNull()
     // And no row is written when the file could not be stored.
     let wrote = false
     const down = guardFileStore({ ...files, put: () => Promise.reject(new Error('ECONNREFUSED')) }, keepingLogger().logger)
-    await expect(storeThenRecord(down, key(), Buffer.from('x'), async () => (wrote = true))).rejects.toBeInstanceOf(
-      FileStoreUnavailableError,
-    )
+    await expect(
+      storeThenRecord({ files: down, key: key(), data: Buffer.from('x'), record: async () => (wrote = true) }),
+    ).rejects.toBeInstanceOf(FileStoreUnavailableError)
     expect(wrote).toBe(false)
   })
 })

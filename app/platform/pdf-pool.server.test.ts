@@ -73,6 +73,35 @@ describe('the PDF render processes', () => {
     expect((error as PdfRenderLimitError).code).toBe('memory')
   })
 
+  // What a render leaves behind is not given back: a process that kept it would start the next
+  // render there, and another teacher's test would pass the cap for it.
+  const memoryFake = new URL('../../tests/fakes/pdf-process-memory.ts', import.meta.url)
+
+  it('end a process still holding more than recycleRssMb after a render; the next render gets a fresh one', async () => {
+    const renders = pool({ size: 1, entry: memoryFake, maxRssMb: 1000, recycleRssMb: 200 })
+    await renders.render({ source: 'keep:10', outputs: { pdf: true } })
+    const [small] = renders.stats.pids
+    await renders.render({ source: 'keep:10', outputs: { pdf: true } })
+    expect(renders.stats.pids).toEqual([small])
+    await renders.render({ source: 'keep:250', outputs: { pdf: true } })
+    await expect.poll(() => alive(small!), { timeout: 5000 }).toBe(false)
+    await renders.render({ source: 'keep:10', outputs: { pdf: true } })
+    expect(renders.stats.pids).toHaveLength(1)
+    expect(renders.stats.pids).not.toContain(small)
+  })
+
+  it('try a render stopped for memory in a used process once more in a fresh one; a fresh stop is final', async () => {
+    // Recycling off: the first render leaves 150 MB behind, and the second's 120 MB peak passes the
+    // 300 MB cap only on top of it (a fresh process is about 50 MB).
+    const renders = pool({ size: 1, entry: memoryFake, maxRssMb: 300, recycleRssMb: 10_000 })
+    await renders.render({ source: 'keep:150', outputs: { pdf: true } })
+    const [used] = renders.stats.pids
+    expect((await renders.render({ source: 'spike:120', outputs: { pdf: true } })).pages).toBe(1)
+    expect(renders.stats.pids).not.toContain(used)
+    const error = await renders.render({ source: 'spike:400', outputs: { pdf: true } }).catch((e: unknown) => e)
+    expect((error as PdfRenderLimitError).code).toBe('memory')
+  })
+
   it('refuse renders past the queue (busy) rather than queue without end', async () => {
     const renders = pool({ size: 1, maxQueue: 1, timeBudgetMs: 1500 })
     const first = renders.render({ source: heavy, outputs: { pdf: true } }).catch((e: unknown) => e)

@@ -57,6 +57,12 @@ export interface PdfPoolOptions {
   readonly timeBudgetMs?: number
   /** A render process whose resident memory passes this is killed (`memory`). */
   readonly maxRssMb?: number
+  /**
+   * A process still holding more than this after a render is ended rather than kept for the
+   * next: memory a render leaves behind is not given back, and the next render would start from
+   * there and could pass maxRssMb for another test's sake. Half of maxRssMb by default.
+   */
+  readonly recycleRssMb?: number
   /** An idle process is ended after this long. */
   readonly idleTimeoutMs?: number
   /** The process's entry module (tests); pdf-process.js (built) or pdf-process.ts by default. */
@@ -88,12 +94,16 @@ type Job = {
   readonly reject: (error: Error) => void
   /** When a process took it (performance.now()). */
   startedAt?: number
+  /** Already stopped once for memory in a process that had rendered before, and queued again. */
+  isRetry?: boolean
 }
 
 type Slot = {
   readonly child: ChildProcess
   isReady: boolean
   job: Job | null
+  /** Renders it has finished: a process that has rendered before carries what they left behind. */
+  rendered: number
   timer?: NodeJS.Timeout
   watch?: NodeJS.Timeout
   idle?: NodeJS.Timeout
@@ -150,6 +160,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
   const maxQueue = options.maxQueue ?? 32
   const timeBudgetMs = options.timeBudgetMs ?? 30_000
   const maxRssMb = options.maxRssMb ?? 1024
+  const recycleRssMb = options.recycleRssMb ?? maxRssMb / 2
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000
   const slots = new Set<Slot>()
   const queue: Job[] = []
@@ -176,7 +187,11 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     slot.job = null
     if (job) report(job, error instanceof PdfRenderLimitError ? error.code : 'error')
     end(slot)
-    job?.reject(error)
+    // Memory left by earlier renders is not this document's: it gets one more try, first in line,
+    // in a fresh process, and only a fresh process's stop says the document itself is too large.
+    if (job && !job.isRetry && !isClosed && slot.rendered > 0 && error instanceof PdfRenderLimitError && error.code === 'memory') {
+      queue.unshift({ ...job, startedAt: undefined, isRetry: true })
+    } else job?.reject(error)
     pump()
   }
 
@@ -194,7 +209,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
     } catch {
       // Not permitted here: the render runs at the server's priority.
     }
-    const slot: Slot = { child, isReady: false, job: null, isEnding: false }
+    const slot: Slot = { child, isReady: false, job: null, rendered: 0, isEnding: false }
     slots.add(slot)
     child.on('message', (message: PdfRenderReply | { ready: true }) => {
       if ('ready' in message) {
@@ -206,6 +221,7 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
       clearTimeout(slot.timer)
       clearInterval(slot.watch)
       slot.job = null
+      slot.rendered++
       report(job, message.ok ? 'ok' : 'error')
       if (message.ok) {
         peakRssMb = Math.max(peakRssMb, message.peakRssMb ?? 0)
@@ -218,6 +234,11 @@ export function createPdfPool(options: PdfPoolOptions = {}): PdfPool {
         )
       }
       if (isClosed) return end(slot)
+      const resident = residentMb(child.pid)
+      if (resident !== undefined && resident > recycleRssMb) {
+        end(slot)
+        return pump()
+      }
       child.unref()
       slot.idle = setTimeout(() => end(slot), idleTimeoutMs).unref()
       pump()

@@ -4,14 +4,13 @@ import { rateLimits } from './db/schema.ts'
 
 export type RateLimitResult = { allowed: boolean; remaining: number; retryAfterSeconds: number }
 
+export type HitRateLimitOptions = { db: Db; key: string; limit: number; windowSeconds: number; now?: Date }
+
 /**
  * A fixed-window counter kept in the database, so the limit holds across processes.
  * One statement: insert the window, or bump it, or restart it once it has expired.
  */
-export async function hitRateLimit(
-  db: Db,
-  options: { key: string; limit: number; windowSeconds: number; now?: Date },
-): Promise<RateLimitResult> {
+export async function hitRateLimit({ db, ...options }: HitRateLimitOptions): Promise<RateLimitResult> {
   const now = options.now ?? new Date()
   const resetAt = new Date(now.getTime() + options.windowSeconds * 1000)
   const [row] = await db
@@ -34,7 +33,9 @@ export async function hitRateLimit(
   }
 }
 
+export type PruneRateLimitsOptions = { db: Db; now?: Date }
+
 /** Removes expired windows; run now and then so the table stays small. */
-export async function pruneRateLimits(db: Db, now = new Date()): Promise<void> {
+export async function pruneRateLimits({ db, now = new Date() }: PruneRateLimitsOptions): Promise<void> {
   await db.delete(rateLimits).where(sql`${rateLimits.resetAt} < ${now.toISOString()}::timestamptz`)
 }

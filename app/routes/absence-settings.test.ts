@@ -9,7 +9,7 @@ import { action, loader } from './absence-settings.tsx'
 // teacher's own thresholds, refused unless ascending, the defaults restored by one button.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 const url = 'http://localhost/en/absence-settings'

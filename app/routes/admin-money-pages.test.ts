@@ -20,7 +20,7 @@ import { loader as paymentsLoader } from './admin-payments.tsx'
 // is gate.test.ts's): the refund's two steps, a package's form and buttons, the dashboard.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 silenceOutboxHints()
 let ctx: RequestContext
@@ -66,7 +66,7 @@ const flashOf = (cookies: string[]) =>
 async function paidTeacher() {
   const teacher = await areaUser(ctx, { role: 'teacher' })
   const gateway = sandboxFor(ctx)
-  const checkout = await startCheckout(ctx, gateway, { userId: teacher.user.id, packageId: 1, method: 'mada', lang: 'en' })
+  const checkout = await startCheckout({ ...ctx, gateway, input: { userId: teacher.user.id, packageId: 1, method: 'mada', lang: 'en' } })
   await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'N', expiry: '12/30', cvc: '123' })
   await gateway.confirm3ds(checkout.gatewayPaymentId)
   await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })

@@ -16,7 +16,7 @@ import type { Route } from './+types/admin-packages'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   await requireOperatorPage(request, context, lang)
-  const rows = await listAllPackages(context.db)
+  const rows = await listAllPackages({ db: context.db })
   return {
     messages: getMessages(lang, ['operators', 'money', 'packages.duration', 'common']),
     packages: rows.map((p) => ({

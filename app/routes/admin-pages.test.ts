@@ -92,7 +92,11 @@ describe('the teachers page', () => {
 describe('the reviews page', () => {
   it('approves a review, which the home page then shows', async () => {
     const author = await areaUser(ctx, { role: 'teacher' })
-    const review = await createReview(ctx.db, author.user.id, { rating: 4, comment: 'The absence report is clear and quick' })
+    const review = await createReview({
+      db: ctx.db,
+      userId: author.user.id,
+      input: { rating: 4, comment: 'The absence report is clear and quick' },
+    })
     const done = await answer(() => reviewsAction(args(post('admin/reviews', { id: review.id, decision: 'approve' }))))
     expect(flashOf(done.cookies)).toContain('operators.reviews.done.approve')
     const home = await answer(() => homeLoader(args(get(''))))

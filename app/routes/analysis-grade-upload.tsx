@@ -9,6 +9,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   return uploadAnswer(lang, async () =>
-    uploadGrades(context, { userId: user.id, file: await uploadedFile(await request.formData()), lang }),
+    uploadGrades({ ...context, input: { userId: user.id, file: await uploadedFile(await request.formData()), lang } }),
   )
 }

@@ -20,7 +20,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   try {
-    const { id } = await uploadGrades(context, { userId: user.id, file: await uploadedFile(await request.formData()), lang })
+    const { id } = await uploadGrades({ ...context, input: { userId: user.id, file: await uploadedFile(await request.formData()), lang } })
     return redirect(`/${lang}/single-analysis?id=${id}`)
   } catch (error) {
     const failure = uploadFailure(error)

@@ -10,11 +10,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   return uploadAnswer(lang, async () => {
     const form = await request.formData()
-    return uploadAbsence(context, {
-      userId: user.id,
-      file: await uploadedFile(form),
-      lang,
-      schoolDays: schoolDaysField(form.get('school_days')),
+    return uploadAbsence({
+      ...context,
+      input: {
+        userId: user.id,
+        file: await uploadedFile(form),
+        lang,
+        schoolDays: schoolDaysField(form.get('school_days')),
+      },
     })
   })
 }

@@ -22,11 +22,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireSubscriberPage(request, context, lang)
   try {
     const form = await request.formData()
-    const { id } = await uploadAbsence(context, {
-      userId: user.id,
-      file: await uploadedFile(form),
-      lang,
-      schoolDays: schoolDaysField(form.get('school_days')),
+    const { id } = await uploadAbsence({
+      ...context,
+      input: {
+        userId: user.id,
+        file: await uploadedFile(form),
+        lang,
+        schoolDays: schoolDaysField(form.get('school_days')),
+      },
     })
     return redirect(`/${lang}/single-analysis?id=${id}`)
   } catch (error) {

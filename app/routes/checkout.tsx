@@ -20,7 +20,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const all = await listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP })
   const pkg = all.find((p) => String(p.id) === params.packageId)
   if (!pkg) throw data(null, { status: 404 })
-  const current = await currentSubscription(context.db, user.id)
+  const current = await currentSubscription({ db: context.db, userId: user.id })
   return {
     messages: getMessages(lang, ['billing', 'packages']),
     pkg,
@@ -38,11 +38,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(checkoutSchema, await request.formData(), ['method'])
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    const result = await startCheckout(context, gatewayFor(context, lang), {
-      userId: user.id,
-      packageId: Number(params.packageId),
-      method: parsed.data.method,
-      lang,
+    const result = await startCheckout({
+      ...context,
+      gateway: gatewayFor(context, lang),
+      input: {
+        userId: user.id,
+        packageId: Number(params.packageId),
+        method: parsed.data.method,
+        lang,
+      },
     })
     throw redirect(result.redirectUrl ?? `/${lang}/payments/result/${result.paymentId}`)
   })

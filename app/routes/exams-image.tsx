@@ -10,7 +10,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireSubscriberPage(request, context, langParam(params))
   let image: Awaited<ReturnType<typeof readExamImage>>
   try {
-    image = await readExamImage(context.db, context.files, user.id, params.imageId)
+    image = await readExamImage({ db: context.db, files: context.files, userId: user.id, id: params.imageId })
   } catch (error) {
     // The file store is down: 503 with its message key, asked again in a while, never a 500.
     if (isFileStoreUnavailable(error))

@@ -18,7 +18,7 @@ import type { Route } from './+types/exams-pdf'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const exam = await findExam(context.db, user.id, params.examId)
+  const exam = await findExam({ db: context.db, userId: user.id, id: params.examId })
   if (!exam) throw data(null, { status: 404 })
   await limitPageExports(context, user.id, request, lang)
   const search = Object.fromEntries(new URL(request.url).searchParams)
@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const kind = { answers: query.answers, versions: query.versions ?? null, seed: query.seed }
   try {
     // Inside: a file store that does not answer (the images) is a 503 page like a busy renderer.
-    const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...kind })
+    const options = await examPrintOptions({ exam, db: context.db, files: context.files, userId: user.id, lang, ...kind })
     const { pdf } = await renderExamPrint(exam, options, 'pdf')
     return examPdfResponse(pdf ?? new Uint8Array(), examPdfFileName(exam, kind, lang))
   } catch (error) {

@@ -11,7 +11,7 @@ import type { Route } from './+types/exams-preview'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const exam = await findExam(context.db, user.id, params.examId)
+  const exam = await findExam({ db: context.db, userId: user.id, id: params.examId })
   if (!exam) throw data(null, { status: 404 })
   // A preview costs the same render as the PDF it shows.
   await limitPageExports(context, user.id, request, lang)
@@ -21,7 +21,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   let svg: string
   try {
     // Inside: a file store that does not answer (the images) is a 503 page like a busy renderer.
-    const options = await examPrintOptions(exam, {
+    const options = await examPrintOptions({
+      exam,
       db: context.db,
       files: context.files,
       userId: user.id,

@@ -32,7 +32,7 @@ function printChoice(url: URL) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const exam = await findExam(context.db, user.id, params.examId)
+  const exam = await findExam({ db: context.db, userId: user.id, id: params.examId })
   if (!exam) throw data(null, { status: 404 })
   const choice = printChoice(new URL(request.url))
   // Counted like the PDF: this page costs the render that the preview and the PDF then share.
@@ -43,7 +43,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   let status = 200
   try {
     // The images come from the file store: one that does not answer is this page's 503, like a busy renderer.
-    const options = await examPrintOptions(exam, { db: context.db, files: context.files, userId: user.id, lang, ...choice.kind })
+    const options = await examPrintOptions({ exam, db: context.db, files: context.files, userId: user.id, lang, ...choice.kind })
     pages = (await renderExamPrint(exam, options, 'pages')).pages
   } catch (error) {
     if (!isDomainError(error)) throw error

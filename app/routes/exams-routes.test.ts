@@ -17,7 +17,7 @@ import { action as listAction, loader as listLoader } from './exams.tsx'
 // The pages' loaders and actions, called as React Router calls them.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 type Wrapped<T> = { type: 'DataWithResponseInit'; data: T; init: { status: number } }

@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   const id = new URL(request.url).searchParams.get('id')
-  const exam = id ? await findExam(context.db, user.id, id) : null
+  const exam = id ? await findExam({ db: context.db, userId: user.id, id }) : null
   if (id && !exam) throw data(null, { status: 404 })
   return { messages: getMessages(lang, ['exams']), exam: exam ? examToJson(exam, imageUrl(lang)) : null }
 }

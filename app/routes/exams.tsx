@@ -19,7 +19,7 @@ export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: exam
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  return { messages: getMessages(lang, ['exams']), exams: (await listExams(context.db, user.id)).map(examSummaryToJson) }
+  return { messages: getMessages(lang, ['exams']), exams: (await listExams({ db: context.db, userId: user.id })).map(examSummaryToJson) }
 }
 
 /** Duplicate or delete one of the teacher's tests; another teacher's is not found. */

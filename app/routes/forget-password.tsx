@@ -31,7 +31,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(forgotPasswordSchema, await request.formData(), fields)
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    const { temporaryToken } = await requestPasswordReset(context, { email: parsed.data.email, lang })
+    const { temporaryToken } = await requestPasswordReset({ ...context, input: { email: parsed.data.email, lang } })
     const headers = new Headers()
     headers.append('Set-Cookie', resetFlowCookie(context.env, temporaryToken))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.resetSent'))

@@ -36,13 +36,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireUser(request, context, lang)
   const form = await request.formData()
   if (form.get('intent') === 'skip') {
-    await answerFullName(context, user, 'skip')
+    await answerFullName({ db: context.db, user, answer: 'skip' })
     throw redirect(nextPage(request, lang))
   }
   const parsed = parseForm(fullNameSchema, form, fields)
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    await answerFullName(context, user, parsed.data)
+    await answerFullName({ db: context.db, user, answer: parsed.data })
     throw redirect(nextPage(request, lang))
   })
 }

@@ -27,10 +27,14 @@ import type { Route } from './+types/gateway-pay'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
-  const { payment, pkg, checkout } = await browserCheckoutFor(context, gatewayFor(context, lang), {
-    userId: user.id,
-    paymentId: params.paymentId,
-    lang,
+  const { payment, pkg, checkout } = await browserCheckoutFor({
+    ...context,
+    gateway: gatewayFor(context, lang),
+    input: {
+      userId: user.id,
+      paymentId: params.paymentId,
+      lang,
+    },
   })
   if (!payment) throw data(null, { status: 404 })
   if (!checkout || !pkg) throw redirect(`/${lang}/payments/result/${payment.id}`)

@@ -9,7 +9,7 @@ import { loader } from './home.tsx'
 // `/:lang` is the public home for a guest and her own home for a signed-in teacher.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 const load = (ctx: ReturnType<typeof testContext>, lang: 'ar' | 'en', cookie?: string) =>
@@ -34,14 +34,17 @@ describe('the home page’s loader', () => {
     const ctx = testContext(testDb())
     const noura = await subscribedTeacher(ctx)
     const sara = await teacher(ctx)
-    await saveAnalysis(ctx.db, {
-      userId: noura.user.id,
-      kind: 'absence',
-      title: 'غياب الأسبوع الأول',
-      meta: {},
-      headline: {},
-      report: {},
-      records: [],
+    await saveAnalysis({
+      db: ctx.db,
+      input: {
+        userId: noura.user.id,
+        kind: 'absence',
+        title: 'غياب الأسبوع الأول',
+        meta: {},
+        headline: {},
+        report: {},
+        records: [],
+      },
     })
 
     for (const lang of ['ar', 'en'] as const) {

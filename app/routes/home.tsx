@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     memoize(context.db, `packages:${lang}`, PUBLIC_LIST_TTL_MS, () =>
       listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }),
     ),
-    memoize(context.db, 'reviews:6', PUBLIC_LIST_TTL_MS, () => listApprovedReviews(context.db, 6)),
+    memoize(context.db, 'reviews:6', PUBLIC_LIST_TTL_MS, () => listApprovedReviews({ db: context.db, limit: 6 })),
   ])
   // Of the accounts texts, only the reviews' are shown here.
   const messages = getMessages(lang, ['home', 'packages', 'accounts.rates'])

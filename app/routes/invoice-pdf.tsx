@@ -9,7 +9,7 @@ import type { Route } from './+types/invoice-pdf'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
-  const invoice = await findUserInvoice(context.db, user.id, params.invoiceId)
+  const invoice = await findUserInvoice({ db: context.db, userId: user.id, invoiceId: params.invoiceId })
   if (!invoice) throw data(null, { status: 404 })
   await limitPageExports(context, user.id, request, lang)
   return invoicePdfResponse(invoice)

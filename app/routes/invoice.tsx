@@ -15,7 +15,7 @@ import type { Route } from './+types/invoice'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
-  const invoice = await findUserInvoice(context.db, user.id, params.invoiceId)
+  const invoice = await findUserInvoice({ db: context.db, userId: user.id, invoiceId: params.invoiceId })
   if (!invoice) throw data(null, { status: 404 })
   const creditNote = await findInvoiceCreditNote({ db: context.db, invoiceId: invoice.id })
   return {

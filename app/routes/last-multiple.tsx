@@ -15,9 +15,9 @@ import type { Route } from './+types/last-multiple'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
-  const list = await listAnalyses(context.db, user.id)
+  const list = await listAnalyses({ db: context.db, userId: user.id })
   return {
-    messages: getMessages(lang, ['analyses']),
+    messages: getMessages(lang, ['analyses', 'absence-trends.title', 'absence-trends.toCompare']),
     analyses: list.map((a) => ({ id: a.id, kind: a.kind, title: a.title, headline: a.headline, createdAt: a.createdAt.toISOString() })),
   }
 }
@@ -29,13 +29,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const id = String(form.get('id') ?? '')
   const intent = form.get('intent')
   if (intent === 'delete') {
-    if (!(await deleteAnalysis(context.db, user.id, id))) throw data(null, { status: 404 })
+    if (!(await deleteAnalysis({ db: context.db, userId: user.id, id }))) throw data(null, { status: 404 })
     return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.deleted') } })
   }
   if (intent === 'rename') {
     const title = String(form.get('title') ?? '').trim()
     if (!title) return data({ renameError: id }, { status: 422 })
-    if (!(await renameAnalysis(context.db, user.id, id, title))) throw data(null, { status: 404 })
+    if (!(await renameAnalysis({ db: context.db, userId: user.id, id, title }))) throw data(null, { status: 404 })
     return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.renamed') } })
   }
   throw data(null, { status: 400 })
@@ -53,6 +53,16 @@ export default function LastMultiple({ loaderData, actionData }: Route.Component
           <AppLink className="button button-primary" to="analysis">
             {t('analyses.list.newAbsence')}
           </AppLink>
+          {loaderData.analyses.some((a) => a.kind === 'absence') ? (
+            <>
+              <AppLink className="button button-ghost" to="absence-trends">
+                {t('absence-trends.title')}
+              </AppLink>
+              <AppLink className="button button-ghost" to="absence-compare">
+                {t('absence-trends.toCompare')}
+              </AppLink>
+            </>
+          ) : null}
         </p>
       </PageHero>
       <section className="section">

@@ -44,7 +44,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .trim()
       .toLowerCase()
     return runForm({ email }, async () => {
-      await resendCode(context, { email, purpose: 'activation', lang })
+      await resendCode({ ...context, input: { email, purpose: 'activation', lang } })
       throw redirect(`${localPath(lang, 'verify-otp')}?purpose=activation&email=${encodeURIComponent(email)}`, {
         headers: { 'Set-Cookie': flashCookie('success', 'accounts.messages.codeSent') },
       })
@@ -53,7 +53,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(loginSchema, form, fields)
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    const { user, challenge } = await signIn(context, parsed.data)
+    const { user, challenge } = await signIn({ ...context, input: parsed.data })
     if (challenge !== null) {
       // The second factor is on: the code from the app finishes signing in.
       throw redirect(`${localPath(lang, 'two-factor')}?redirectTo=${encodeURIComponent(redirectTo)}`, {
@@ -61,7 +61,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       })
     }
     const headers = new Headers()
-    headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+    headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
     // An account never asked for its full name is asked now, once, then goes on.
     throw redirect(isFullNameToAsk(user) ? `${localPath(lang, 'full-name')}?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo, {

@@ -44,7 +44,7 @@ describe('logging out', () => {
     // The "logged out" message still reaches the next page: cookies are not cleared wholesale.
     expect(cookies.some((c) => c.startsWith('hallil_flash=') && c.includes('loggedOut'))).toBe(true)
     expect(await getCurrentSession(new Request('http://localhost/en', { headers: { cookie } }), ctx)).toBeNull()
-    expect((await listSessions(ctx.db, user.id)).map((s) => s.kind)).toEqual(['api'])
+    expect((await listSessions({ db: ctx.db, userId: user.id })).map((s) => s.kind)).toEqual(['api'])
   })
 
   it('deleting the account from the profile signs out the same way', async () => {
@@ -66,6 +66,6 @@ describe('logging out', () => {
     } as never)
     expect(answer).not.toBeInstanceOf(Response)
     expect((answer as { init: { status: number } }).init.status).toBe(422)
-    expect(await listSessions(ctx.db, user.id)).toHaveLength(2)
+    expect(await listSessions({ db: ctx.db, userId: user.id })).toHaveLength(2)
   })
 })

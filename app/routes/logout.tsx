@@ -19,7 +19,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // The cookie is cleared whatever happens to the session row.
   let cleared = clearSessionCookie(context.env)
   try {
-    cleared = await endWebSession(context, request)
+    cleared = await endWebSession({ ...context, request })
   } catch (error) {
     context.logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'logout could not revoke the session')
   }

@@ -15,7 +15,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
   const messages = getMessages(lang, ['accounts', 'notifications'])
-  const list = await listNotifications(context.db, user.id)
+  const list = await listNotifications({ db: context.db, userId: user.id })
   return {
     messages,
     items: list.map((n) => ({
@@ -32,8 +32,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
   const form = await request.formData()
-  if (form.get('intent') === 'read-all') await markAllNotificationsRead(context.db, user.id)
-  else await markNotificationRead(context.db, user.id, String(form.get('id') ?? ''))
+  if (form.get('intent') === 'read-all') await markAllNotificationsRead({ db: context.db, userId: user.id })
+  else await markNotificationRead({ db: context.db, userId: user.id, id: String(form.get('id') ?? '') })
   return redirect(localPath(lang, 'notifications'))
 }
 

@@ -19,8 +19,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     listPackages({ db: context.db, lang, vatRateBasisPoints: context.env.VAT_RATE_BP }),
   )
   const session = await getCurrentSession(request, context)
-  const current = session ? await currentSubscription(context.db, session.user.id) : null
-  const hadOne = session && !current ? (await listSubscriptions(context.db, session.user.id, lang)).length > 0 : false
+  const current = session ? await currentSubscription({ db: context.db, userId: session.user.id }) : null
+  const hadOne = session && !current ? (await listSubscriptions({ db: context.db, userId: session.user.id, lang })).length > 0 : false
   return {
     messages: getMessages(lang, ['packages', 'billing']),
     packages,

@@ -13,7 +13,7 @@ import { loader } from './payment-callback.tsx'
 // an error page) when it cannot be asked; never someone else's payment.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 let fake: MoyasarFake
@@ -46,10 +46,14 @@ function moyasarContext() {
 async function paidAtGateway(ctx: ReturnType<typeof moyasarContext>) {
   const owner = await teacher(ctx)
   const gateway = gatewayFor(ctx, 'en')
-  const started = await startCheckout(ctx, gateway, { userId: owner.user.id, packageId: 1, method: 'creditcard', lang: 'en' })
+  const started = await startCheckout({ ...ctx, gateway, input: { userId: owner.user.id, packageId: 1, method: 'creditcard', lang: 'en' } })
   const built = cardSource({ name: 'Noura Alqahtani', number: '4111111111111111', month: '12', year: '30', cvc: '123' })
   if (!('source' in built)) throw new Error('card refused')
-  const { checkout } = await browserCheckoutFor(ctx, gateway, { userId: owner.user.id, paymentId: started.paymentId, lang: 'en' })
+  const { checkout } = await browserCheckoutFor({
+    ...ctx,
+    gateway,
+    input: { userId: owner.user.id, paymentId: started.paymentId, lang: 'en' },
+  })
   if (!checkout) throw new Error('no browser checkout')
   // The payer's browser pays at the gateway and passes 3-D Secure.
   const step = await createBrowserPayment(checkout, built.source)
@@ -70,9 +74,9 @@ describe('the payer’s return from the gateway', () => {
     const { owner, started } = await paidAtGateway(ctx)
     fake.failNext(503)
     expect(await returnOf(ctx, owner.cookie, started.gatewayPaymentId)).toBe(`/en/payments/result/${started.paymentId}`)
-    expect((await findUserPayment(ctx, owner.user.id, started.paymentId))?.status).toBe('initiated')
+    expect((await findUserPayment({ db: ctx.db, userId: owner.user.id, paymentId: started.paymentId }))?.status).toBe('initiated')
     expect(await returnOf(ctx, owner.cookie, started.gatewayPaymentId)).toBe(`/en/payments/result/${started.paymentId}`)
-    expect((await findUserPayment(ctx, owner.user.id, started.paymentId))?.status).toBe('paid')
+    expect((await findUserPayment({ db: ctx.db, userId: owner.user.id, paymentId: started.paymentId }))?.status).toBe('paid')
   })
 
   it('does not follow another teacher’s payment id', async () => {

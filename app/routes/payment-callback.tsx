@@ -13,7 +13,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, lang)
   const gatewayPaymentId = new URL(request.url).searchParams.get('id') ?? ''
   const gateway = gatewayFor(context, lang)
-  const mine = await findUserPaymentByGatewayId(context, user.id, gateway.name, gatewayPaymentId)
+  const mine = await findUserPaymentByGatewayId({ db: context.db, userId: user.id, gateway: gateway.name, gatewayPaymentId })
   if (!mine) throw redirect(`/${lang}/packages`)
   try {
     await settlePayment({ db: context.db, gateway, env: context.env, logger: context.logger, gatewayPaymentId })

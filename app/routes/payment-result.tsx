@@ -12,9 +12,9 @@ import type { Route } from './+types/payment-result'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
-  const payment = await findUserPayment(context, user.id, params.paymentId)
+  const payment = await findUserPayment({ db: context.db, userId: user.id, paymentId: params.paymentId })
   if (!payment) throw data(null, { status: 404 })
-  const subscription = (await listSubscriptions(context.db, user.id, lang)).find((s) => s.payment.id === payment.id) ?? null
+  const subscription = (await listSubscriptions({ db: context.db, userId: user.id, lang })).find((s) => s.payment.id === payment.id) ?? null
   return {
     messages: getMessages(lang, ['billing']),
     status: payment.status,

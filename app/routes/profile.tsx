@@ -6,8 +6,9 @@ import {
   deleteAccountSchema,
   disableTwoFactorSchema,
   profileSchema,
+  schoolDetailsSchema,
 } from '#app/features/accounts/schemas.ts'
-import { avatarUrl } from '#app/features/accounts/index.ts'
+import { avatarUrl, schoolLogoUrl } from '#app/features/accounts/index.ts'
 import {
   cancelTotpEnrolment,
   CLEAR_SITE_DATA,
@@ -23,6 +24,8 @@ import {
   requireUser,
   revokeOtherSessions,
   revokeSession,
+  saveSchoolDetails,
+  schoolDetailsOf,
   startTotpEnrolment,
   unusedRecoveryCodes,
   updateProfile,
@@ -45,15 +48,17 @@ import type { Route } from './+types/profile'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user, sessionId } = await requireUser(request, context, lang)
-  const sessions = await listSessions(context.db, user.id, { idleDays: context.env.SESSION_IDLE_DAYS })
+  const sessions = await listSessions({ db: context.db, userId: user.id, idleDays: context.env.SESSION_IDLE_DAYS })
   const pending = pendingTotpEnrolment(context, user)
   const twoFactor = user.totpEnabledAt
-    ? { state: 'on' as const, since: user.totpEnabledAt, recoveryLeft: await unusedRecoveryCodes(context, user.id) }
+    ? { state: 'on' as const, since: user.totpEnabledAt, recoveryLeft: await unusedRecoveryCodes({ db: context.db, userId: user.id }) }
     : pending
       ? { state: 'pending' as const, key: pending.key, qr: qrSvgDataUrl(pending.uri) }
       : { state: 'off' as const }
+  const school = await schoolDetailsOf({ db: context.db, userId: user.id })
   return {
     twoFactor,
+    school: school && { ...school, logoUrl: schoolLogoUrl(school.logoFile) },
     messages: getMessages(lang, ['accounts']),
     user: {
       username: user.username,
@@ -84,15 +89,32 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const avatar = form.get('avatar')
       const bytes = avatar instanceof File && avatar.size > 0 ? new Uint8Array(await avatar.arrayBuffer()) : null
       return runForm(parsed.values, async () => {
-        await updateProfile(context, user, { ...parsed.data, avatar: bytes })
+        await updateProfile({ ...context, user, input: { ...parsed.data, avatar: bytes } })
         throw done('accounts.messages.saved')
+      })
+    }
+    case 'school': {
+      const parsed = parseForm(schoolDetailsSchema, form, [
+        'school_name',
+        'education_office',
+        'principal_name',
+        'counsellor_name',
+        'remove_logo',
+        'intent',
+      ])
+      if (!parsed.ok) return parsed.response
+      const logo = form.get('logo')
+      const bytes = logo instanceof File && logo.size > 0 ? new Uint8Array(await logo.arrayBuffer()) : null
+      return runForm(parsed.values, async () => {
+        await saveSchoolDetails({ db: context.db, files: context.files, userId: user.id, input: parsed.data, logo: bytes })
+        throw done('accounts.school.saved', `${localPath(lang, 'profile')}#school`)
       })
     }
     case 'password': {
       const parsed = parseForm(changePasswordSchema, form, ['current_password', 'password', 'password_confirmation', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
-        await requestPasswordChange(context, user, { ...parsed.data, lang })
+        await requestPasswordChange({ ...context, user, input: { ...parsed.data, lang } })
         throw done('accounts.messages.codeSent', `${localPath(lang, 'verify-otp')}?purpose=change_password`)
       })
     }
@@ -100,21 +122,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const parsed = parseForm(changeEmailSchema, form, ['email', 'password', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm(parsed.values, async () => {
-        await requestEmailChange(context, user, { ...parsed.data, lang })
+        await requestEmailChange({ ...context, user, input: { ...parsed.data, lang } })
         throw done('accounts.messages.codeSent', `${localPath(lang, 'verify-otp')}?purpose=change_email`)
       })
     }
     case 'revoke': {
-      await revokeSession(context, { sessionId: String(form.get('session') ?? ''), userId: user.id, reason: 'signed_out' })
+      await revokeSession({ ...context, sessionId: String(form.get('session') ?? ''), userId: user.id, reason: 'signed_out' })
       throw done('accounts.profile.signedOut')
     }
     case 'revoke-others': {
-      await revokeOtherSessions(context, { userId: user.id, keepSessionId: sessionId })
+      await revokeOtherSessions({ ...context, userId: user.id, keepSessionId: sessionId })
       throw done('accounts.profile.signedOutOthers')
     }
     case 'totp-start': {
       return runForm({ intent }, async () => {
-        await startTotpEnrolment(context, user)
+        await startTotpEnrolment({ ...context, user })
         throw done('accounts.twoFactor.started', `${localPath(lang, 'profile')}#two-factor`)
       })
     }
@@ -123,19 +145,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
         // Shown this once, in the answer: only the codes' HMACs are kept.
-        const recoveryCodes = await confirmTotpEnrolment(context, user, parsed.data)
+        const recoveryCodes = await confirmTotpEnrolment({ ...context, user, input: parsed.data })
         return data({ ok: true as const, recoveryCodes })
       })
     }
     case 'totp-cancel': {
-      await cancelTotpEnrolment(context, user)
+      await cancelTotpEnrolment({ ...context, user })
       throw done('accounts.twoFactor.cancelled')
     }
     case 'totp-disable': {
       const parsed = parseForm(disableTwoFactorSchema, form, ['password', 'code', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
-        await disableTotp(context, user, parsed.data)
+        await disableTotp({ ...context, user, input: parsed.data })
         throw done('accounts.twoFactor.disabled')
       })
     }
@@ -143,7 +165,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const parsed = parseForm(deleteAccountSchema, form, ['password', 'intent'])
       if (!parsed.ok) return parsed.response
       return runForm({ intent }, async () => {
-        await deleteAccount(context, user, parsed.data)
+        await deleteAccount({ ...context, user, input: parsed.data })
         const headers = new Headers({ 'Clear-Site-Data': CLEAR_SITE_DATA })
         headers.append('Set-Cookie', clearSessionCookie(context.env))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.profile.deleted'))
@@ -167,7 +189,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const recoveryCodes = actionData && actionData.ok && 'recoveryCodes' in actionData ? actionData.recoveryCodes : null
   // Several forms share field names: show an answer's errors in the form that was sent.
   const errorsOf = (intent: string) => (values.intent === intent ? all : {})
-  const { user, sessions, twoFactor } = loaderData
+  const { user, sessions, twoFactor, school } = loaderData
   return (
     <>
       <PageHero title={t('accounts.profile.title')} />
@@ -274,6 +296,106 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               </FormField>
               <button type="submit" name="intent" value="profile" className="button button-primary" disabled={submitting === 'profile'}>
                 {t('accounts.profile.save')}
+              </button>
+            </Form>
+          </article>
+
+          <article className="card" aria-labelledby="profile-school" id="school">
+            <h2 id="profile-school">{t('accounts.school.title')}</h2>
+            <p className="muted">{t('accounts.school.lead')}</p>
+            <Form method="post" encType="multipart/form-data" className="form">
+              <FormField
+                id="sc-name"
+                label={t('accounts.school.schoolName')}
+                hint={t('accounts.school.schoolNameHint')}
+                errors={errorsOf('school').school_name}
+                required
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="school_name"
+                    autoComplete="organization"
+                    maxLength={120}
+                    defaultValue={values.school_name ?? school?.schoolName ?? ''}
+                    required
+                  />
+                )}
+              </FormField>
+              <FormField
+                id="sc-office"
+                label={t('accounts.school.educationOffice')}
+                hint={t('accounts.school.educationOfficeHint')}
+                errors={errorsOf('school').education_office}
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="education_office"
+                    maxLength={120}
+                    defaultValue={values.education_office ?? school?.educationOffice ?? ''}
+                  />
+                )}
+              </FormField>
+              <FormField
+                id="sc-principal"
+                label={t('accounts.school.principalName')}
+                hint={t('accounts.school.optionalHint')}
+                errors={errorsOf('school').principal_name}
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="principal_name"
+                    autoComplete="off"
+                    maxLength={120}
+                    defaultValue={values.principal_name ?? school?.principalName ?? ''}
+                  />
+                )}
+              </FormField>
+              <FormField
+                id="sc-counsellor"
+                label={t('accounts.school.counsellorName')}
+                hint={t('accounts.school.optionalHint')}
+                errors={errorsOf('school').counsellor_name}
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    name="counsellor_name"
+                    autoComplete="off"
+                    maxLength={120}
+                    defaultValue={values.counsellor_name ?? school?.counsellorName ?? ''}
+                  />
+                )}
+              </FormField>
+              {school?.logoUrl ? (
+                <div className="school-logo-current">
+                  <img src={school.logoUrl} alt={t('accounts.school.currentLogo')} className="school-logo" height={64} />
+                  <div className="field-check">
+                    <label htmlFor="sc-remove-logo">
+                      <input id="sc-remove-logo" type="checkbox" name="remove_logo" value="on" /> {t('accounts.school.removeLogo')}
+                    </label>
+                  </div>
+                </div>
+              ) : null}
+              <FormField
+                id="sc-logo"
+                label={t('accounts.school.logo')}
+                hint={t('accounts.school.logoHint')}
+                errors={errorsOf('school').logo}
+              >
+                {(p) => (
+                  <FileChooser
+                    {...p}
+                    name="logo"
+                    accept="image/png,image/jpeg,image/webp"
+                    buttonLabel={t('common.fileChooser.chooseImage')}
+                  />
+                )}
+              </FormField>
+              <button type="submit" name="intent" value="school" className="button button-primary" disabled={submitting === 'school'}>
+                {t('accounts.school.save')}
               </button>
             </Form>
           </article>

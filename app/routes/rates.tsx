@@ -20,7 +20,7 @@ const fields = ['rating', 'comment'] as const
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const current = await getCurrentSession(request, context)
-  const reviews = await listApprovedReviews(context.db)
+  const reviews = await listApprovedReviews({ db: context.db })
   return {
     messages: getMessages(lang, ['accounts']),
     isSignedIn: Boolean(current),
@@ -37,7 +37,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(reviewSchema, await request.formData(), fields)
   if (!parsed.ok) return parsed.response
   return runForm(parsed.values, async () => {
-    await createReview(context.db, user.id, parsed.data)
+    await createReview({ db: context.db, userId: user.id, input: parsed.data })
     throw redirect(localPath(lang, 'rates'), { headers: { 'Set-Cookie': flashCookie('success', 'accounts.messages.reviewThanks') } })
   })
 }

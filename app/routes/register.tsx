@@ -35,7 +35,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const avatar = form.get('avatar')
   const avatarBytes = avatar instanceof File && avatar.size > 0 ? new Uint8Array(await avatar.arrayBuffer()) : null
   return runForm(parsed.values, async () => {
-    const user = await registerUser(context, { ...parsed.data, lang, avatar: avatarBytes })
+    const user = await registerUser({ ...context, input: { ...parsed.data, lang, avatar: avatarBytes } })
     throw redirect(`${localPath(lang, 'verify-otp')}?purpose=activation&email=${encodeURIComponent(user.email)}`, {
       headers: { 'Set-Cookie': flashCookie('success', 'accounts.messages.registered') },
     })

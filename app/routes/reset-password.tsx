@@ -28,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   await requireGuest(request, context, lang)
   const token = readResetFlowToken(request)
-  if (!token || !(await resetFlowUserId(context, token, 'verified'))) throw redirect(localPath(lang, 'forget-password'))
+  if (!token || !(await resetFlowUserId({ ...context, token, stage: 'verified' }))) throw redirect(localPath(lang, 'forget-password'))
   return { messages: getMessages(lang, ['accounts']) }
 }
 
@@ -41,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = parseForm(schema, await request.formData(), fields)
   if (!parsed.ok) return parsed.response
   return runForm({}, async () => {
-    await resetPassword(context, { temporary_token: readResetFlowToken(request) ?? '', password: parsed.data.password })
+    await resetPassword({ ...context, input: { temporary_token: readResetFlowToken(request) ?? '', password: parsed.data.password } })
     const headers = new Headers()
     headers.append('Set-Cookie', clearResetFlowCookie(context.env))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.resetDone'))

@@ -10,12 +10,16 @@ import { action, loader } from './sandbox-pay.tsx'
 // teacher's payment id is "not found" and stays as it was.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 async function checkout(ctx: ReturnType<typeof testContext>) {
   const owner = await teacher(ctx)
-  const started = await startCheckout(ctx, sandboxFor(ctx, 'en'), { userId: owner.user.id, packageId: 1, method: 'mada', lang: 'en' })
+  const started = await startCheckout({
+    ...ctx,
+    gateway: sandboxFor(ctx, 'en'),
+    input: { userId: owner.user.id, packageId: 1, method: 'mada', lang: 'en' },
+  })
   return { owner, started }
 }
 
@@ -56,7 +60,7 @@ describe('the sandbox pay page', () => {
     expect(await statusOf(() => action(args(ctx, post(owner.cookie, started.gatewayPaymentId, card))))).toBe(302)
     expect(await statusOf(() => action(args(ctx, post(stranger.cookie, started.gatewayPaymentId, { intent: 'confirm' }))))).toBe(404)
     expect((await sandbox.find(started.gatewayPaymentId))?.status).toBe('awaiting_3ds')
-    expect((await findUserPayment(ctx, owner.user.id, started.paymentId))?.status).toBe('initiated')
+    expect((await findUserPayment({ db: ctx.db, userId: owner.user.id, paymentId: started.paymentId }))?.status).toBe('initiated')
 
     const confirmed = await action(args(ctx, post(owner.cookie, started.gatewayPaymentId, { intent: 'confirm' }))).catch(
       (thrown: unknown) => thrown,

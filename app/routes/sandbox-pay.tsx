@@ -29,7 +29,8 @@ async function ownSandboxPayment(request: Request, context: Route.LoaderArgs['co
   if (context.env.PAYMENT_GATEWAY !== 'sandbox') throw data(null, { status: 404 })
   const { user } = await requireUser(request, context, lang)
   const id = new URL(request.url).searchParams.get('id') ?? ''
-  if (!(await findUserPaymentByGatewayId(context, user.id, 'sandbox', id))) throw data(null, { status: 404 })
+  if (!(await findUserPaymentByGatewayId({ db: context.db, userId: user.id, gateway: 'sandbox', gatewayPaymentId: id })))
+    throw data(null, { status: 404 })
   return { gateway: sandboxFor(context, lang), id }
 }
 

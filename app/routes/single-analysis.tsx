@@ -1,10 +1,14 @@
 import { data, redirect } from 'react-router'
 import { absenceReportPage, schoolDaysFromQuery, tierThresholdsOf } from '#app/features/absence/index.server.ts'
 import { AbsenceReportView, maxSchoolDays } from '#app/features/absence/index.ts'
+import { ParentMessages } from '#app/features/parent-messages/index.ts'
+import { studentsMessages } from '#app/features/parent-messages/index.server.ts'
 import { bandsFromQuery, bandsQuery, GradesReportView, recomputeGrades } from '#app/features/grades/index.ts'
 import { deleteAnalysis, findAnalysis } from '#app/features/analyses/index.server.ts'
+import { ladderOf, stepDocumentsSummary } from '#app/features/follow-up/index.server.ts'
 import { loadGradeRecords } from '#app/features/grades/index.server.ts'
-import { flashCookie } from '#app/features/accounts/index.server.ts'
+import { flashCookie, schoolDetailsOf } from '#app/features/accounts/index.server.ts'
+import { ladderDocuments, StepDocumentsBlock } from '#app/features/follow-up/index.ts'
 import { requireSubscriberPage } from '#app/features/billing/index.server.ts'
 import { formatDate } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
@@ -19,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireSubscriberPage(request, context, lang)
   const url = new URL(request.url)
-  const stored = await findAnalysis(context.db, user.id, url.searchParams.get('id') ?? '')
+  const stored = await findAnalysis({ db: context.db, userId: user.id, id: url.searchParams.get('id') ?? '' })
   if (!stored) throw data(null, { status: 404 })
   const analysis = { id: stored.id, kind: stored.kind, title: stored.title, meta: stored.meta, createdAt: stored.createdAt.toISOString() }
   if (stored.kind === 'grades') {
@@ -27,30 +31,55 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const choice = bandsFromQuery(url.searchParams)
     const report =
       choice.custom || choice.preset !== 'default'
-        ? recomputeGrades(await loadGradeRecords(context.db, stored), choice.bands)
+        ? recomputeGrades(await loadGradeRecords({ db: context.db, stored }), choice.bands)
         : stored.report
     return {
       messages: getMessages(lang, ['grades-report', 'analyses', 'grades']),
       analysis,
       absence: null,
       grades: { report, choice, query: bandsQuery(choice) },
+      followUp: null,
     }
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
   // The tiers with the teacher's thresholds as they are now (settings), not as they were at the upload.
-  const page = await absenceReportPage(
-    context.db,
+  const page = await absenceReportPage({
+    db: context.db,
     stored,
-    url.searchParams.get('q'),
+    q: url.searchParams.get('q'),
     schoolDays,
-    await tierThresholdsOf(context.db, user.id),
-  )
+    thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
+    ladder: await ladderOf({ db: context.db, userId: user.id }),
+  })
+  // The found students' parent messages, with the teacher's templates and ladder (issue 18).
+  const parentMessages =
+    page.search && 'students' in page.search
+      ? await studentsMessages({ db: context.db, userId: user.id, lang, school: stored.meta.school, students: page.search.students })
+      : []
+  // The follow-up letters by step (issue 18): the ladder in force, its counts, the school details.
+  const followUp = {
+    steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored }),
+    hasSchool: (await schoolDetailsOf({ db: context.db, userId: user.id })) !== null,
+  }
   return {
-    messages: getMessages(lang, ['absence-report', 'analyses', 'absence']),
+    messages: getMessages(lang, [
+      'absence-report',
+      'analyses',
+      'absence',
+      'parent-messages.card',
+      'parent-messages.kinds',
+      'parent-messages.list.open',
+      'absence-trends.title',
+      'followUp.documents',
+      'followUp.steps',
+      'letters.block',
+      ...ladderDocuments.map((d) => `letters.documents.${d}.title`),
+    ]),
     analysis,
-    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}` },
+    absence: { ...page, query: schoolDays === null || page.schoolDaysError ? '' : `days=${schoolDays}`, parentMessages },
     grades: null,
+    followUp,
   }
 }
 
@@ -60,7 +89,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData()
   const id = new URL(request.url).searchParams.get('id') ?? ''
   if (form.get('intent') !== 'delete') throw data(null, { status: 400 })
-  if (!(await deleteAnalysis(context.db, user.id, id))) throw data(null, { status: 404 })
+  if (!(await deleteAnalysis({ db: context.db, userId: user.id, id }))) throw data(null, { status: 404 })
   return redirect(`/${lang}/last-multiple`, { headers: { 'Set-Cookie': flashCookie('success', 'analyses.list.deleted') } })
 }
 
@@ -69,7 +98,7 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'analys
 export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { analysis, absence, grades } = loaderData
+  const { analysis, absence, grades, followUp } = loaderData
   const query = grades?.query || absence?.query
   const exportQuery = query ? `?${query}` : ''
   const created = formatDate(lang, analysis.createdAt)
@@ -120,6 +149,16 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
               {t('analyses.report.exportExcel')}
             </a>
           </div>
+          {absence ? (
+            <div className="report-exports">
+              <AppLink className="button button-ghost" to={`parent-messages?id=${analysis.id}`}>
+                {t('parent-messages.list.open')}
+              </AppLink>
+              <AppLink className="button button-ghost" to="absence-trends">
+                {t('absence-trends.title')}
+              </AppLink>
+            </div>
+          ) : null}
           <div className="report-toolbar-end">
             <ConfirmDelete
               label={t('analyses.report.delete')}
@@ -134,12 +173,22 @@ export default function SingleAnalysis({ loaderData }: Route.ComponentProps) {
             warned={absence.warned}
             thresholds={absence.thresholds}
             tiers={absence.tiers}
+            steps={absence.steps}
             settingsHref={`/${lang}/absence-settings`}
+            registerHref={`/${lang}/follow-up`}
             search={absence.search}
             searchAction={`/${lang}/single-analysis`}
             analysisId={analysis.id}
             maxSchoolDays={maxSchoolDays}
             schoolDaysError={absence.schoolDaysError}
+            studentExtra={
+              absence.search && 'students' in absence.search
+                ? absence.search.students.map((st, index) => (
+                    <ParentMessages key={index} messages={absence.parentMessages[index] ?? []} studentName={st.name} />
+                  ))
+                : undefined
+            }
+            afterWarnings={followUp ? <StepDocumentsBlock analysisId={analysis.id} {...followUp} /> : null}
           />
         ) : null}
         {grades ? (

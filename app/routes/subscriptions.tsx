@@ -13,7 +13,7 @@ import type { Route } from './+types/subscriptions'
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const { user } = await requireUser(request, context, lang)
-  return { messages: getMessages(lang, ['billing']), subscriptions: await listSubscriptions(context.db, user.id, lang) }
+  return { messages: getMessages(lang, ['billing']), subscriptions: await listSubscriptions({ db: context.db, userId: user.id, lang }) }
 }
 
 export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billing.meta.subscriptions', 'subscriptions')

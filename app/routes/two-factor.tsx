@@ -30,7 +30,7 @@ const fields = ['code'] as const
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   await requireGuest(request, context, lang)
-  if (!(await isLoginChallengeOpen(context, readTwoFactorToken(request) ?? ''))) {
+  if (!(await isLoginChallengeOpen({ ...context, token: readTwoFactorToken(request) ?? '' }))) {
     const headers = new Headers()
     headers.append('Set-Cookie', clearTwoFactorCookie(context.env))
     headers.append('Set-Cookie', flashCookie('error', 'accounts.errors.twoFactorExpired'))
@@ -50,9 +50,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!parsed.ok) return parsed.response
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get('redirectTo'), localPath(lang))
   return runForm({}, async () => {
-    const user = await completeLoginChallenge(context, { token: readTwoFactorToken(request) ?? '', code: parsed.data.code })
+    const user = await completeLoginChallenge({ ...context, input: { token: readTwoFactorToken(request) ?? '', code: parsed.data.code } })
     const headers = new Headers()
-    headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+    headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
     headers.append('Set-Cookie', clearTwoFactorCookie(context.env))
     headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.loggedIn'))
     // An account never asked for its full name is asked now, once, then goes on.

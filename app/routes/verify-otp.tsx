@@ -51,13 +51,13 @@ async function subjectOf(request: Request, context: RequestContext, lang: Lang, 
   await requireGuest(request, context, lang)
   if (purpose === 'reset') {
     const token = readResetFlowToken(request)
-    const userId = token ? await resetFlowUserId(context, token, 'code_sent') : undefined
+    const userId = token ? await resetFlowUserId({ ...context, token, stage: 'code_sent' }) : undefined
     if (userId === undefined) throw redirect(localPath(lang, 'forget-password'))
     return { userId, email: null }
   }
   const email = emailField.safeParse(new URL(request.url).searchParams.get('email') ?? '')
   if (!email.success) throw redirect(localPath(lang, 'SignIn'))
-  const user = await findUserByEmail(context, email.data)
+  const user = await findUserByEmail({ db: context.db, email: email.data })
   return { userId: user?.id ?? null, email: email.data }
 }
 
@@ -65,7 +65,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
   const purpose = purposeOf(request)
   const subject = await subjectOf(request, context, lang, purpose)
-  const wait = subject.userId ? await resendWaitSeconds(context.db, subject.userId, purpose) : 0
+  const wait = subject.userId ? await resendWaitSeconds({ db: context.db, userId: subject.userId, purpose }) : 0
   return { messages: getMessages(lang, ['accounts']), purpose, email: subject.email, resendIn: wait }
 }
 
@@ -82,9 +82,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (intent === 'resend') {
       const current = await getCurrentSession(request, context)
       // A reset for an unknown email has no one to send to; the page answers the same.
-      const owner = !subject.email && subject.userId ? await findUserById(context, subject.userId) : null
+      const owner = !subject.email && subject.userId ? await findUserById({ db: context.db, id: subject.userId }) : null
       const email = subject.email ?? owner?.email ?? null
-      if (email) await resendCode(context, { email, purpose, lang }, current?.user ?? null)
+      if (email) await resendCode({ ...context, input: { email, purpose, lang }, currentUser: current?.user ?? null })
       return data({ ok: true as const, resent: true })
     }
     const parsed = z.object({ code: codeField }).safeParse({ code: form.get('code') ?? '' })
@@ -92,30 +92,30 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const code = parsed.data.code
     switch (purpose) {
       case 'activation': {
-        const user = await activateAccount(context, { email: subject.email ?? '', code })
+        const user = await activateAccount({ ...context, input: { email: subject.email ?? '', code } })
         const headers = new Headers()
-        headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+        headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.activated'))
         // Her full name is asked next, once (she may skip it).
         throw redirect(localPath(lang, 'full-name'), { headers })
       }
       case 'reset': {
         const token = readResetFlowToken(request) ?? ''
-        const next = await verifyResetCode(context, { temporary_token: token, code })
+        const next = await verifyResetCode({ ...context, input: { temporary_token: token, code } })
         throw redirect(localPath(lang, 'reset-password'), { headers: { 'Set-Cookie': resetFlowCookie(context.env, next.temporaryToken) } })
       }
       case 'change_password': {
         const { user } = await requireUser(request, context, lang)
-        await confirmPasswordChange(context, user, { code })
+        await confirmPasswordChange({ ...context, user, input: { code } })
         // Every session ended with the old password; this device signs in again.
         const headers = new Headers()
-        headers.append('Set-Cookie', await startWebSession(context, request, user.id))
+        headers.append('Set-Cookie', await startWebSession({ ...context, request, userId: user.id }))
         headers.append('Set-Cookie', flashCookie('success', 'accounts.messages.passwordChanged'))
         throw redirect(localPath(lang, 'profile'), { headers })
       }
       case 'change_email': {
         const { user } = await requireUser(request, context, lang)
-        await confirmEmailChange(context, user, { code })
+        await confirmEmailChange({ ...context, user, input: { code } })
         throw redirect(localPath(lang, 'profile'), { headers: { 'Set-Cookie': flashCookie('success', 'accounts.profile.emailChanged') } })
       }
     }

@@ -21,6 +21,7 @@ const guestNav: readonly NavItem[] = [
 const toolsNav: readonly NavItem[] = [
   { to: '', key: 'home' },
   { to: 'analysis', key: 'absence' },
+  { to: 'follow-up', key: 'followUp' },
   { to: 'analysis-grade', key: 'grades' },
   { to: 'exams', key: 'exams' },
   { to: 'packages', key: 'packages' },

@@ -1,8 +1,9 @@
 // npm run test:load — load and fault scenarios against the built server on loopback (issue #8,
-// item 4). Not part of CI: it takes about five minutes, restarts the machine's PostgreSQL and
-// needs the cluster on 127.0.0.1:5432 (LOAD_DATABASE_URL to point elsewhere).
-//   npm run test:load                      all four
-//   npm run test:load -- mixed pg          some of them (mixed, pg, mail, gateway, print)
+// item 4; `processes`, issue 19). Not part of CI (a small `processes` is: its .processes.test.ts):
+// it takes about eight minutes, restarts the machine's PostgreSQL and needs the cluster on
+// 127.0.0.1:5432 (LOAD_DATABASE_URL to point elsewhere).
+//   npm run test:load                      all of them
+//   npm run test:load -- mixed pg          some of them (mixed, pg, mail, gateway, print, processes)
 //   npm run test:load -- --teachers 50 --seconds 20
 import { execSync } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
@@ -12,6 +13,7 @@ import { mailDown } from './mail-down.ts'
 import { mixedLoad } from './mixed.ts'
 import { pgRestart } from './pg-restart.ts'
 import { printLoad } from './print.ts'
+import { manyProcesses } from './processes.ts'
 
 const args = process.argv.slice(2)
 const flag = (name: string, fallback: number) => {
@@ -41,6 +43,17 @@ const scenarios: Array<[string, () => Promise<ScenarioResult>]> = [
     'print',
     () =>
       printLoad({ port: basePort + 4, printers: flag('printers', 20), others: flag('others', 100), seconds: flag('print-seconds', 90) }),
+  ],
+  [
+    'processes',
+    () =>
+      manyProcesses({
+        teachers: flag('teachers', 40),
+        latePayers: flag('late-payers', 10),
+        seconds: flag('seconds', 60),
+        ports: [basePort + 10, basePort + 11, basePort + 12, basePort + 13],
+        log: (line) => console.log(line),
+      }),
   ],
 ]
 let crashed = false

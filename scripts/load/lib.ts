@@ -79,6 +79,8 @@ export class Recorder {
       headers?: Record<string, string>
       json?: unknown
       form?: FormData
+      /** A body already encoded (a web form), its content-type among `headers`. */
+      body?: string
       redirect?: RequestRedirect
       timeoutMs?: number
     } = {},
@@ -89,6 +91,7 @@ export class Recorder {
       headers['content-type'] = 'application/json'
       body = JSON.stringify(init.json)
     } else if (init.form) body = init.form
+    else if (init.body !== undefined) body = init.body
     const start = performance.now()
     try {
       const response = await fetch(url, {
@@ -108,8 +111,12 @@ export class Recorder {
           parsed = text
         }
       }
-      this.record(op, response.status, ms)
-      return { status: response.status, ms, body: parsed, headers: response.headers }
+      // A load balancer's own answer (scripts/load/proxy.ts: the backend dropped the request) is
+      // not the server's: it is counted under its own name.
+      const proxyError = response.headers.get('x-proxy-error')
+      const status = proxyError ? `proxy:${proxyError}` : response.status
+      this.record(op, status, ms)
+      return { status, ms, body: parsed, headers: response.headers }
     } catch (error) {
       const ms = performance.now() - start
       const name = (error as { name?: string }).name

@@ -35,13 +35,13 @@ function scheduleChores(services: AppServices) {
     const ctx = { db: database.db, env, logger }
     try {
       const reconciled = await reconcilePayments({ ...ctx, gateway: gatewayFor(ctx) })
-      const notified = await notifySubscriptionEndings(database.db)
+      const notified = await notifySubscriptionEndings({ db: database.db })
       if (reconciled.settled || notified.ending || notified.ended) logger.info({ ...reconciled, ...notified }, 'billing chores')
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'billing chores failed')
     }
     try {
-      const swept = await sweepUnfinishedAnalyses(database.db, HOURLY)
+      const swept = await sweepUnfinishedAnalyses({ db: database.db, olderThanMs: HOURLY })
       if (swept) logger.info({ swept }, 'unfinished analyses deleted')
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : 'unknown' }, 'analyses sweep failed')

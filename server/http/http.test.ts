@@ -21,7 +21,7 @@ let app: ReturnType<typeof createHttpApp>
 let proxied: ReturnType<typeof createHttpApp>
 let httpsAppUrl: ReturnType<typeof createHttpApp>
 const testDb = setupTestDatabase(async (database) => {
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   app = checkedApp(createHttpApp({ services: testServices(database), getBuild: () => fakeBuild, mode: 'production' }))
   proxied = createHttpApp({ services: testServices(database, { TRUST_PROXY: 'true' }), getBuild: () => fakeBuild, mode: 'production' })
   httpsAppUrl = createHttpApp({

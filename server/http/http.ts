@@ -166,10 +166,10 @@ export function createHttpApp({ services, getBuild, mode, clientDir }: HttpAppOp
     return c.redirect(to, 302)
   })
 
-  // Stored pictures (profile pictures now, test images later): random names, served as images only.
+  // Stored pictures (profile pictures, schools' logos): random names, served as images only.
   app.get('/files/:folder/:name', async (c) => {
     const { folder, name } = c.req.param()
-    if (!['avatars'].includes(folder) || !/^[0-9a-f-]{36}\.webp$/.test(name)) return c.notFound()
+    if (!['avatars', 'logos'].includes(folder) || !/^[0-9a-f-]{36}\.webp$/.test(name)) return c.notFound()
     let data: Buffer | null
     try {
       data = await files.get(`${folder}/${name}`)

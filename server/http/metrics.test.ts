@@ -20,7 +20,7 @@ let app: ReturnType<typeof apiTestApp>
 let withoutToken: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (database) => {
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   services = testServices(database, { METRICS_TOKEN: TOKEN })
   app = apiTestApp(services)
   withoutToken = apiTestApp(testServices(database))

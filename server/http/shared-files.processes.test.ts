@@ -21,12 +21,8 @@ async function twoProcesses(name: string, env: Record<string, string> = {}) {
   const secret = randomBytes(24).toString('hex')
   const a = await startServer({ name: `${name}-a`, database: 'postgres', env: { SESSION_SECRET: secret, ...env } })
   running.push(a)
-  // The same database as the first (its URL wins over the harness's), a data folder of its own.
-  const b = await startServer({
-    name: `${name}-b`,
-    database: 'pglite',
-    env: { SESSION_SECRET: secret, DATABASE_URL: a.databaseUrl!, ...env },
-  })
+  // The same database as the first (dropped by the first's stop), a data folder of its own.
+  const b = await startServer({ name: `${name}-b`, database: { url: a.databaseUrl! }, env: { SESSION_SECRET: secret, ...env } })
   running.push(b)
   return { a, b }
 }

@@ -2,7 +2,8 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from './fixtures.ts'
 import { axe, langs, pagePath, publicPaths } from './helpers.ts'
 import { startOperatorServer, turnOnTwoFactor } from './operator.ts'
-import { signedInTeacher } from './teacher.ts'
+import { signedInTeacher, subscribedTeacher } from './teacher.ts'
+import { october, reem, sara, september } from './trend-files.ts'
 
 // axe (experimental rules included) on every public page, in both languages and both colour
 // modes: no serious or critical violations, and no heading that skips a level (axe calls that
@@ -67,6 +68,9 @@ test('account and billing pages have no serious or critical violations', { tag: 
     '/en/notifications',
     '/ar/notifications',
     '/en/subscriptions',
+    '/ar/follow-up',
+    '/en/follow-up',
+    '/ar/absence-settings',
     '/ar/checkout/2',
     sandbox,
     verifyPage.replace('purpose=activation', 'purpose=change_email'),
@@ -132,4 +136,36 @@ test('the operator area has no serious or critical violations', { tag: '@once' }
     await context.close()
     await server.stop()
   }
+})
+
+// Issue 18's pages, with two uploads of one school a month apart (trend-files.ts), in both
+// languages: the trend with a student found, the comparison, the messages of a step, the templates.
+test('trends, comparison and parent message pages have no serious or critical violations', { tag: '@once' }, async ({ page }) => {
+  test.setTimeout(240_000)
+  await subscribedTeacher(page, 'ar', 'axe-trends')
+  const ids: string[] = []
+  for (const [name, csv] of [
+    ['september.csv', september],
+    ['october.csv', october],
+  ] as const) {
+    await page.goto('/ar/analysis')
+    await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') })
+    await page.locator('main button[type="submit"]').click()
+    await expect(page).toHaveURL(/single-analysis\?id=/)
+    ids.push(new URL(page.url()).searchParams.get('id') ?? '')
+  }
+  const found: string[] = []
+  for (const lang of langs) {
+    for (const path of [
+      `/${lang}/absence-trends?q=${encodeURIComponent(reem)}`,
+      `/${lang}/absence-compare?a=${ids[0]}&b=${ids[1]}`,
+      `/${lang}/parent-messages?id=${ids[1]}`,
+      `/${lang}/message-templates`,
+      `/${lang}/single-analysis?id=${ids[1]}&q=${encodeURIComponent(sara)}`,
+    ]) {
+      await page.goto(path)
+      found.push(...(await findingsInBothModes(page, path, (v) => serious(v) || v.id === 'heading-order')))
+    }
+  }
+  expect(found).toEqual([])
 })

@@ -12,7 +12,7 @@ const words = {
   ar: {
     guestTitle: 'من ملف نور إلى تقرير واضح جاهز للطباعة',
     guestNav: ['الرئيسية', 'الباقات', 'من نحن', 'الأسئلة الشائعة', 'تواصل معنا'],
-    teacherNav: ['الرئيسية', 'تحليل الغياب', 'تحليل الدرجات', 'الاختبارات', 'الباقات'],
+    teacherNav: ['الرئيسية', 'تحليل الغياب', 'سجل المتابعة', 'تحليل الدرجات', 'الاختبارات', 'الباقات'],
     greeting: 'أهلًا بك،',
     tools: { 'ابدأ تحليل الغياب': 'analysis', 'ابدأ تحليل الدرجات': 'analysis-grade', 'افتح اختباراتك': 'exams' },
     notSubscribed: 'لم تشترك في باقة بعد',
@@ -37,7 +37,7 @@ const words = {
   en: {
     guestTitle: 'From a Noor export to a clear, print-ready report',
     guestNav: ['Home', 'Packages', 'About us', 'FAQ', 'Contact us'],
-    teacherNav: ['Home', 'Absence analysis', 'Grades analysis', 'Tests', 'Packages'],
+    teacherNav: ['Home', 'Absence analysis', 'Follow-up', 'Grades analysis', 'Tests', 'Packages'],
     greeting: 'Welcome,',
     tools: { 'Start the absence analysis': 'analysis', 'Start the grades analysis': 'analysis-grade', 'Open your tests': 'exams' },
     notSubscribed: 'You have not subscribed yet',
@@ -179,10 +179,10 @@ for (const lang of ['ar', 'en'] as const) {
     const phoneMenu = page.locator('.mobile-nav nav')
     await expect(phoneMenu).toBeVisible()
     const phoneLinks = await navTexts(page, '.mobile-nav nav')
-    expect(phoneLinks.slice(0, 5)).toEqual([...w.teacherNav])
+    expect(phoneLinks.slice(0, 6)).toEqual([...w.teacherNav])
     // The pages about Hallil stay one tap away, after the tools.
-    expect(phoneLinks.slice(5)).toEqual(w.guestNav.slice(2))
-    await phoneMenu.getByRole('link', { name: w.teacherNav[3], exact: true }).click()
+    expect(phoneLinks.slice(6)).toEqual(w.guestNav.slice(2))
+    await phoneMenu.getByRole('link', { name: w.teacherNav[4], exact: true }).click()
     await expect(page).toHaveURL(new RegExp(`/${lang}/(exams|packages)$`))
 
     await page.setViewportSize({ width: 1280, height: 900 })

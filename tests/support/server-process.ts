@@ -126,10 +126,11 @@ export interface StartServerOptions {
   /** `localhost` by default (the address in APP_URL; the server listens on 127.0.0.1). */
   readonly hostname?: string
   /**
-   * `pglite` (the embedded default, in the data folder), or `postgres`: a fresh database beside
-   * `adminDatabaseUrl` (by default DATABASE_URL), dropped on stop.
+   * `pglite` (the embedded default, in the data folder), `postgres`: a fresh database beside
+   * `adminDatabaseUrl` (by default DATABASE_URL), dropped on stop, or `{ url }`: a database the
+   * caller made and shares between processes, left in place on stop.
    */
-  readonly database: 'pglite' | 'postgres'
+  readonly database: 'pglite' | 'postgres' | { readonly url: string }
   readonly adminDatabaseUrl?: string
   /** A data folder prepared by the caller (a database with teachers in it); a fresh one otherwise. Removed on stop. */
   readonly dataDir?: string
@@ -184,6 +185,8 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
   }
   const snapshot = options.snapshot ? snapshotOfBuild() : null
   const env: Record<string, string | undefined> = {
+    // As `npm start` runs it (README, "Memory"): glibc's allocator in a few arenas, not one per thread.
+    MALLOC_ARENA_MAX: '2',
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -191,7 +194,7 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     APP_URL: url,
     LOG_LEVEL: 'warn',
     TRUST_PROXY: 'true',
-    DATABASE_URL: database?.url,
+    DATABASE_URL: database?.url ?? (typeof options.database === 'object' ? options.database.url : undefined),
     ...options.env,
   }
   const keep = options.stdio !== 'inherit'
@@ -225,7 +228,7 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     pid: child.pid!,
     dataDir,
     outbox: path.join(dataDir, 'outbox'),
-    databaseUrl: database?.url ?? null,
+    databaseUrl: env.DATABASE_URL ?? null,
     env,
     child,
     clientDir: path.join(snapshot ?? root, 'build/client'),

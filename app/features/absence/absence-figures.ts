@@ -14,6 +14,7 @@ import {
   type MessageRef,
   type SkippedRow,
 } from '#app/features/analyses/index.ts'
+import { guardianMobileColumn } from './guardian-mobile.ts'
 
 /**
  * What both absence layouts count (docs/noor-layouts.md, "Absence"): tallies of records per group (overall,
@@ -34,6 +35,7 @@ export const studentColumns = {
   classroom: { headers: ['الفصل', 'رقم الفصل', 'الشعبة', 'Class', 'Classroom'], required: false },
   section: { headers: ['القسم', 'المسار', 'Section', 'Track'], required: false },
   system: { headers: ['النظام الدراسي', 'نظام الدراسة', 'Education system', 'System'], required: false },
+  guardianMobile: guardianMobileColumn,
 } as const satisfies Record<string, ColumnSpec>
 
 /**
@@ -150,6 +152,11 @@ export interface StudentFigures extends Counts {
   readonly warningLevel: WarningLevel
   /** Daily records only: excused and unexcused days, oldest first (late days are present days). */
   readonly absences?: readonly StudentAbsence[]
+  /**
+   * The guardian's mobile (`9665…`), when the file had the column (guardian-mobile.ts): kept with
+   * this record only, for the parent message's WhatsApp link; never exported or logged.
+   */
+  readonly guardianMobile?: string
 }
 
 /** The title block, as written (nothing is computed from it), and the sheet's name. */
@@ -185,6 +192,8 @@ export interface TotalsRow {
   readonly unexcused: number
   readonly late: number
   readonly periodAbsences: number
+  /** The guardian's mobile, when the file had the column (see StudentFigures). */
+  readonly guardianMobile?: string
 }
 
 /**
@@ -346,6 +355,8 @@ export interface CountedStudent {
   readonly section: LabelGroup
   readonly system: LabelGroup
   readonly tally: Tally
+  /** The guardian's mobile, when the file had the column. */
+  readonly guardianMobile?: string | null
 }
 
 /** The groups every absence report has, filled student by student. */
@@ -426,6 +437,7 @@ export class AbsenceGroups {
             late: tally.late,
             absenceRate: percent(tally.excused + tally.unexcused, tally.records),
             warningLevel: warningLevelOf(tally.unexcused, thresholds),
+            ...(student.guardianMobile && { guardianMobile: student.guardianMobile }),
           },
         }
       }),

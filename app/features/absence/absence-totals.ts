@@ -29,6 +29,7 @@ import {
   type CountedStudent,
   type TotalsRow,
 } from './absence-figures.ts'
+import { normaliseGuardianMobile } from './guardian-mobile.ts'
 
 /**
  * Noor's absence report: one row per student with the period's totals (excused days, unexcused
@@ -156,6 +157,7 @@ export function analyseTotals(
       const text = (at: number | undefined, fallback: string | undefined) =>
         at !== undefined && !isBlankCell(cells[at]) ? cleanText(cellText(cells[at])) : (fallback ?? '')
       const section = text(columns.section, placed.section ?? title.section)
+      const guardianMobile = columns.guardianMobile === undefined ? null : normaliseGuardianMobile(cells[columns.guardianMobile])
       rows.push({
         ...where,
         row,
@@ -169,6 +171,7 @@ export function analyseTotals(
         unexcused: counts[1] as number,
         late: counts[2] as number,
         periodAbsences: counts[3] as number,
+        ...(guardianMobile && { guardianMobile }),
       })
     }
     for (const code of roster.gradeCodes) codes.add(code)
@@ -244,6 +247,7 @@ export function recomputeTotals(
       system: groups.systems.groupOf(row.system || null),
       tally: new Tally(),
       row,
+      guardianMobile: row.guardianMobile ?? null,
     }
     groups.count(student, {
       records: schoolDays,

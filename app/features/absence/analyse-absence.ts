@@ -39,6 +39,7 @@ import {
   type WeekdayFigures,
 } from './absence-figures.ts'
 import { analyseTotals, totalsColumns } from './absence-totals.ts'
+import { normaliseGuardianMobile } from './guardian-mobile.ts'
 
 export * from './absence-figures.ts'
 export { analyseTotals, checkSchoolDays, countSchoolDays, maxSchoolDays, recomputeTotals, totalsColumns } from './absence-totals.ts'
@@ -152,6 +153,7 @@ export function classifyStatus(value: CellValue | undefined): AttendanceStatus |
 }
 
 interface DailyStudent extends CountedStudent {
+  guardianMobile: string | null
   /** Day → the row that recorded it (a second row for the day is a duplicate). */
   readonly rowOfDay: Map<number, number>
   readonly absences: { day: number; type: AbsenceType }[]
@@ -222,6 +224,7 @@ function analyseDaily(
     const statusAt = columns.status as number
     const sectionAt = columns.section
     const systemAt = columns.system
+    const mobileAt = columns.guardianMobile
     const roster = new Roster(
       { student: columns.student as number, grade: columns.grade, classroom: columns.classroom, studentId: columns.studentId },
       { ignoreIds: idsIgnored },
@@ -264,10 +267,13 @@ function analyseDaily(
           tally: new Tally(),
           rowOfDay: new Map(),
           absences: [],
+          guardianMobile: null,
         }
         students.set(placed.studentKey, student)
       }
       student.rowOfDay.set(date.day, row)
+      // The first number given for the student (a daily file repeats it on every row).
+      if (student.guardianMobile === null && mobileAt !== undefined) student.guardianMobile = normaliseGuardianMobile(cells[mobileAt])
 
       const status: AttendanceStatus = reading === 'period' ? 'present' : reading
       if (reading === 'period') periodAbsences++

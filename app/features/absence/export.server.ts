@@ -15,6 +15,8 @@ import { renderAbsenceReportPdf } from './report-pdf.server.ts'
 import type { AbsenceStored } from './kind.ts'
 import { nameKey } from './search-students.ts'
 import { countTiers, type TierThresholds } from './tiers.ts'
+import type { LadderStep } from '#app/features/follow-up/index.ts'
+import { countSteps } from './steps.ts'
 
 export type StoredAbsence = AbsenceStored & { id: string; title: string; meta: Record<string, string>; createdAt: Date }
 
@@ -52,20 +54,22 @@ export function asksOtherDays(stored: StoredAbsence, schoolDays: number | null |
   return totals && schoolDays !== null && schoolDays !== undefined && schoolDays !== storedDays(stored)
 }
 
+export type LoadAbsenceOptions = { db: Db; stored: StoredAbsence; schoolDays?: number | null | undefined }
+
 /**
  * A stored analysis whole, as the exports read it (and the page, for other school days): the
  * report and every student. A totals analysis keeps its rows as read: another number of school
  * days (the teacher's correction on the page) recomputes its report and students from them.
  */
-export async function loadAbsence(db: Db, stored: StoredAbsence, schoolDays?: number | null): Promise<AbsenceAnalysis> {
+export async function loadAbsence({ db, stored, schoolDays }: LoadAbsenceOptions): Promise<AbsenceAnalysis> {
   const { records } = stored
   if (!hasEntries(records))
     return recordsAbsence(stored.meta, stored.report, records, asksOtherDays(stored, schoolDays) ? schoolDays : storedDays(stored))
   if (records.totals && asksOtherDays(stored, schoolDays)) {
-    const rows = (await analysisEntryData(db, stored.id, TOTALS_ROWS)) as TotalsRow[]
+    const rows = (await analysisEntryData({ db, analysisId: stored.id, part: TOTALS_ROWS })) as TotalsRow[]
     return recordsAbsence(stored.meta, stored.report, { ...records.totals, rows }, schoolDays)
   }
-  const students = (await analysisEntryData(db, stored.id, STUDENTS)) as StudentFigures[]
+  const students = (await analysisEntryData({ db, analysisId: stored.id, part: STUDENTS })) as StudentFigures[]
   return { meta: stored.meta, report: stored.report, students }
 }
 
@@ -89,27 +93,42 @@ export function schoolDaysFromQuery(params: URLSearchParams, max: number): numbe
   return days >= 1 && days <= max ? days : null
 }
 
+export type AbsenceDownloadOptions = {
+  db: Db
+  stored: StoredAbsence
+  format: 'pdf' | 'xlsx'
+  lang: Lang
+  /** For a totals file: the school days to recompute with; the stored ones when absent. */
+  schoolDays?: number | null | undefined
+  thresholds: TierThresholds
+  /** The teacher's ladder of follow-up steps (docs/follow-up.md). */
+  ladder: readonly LadderStep[]
+  preparedBy?: string | null | undefined
+}
+
 /**
  * The Excel or PDF file of a saved absence analysis, as a download (for totals, with the school
  * days given), its tiers counted with the thresholds given (the teacher's, when she downloads
  * it); the PDF signed off as prepared by `preparedBy`.
  */
-export async function absenceExport(
-  db: Db,
-  stored: StoredAbsence,
-  format: 'pdf' | 'xlsx',
-  lang: Lang,
-  schoolDays: number | null | undefined,
-  thresholds: TierThresholds,
-  preparedBy?: string | null,
-): Promise<Response> {
-  const analysis = await loadAbsence(db, stored, schoolDays)
+export async function absenceExport({
+  db,
+  stored,
+  format,
+  lang,
+  schoolDays,
+  thresholds,
+  ladder,
+  preparedBy,
+}: AbsenceDownloadOptions): Promise<Response> {
+  const analysis = await loadAbsence({ db, stored, schoolDays })
   const input = {
     lang,
     title: stored.title,
     createdAt: stored.createdAt,
     analysis,
     tiers: countTiers(analysis.students, analysis.report.byClassroom, thresholds),
+    steps: countSteps(analysis.students, analysis.report.byClassroom, ladder),
   }
   const bytes = format === 'xlsx' ? absenceReportWorkbook(input) : await renderAbsenceReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'absence', title: stored.title, createdAt: stored.createdAt })

@@ -48,3 +48,5 @@ export {
   type TierTally,
 } from './tiers.ts'
 export { tierThresholdFields, tierThresholdsSchema, tierThresholdsWire } from './tier-thresholds.ts'
+export { countSteps, studentStep, type AbsenceSteps, type ClassroomSteps, type StepTally, type StudentStep } from './steps.ts'
+export { guardianMobileColumn, normaliseGuardianMobile } from './guardian-mobile.ts'

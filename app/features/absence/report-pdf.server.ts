@@ -2,6 +2,8 @@ import { pdfReportBase, pdfSkipped, renderReportPdf, type PdfBarRow } from '#app
 import { formatPercent } from '#app/i18n/format.ts'
 import { defaultWarningThresholds, type Counts, type StudentFigures } from './analyse-absence.ts'
 import { exportWords, figureHeaders, type AbsenceExportOptions, type AbsenceExportWords } from './report-xlsx.server.ts'
+import { defaultLadder, type LadderStep } from '#app/features/follow-up/index.ts'
+import { countSteps, studentStep, type StepTally } from './steps.ts'
 import { countTiers, defaultTierThresholds, tierKeys, tierOf, type AbsenceTier, type TierTally } from './tiers.ts'
 
 // The PDF export of an absence analysis (docs/absence.md, "Exports"): the report for print, A4, in the
@@ -78,7 +80,8 @@ function niceAxis(low: number, high: number, fixed: { min?: number; max?: number
   return { min, max, ticks }
 }
 
-function warningRows(words: AbsenceExportWords, students: readonly StudentFigures[]): string[][] {
+/** The warned students, each with the step the teacher's ladder places them on (one list, so a long analysis stays short). */
+function warningRows(words: AbsenceExportWords, students: readonly StudentFigures[], ladder: readonly LadderStep[]): string[][] {
   return students
     .filter((s) => s.warningLevel > 0)
     .map((s, index) => ({ s, index }))
@@ -89,6 +92,7 @@ function warningRows(words: AbsenceExportWords, students: readonly StudentFigure
       words.integer(s.unexcused),
       words.rate(s.excused + s.unexcused, s.records),
       words.warningLevel(s.warningLevel),
+      words.step(studentStep(s.unexcused, ladder)),
     ])
 }
 
@@ -120,6 +124,7 @@ function reportData({
   createdAt,
   analysis,
   tiers: given,
+  steps: givenSteps,
   warningThresholds = defaultWarningThresholds,
   preparedBy,
 }: AbsenceReportPdfOptions) {
@@ -133,6 +138,8 @@ function reportData({
     ...tierKeys.map((key) => `${words.integer(g[key])} (${words.rate(g[key], g.students)})`),
   ]
   const hasNoTier = tiers.summary.noTier > 0
+  const steps = givenSteps ?? countSteps(students, report.byClassroom, defaultLadder)
+  const stepCounts = (g: StepTally) => [...g.atStep.map((n) => words.integer(n)), words.integer(g.reached)]
   const { summary } = report
   const percentLabel = (value: number) => formatPercent(lang, value / 100, 0)
 
@@ -295,6 +302,23 @@ function reportData({
         rows: tierRows(words, students, (s) => tierOf(s, tiers.thresholds)),
       },
     },
+    steps: {
+      title: t('followUp.steps.title'),
+      lead: t('followUp.steps.lead', {
+        steps: new Intl.ListFormat(lang, { type: 'conjunction' }).format(
+          steps.ladder.map((step) => t('followUp.steps.stepDays', { name: words.step(step), days: words.integer(step.days) })),
+        ),
+      }),
+      table: {
+        title: t('followUp.steps.byClassroom'),
+        headers: [t('followUp.steps.classroom'), ...steps.ladder.map((step) => words.step(step)), t('followUp.steps.total')],
+        rows: [...steps.byClassroom, { ...steps.summary, grade: '', classroom: '' }].map((g, i) => [
+          i === steps.byClassroom.length ? t('followUp.steps.overall') : classroomLabel(g),
+          ...stepCounts(g),
+        ]),
+        strong: [steps.byClassroom.length],
+      },
+    },
     warnings: {
       title: t('absence-report.warnings.title'),
       lead: t('absence-report.warnings.lead', { first, second, third }),
@@ -305,8 +329,9 @@ function reportData({
         t('absence-report.warnings.unexcused'),
         t('absence-report.warnings.absenceRate'),
         t('absence-report.warnings.level'),
+        t('followUp.steps.step'),
       ],
-      rows: warningRows(words, students),
+      rows: warningRows(words, students, steps.ladder),
     },
     skipped: pdfSkipped(words, report.skipped),
   }
@@ -389,12 +414,17 @@ const body = String.raw`
   data-table(d.tiers.students.headers, d.tiers.students.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto, auto))
 }
 
+#section(d.steps.title)
+#lead(d.steps.lead)
+#subhead(d.steps.table.title)
+#data-table(d.steps.table.headers, d.steps.table.rows, strong: d.steps.table.strong)
+
 #section(d.warnings.title)
 #lead(d.warnings.lead)
 #if d.warnings.rows.len() == 0 {
   par(d.warnings.none)
 } else {
-  data-table(d.warnings.headers, d.warnings.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto))
+  data-table(d.warnings.headers, d.warnings.rows, labels: 2, widths: (1.6fr, 1fr, auto, auto, auto, 1.1fr))
 }
 
 #sign-off()

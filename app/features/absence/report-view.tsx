@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Form } from 'react-router'
 import { dirOf } from '#app/i18n/config.ts'
 import { formatDay, formatNumber, formatRate, weekdayName } from '#app/i18n/format.ts'
@@ -9,9 +10,11 @@ import { RecognisedSummary } from '#app/ui/recognised-summary.tsx'
 import { GroupTable, KeyFigures, SkippedRows } from '#app/ui/report-parts.tsx'
 import type { AbsenceReport, GroupFigures, StudentFigures } from './analyse-absence.ts'
 import { tierKeys, type AbsenceTier, type AbsenceTiers, type ClassroomTiers, type TierTally } from './tiers.ts'
+import type { AbsenceSteps, StudentStep } from './steps.ts'
+import { StepsSection, useStepName } from './steps-view.tsx'
 
-/** A student's tier with the teacher's thresholds; null without school days. */
-type WithTier = { tier: AbsenceTier | null }
+/** A student's tier with the teacher's thresholds (null without school days), and step on the teacher's ladder (null below the first). */
+type WithTier = { tier: AbsenceTier | null; step: StudentStep | null }
 
 export type WarnedStudent = Pick<StudentFigures, 'name' | 'grade' | 'classroom' | 'unexcused' | 'absenceRate' | 'warningLevel'> & WithTier
 
@@ -33,6 +36,7 @@ export type StudentSearch =
         | 'absenceRate'
         | 'warningLevel'
         | 'absences'
+        | 'guardianMobile'
       > &
         WithTier)[]
     }
@@ -54,12 +58,16 @@ export function AbsenceReportView({
   warned,
   thresholds,
   tiers,
+  steps,
   settingsHref,
+  registerHref,
   search,
   searchAction,
   analysisId,
   maxSchoolDays,
   schoolDaysError = null,
+  studentExtra,
+  afterWarnings = null,
 }: {
   report: AbsenceReport
   /** The most school days a teacher may enter for a totals file. */
@@ -70,14 +78,23 @@ export function AbsenceReportView({
   thresholds: readonly number[]
   /** The students per tier, with the teacher's thresholds as they are now. */
   tiers: AbsenceTiers
-  /** Where the teacher changes the thresholds. */
+  /** The students per follow-up step, on the teacher's ladder as it is now. */
+  steps: AbsenceSteps
+  /** Where the teacher changes the thresholds and the ladder. */
   settingsHref: string
+  /** The follow-up register's page. */
+  registerHref: string
   search: StudentSearch
   searchAction: string
   analysisId: string
+  /** What the page adds under each found student (the parent messages), in the results' order. */
+  studentExtra?: readonly ReactNode[]
+  /** What the page shows after the warnings (the follow-up letters by step, issue 18). */
+  afterWarnings?: ReactNode
 }) {
   const { t } = useT()
   const lang = useLang()
+  const stepName = useStepName()
   const rate = (v: number) => formatRate(lang, v)
   const count = (v: number) => formatNumber(lang, v)
   const s = report.summary
@@ -181,6 +198,8 @@ export function AbsenceReportView({
 
       <TiersSection tiers={tiers} settingsHref={settingsHref} />
 
+      <StepsSection steps={steps} settingsHref={settingsHref} registerHref={registerHref} />
+
       <section className="report-section" aria-labelledby="search-title">
         <h2 id="search-title">{t('absence-report.search.title')}</h2>
         <Form method="get" action={searchAction} className="form search-form" role="search">
@@ -200,7 +219,7 @@ export function AbsenceReportView({
         {search && 'students' in search ? (
           <div className="search-results" aria-live="polite">
             <p>{t('absence-report.search.results', { count: search.students.length })}</p>
-            {search.students.map((st) => (
+            {search.students.map((st, index) => (
               <article key={`${st.name}-${st.grade}-${st.classroom}`} className="card student-card">
                 <h3>{st.name}</h3>
                 <p className="muted">
@@ -220,6 +239,7 @@ export function AbsenceReportView({
                       value: t(`absence.tiers.names.${st.tier ?? 'none'}`),
                       ...(st.tier && { tone: tierTones[st.tier] }),
                     },
+                    { label: t('followUp.steps.step'), value: stepName(st.step) },
                   ]}
                 />
                 {st.absences === undefined ? null : st.absences.length ? (
@@ -253,6 +273,7 @@ export function AbsenceReportView({
                 ) : (
                   <p>{t('absence-report.search.noAbsences')}</p>
                 )}
+                {studentExtra?.[index]}
               </article>
             ))}
           </div>
@@ -281,6 +302,7 @@ export function AbsenceReportView({
                   </th>
                   <th scope="col">{t('absence-report.warnings.level')}</th>
                   <th scope="col">{t('absence.tiers.tier')}</th>
+                  <th scope="col">{t('followUp.steps.step')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -294,6 +316,7 @@ export function AbsenceReportView({
                     <td className="nowrap">
                       <TierMark tier={st.tier} />
                     </td>
+                    <td>{stepName(st.step)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -303,6 +326,8 @@ export function AbsenceReportView({
           <p>{t('absence-report.warnings.none')}</p>
         )}
       </section>
+
+      {afterWarnings}
 
       <section className="report-section" aria-labelledby="tables-title">
         <h2 id="tables-title">{t('absence-report.tables.title')}</h2>

@@ -21,6 +21,8 @@ import {
   type AbsenceTiers,
   type TierThresholds,
 } from './tiers.ts'
+import { defaultLadder, type LadderStep } from '#app/features/follow-up/index.ts'
+import { countSteps, studentStep, type AbsenceSteps, type StepTally } from './steps.ts'
 import {
   warningLevelKeys,
   type AbsenceAnalysis,
@@ -44,6 +46,8 @@ export interface AbsenceExportOptions {
   readonly analysis: AbsenceAnalysis
   /** The tiers of its students with the teacher's thresholds (countTiers); the default thresholds' when not given. */
   readonly tiers?: AbsenceTiers
+  /** The students per follow-up step on the teacher's ladder (countSteps); the standard ladder's when not given. */
+  readonly steps?: AbsenceSteps
 }
 
 // ---- words shared by both exports ---------------------------------------------------------
@@ -56,6 +60,8 @@ export interface AbsenceExportWords extends ExportWords {
   readonly tier: (tier: AbsenceTier | null) => string
   /** What the tiers mean with these thresholds, in one sentence. */
   readonly tiersLead: (thresholds: TierThresholds) => string
+  /** A step's name: the teacher's, else its document's; null as "no step". */
+  readonly step: (step: Pick<LadderStep, 'name' | 'document'> | null) => string
   /** `From … to …` as the title block wrote it; else the first and last dates of the records. */
   readonly period: (meta: AbsenceMeta, report: AbsenceReport) => string | undefined
 }
@@ -65,7 +71,7 @@ const wordsByLang: Partial<Record<Lang, AbsenceExportWords>> = {}
 export function exportWords(lang: Lang): AbsenceExportWords {
   const cached = wordsByLang[lang]
   if (cached) return cached
-  const base = createExportWords(lang, ['absence-report', 'analyses', 'absence'])
+  const base = createExportWords(lang, ['absence-report', 'analyses', 'absence', 'followUp'])
   const { t } = base
   const weekdays = Array.from({ length: 7 }, (_, day) => weekdayName(lang, day))
   const calendarDay = new Intl.DateTimeFormat(intlLocale[lang], { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
@@ -78,6 +84,7 @@ export function exportWords(lang: Lang): AbsenceExportWords {
     weekday: (day) => weekdays[day] ?? String(day),
     warningLevel: (level) => levels[level] ?? String(level),
     tier: (tier) => (tier === null ? t('absence.tiers.names.none') : tierNames[tier]),
+    step: (step) => (step === null ? t('followUp.steps.none') : (step.name ?? t(`followUp.documents.${step.document}`))),
     tiersLead: (thresholds) =>
       t('absence.tiers.lead', {
         atRisk: threshold(thresholds.atRisk),
@@ -149,11 +156,24 @@ export function tierHeaders(words: AbsenceExportWords): string[] {
 }
 
 /** The analysis as an .xlsx workbook: summary, one sheet per group, the tiers, the students, the skipped rows. */
-export function absenceReportWorkbook({ lang, title, createdAt, analysis, tiers: given }: AbsenceExportOptions): Uint8Array {
+export function absenceReportWorkbook({
+  lang,
+  title,
+  createdAt,
+  analysis,
+  tiers: given,
+  steps: givenSteps,
+}: AbsenceExportOptions): Uint8Array {
   const words = exportWords(lang)
   const { t } = words
   const { meta, report, students } = analysis
   const tiers = given ?? countTiers(students, report.byClassroom, defaultTierThresholds)
+  const steps = givenSteps ?? countSteps(students, report.byClassroom, defaultLadder)
+  const stepHeaders = [
+    ...steps.ladder.map((step) => t('followUp.steps.stepDays', { name: words.step(step), days: String(step.days) })),
+    t('followUp.steps.total'),
+  ]
+  const stepCells = (g: StepTally): XlsxCell[] => [...g.atStep.map((n) => integer(n)), integer(g.reached)]
   const tierCells = (g: AbsenceTiers['summary']): XlsxCell[] => [
     integer(g.students),
     ...tierKeys.flatMap((key) => [integer(g[key]), fraction(g[key], g.students)]),
@@ -223,6 +243,16 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis, tiers:
         [t('absence.tiers.overall'), '', ...tierCells(tiers.summary)],
       ],
     ),
+    // A row per classroom and the whole: the students at each step of the teacher's ladder (as of the download).
+    tableSheet(
+      t('followUp.steps.title'),
+      lang,
+      [t('absence.columns.grade'), t('absence-report.tables.classroom'), ...stepHeaders],
+      [
+        ...steps.byClassroom.map((g) => [g.grade, g.classroom, ...stepCells(g)]),
+        [t('followUp.steps.overall'), '', ...stepCells(steps.summary)],
+      ],
+    ),
     // A totals file (Noor's absence report) has no days: no weekday or date sheets.
     ...(report.byWeekday
       ? [
@@ -265,6 +295,7 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis, tiers:
         t('absence-report.warnings.absenceRate'),
         t('absence-report.warnings.level'),
         t('absence.tiers.tier'),
+        t('followUp.steps.step'),
       ],
       students.map((s) => [
         s.name,
@@ -282,6 +313,7 @@ export function absenceReportWorkbook({ lang, title, createdAt, analysis, tiers:
         fraction(s.excused + s.unexcused, s.records),
         words.warningLevel(s.warningLevel),
         words.tier(tierOf(s, tiers.thresholds)),
+        words.step(studentStep(s.unexcused, steps.ladder)),
       ]),
     ),
     skippedSheet(t('absence-report.exports.sheets.skipped'), words, report.skipped),

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { readSheet } from '#app/platform/workbook-reading/read-workbook.server.ts'
 import { analyseAbsence, type AbsenceAnalysis, type Counts } from './analyse-absence.ts'
 import { absenceReportWorkbook } from './report-xlsx.server.ts'
+import { countSteps } from './steps.ts'
 import { countTiers } from './tiers.ts'
 
 // The Excel export read back with SheetJS: sheet names, direction and headers in the page's
@@ -28,8 +29,19 @@ const createdAt = new Date('2026-11-22T14:05:09Z')
 const title = 'غياب الأسبوع الأول'
 
 const sheetNames = {
-  ar: ['الملخص', 'الأقسام', 'الفصول', 'الأنظمة الدراسية', 'فئات الغياب', 'أيام الأسبوع', 'التواريخ', 'الطلاب', 'الصفوف غير المحتسبة'],
-  en: ['Summary', 'Sections', 'Classrooms', 'Systems', 'Tiers', 'Weekdays', 'Dates', 'Students', 'Skipped rows'],
+  ar: [
+    'الملخص',
+    'الأقسام',
+    'الفصول',
+    'الأنظمة الدراسية',
+    'فئات الغياب',
+    'خطوات المتابعة',
+    'أيام الأسبوع',
+    'التواريخ',
+    'الطلاب',
+    'الصفوف غير المحتسبة',
+  ],
+  en: ['Summary', 'Sections', 'Classrooms', 'Systems', 'Tiers', 'Follow-up steps', 'Weekdays', 'Dates', 'Students', 'Skipped rows'],
 } as const
 
 const figureHeaders = {
@@ -53,6 +65,7 @@ const studentHeaders = {
     'نسبة الغياب',
     'الإنذار',
     'فئة الغياب',
+    'الخطوة',
   ],
   en: [
     'Student name',
@@ -69,6 +82,7 @@ const studentHeaders = {
     'Absence rate',
     'Warning',
     'Absence tier',
+    'Step',
   ],
 } as const
 
@@ -219,7 +233,7 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   })
 
   it('names the weekdays in the page language, Sunday first', () => {
-    const [header = [], ...rows] = sheet(5)
+    const [header = [], ...rows] = sheet(6)
     expect(header.map(text)).toEqual([lang === 'ar' ? 'اليوم' : 'Weekday', ...figureHeaders[lang]])
     const names =
       lang === 'ar' ? ['الأحد', 'الاثنين', 'الثلاثاء', 'الأربعاء', 'الخميس'] : ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday']
@@ -228,7 +242,7 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   })
 
   it('gives each date as an Excel date with its Hijri date and weekday', () => {
-    const [header = [], ...rows] = sheet(6)
+    const [header = [], ...rows] = sheet(7)
     expect(header.map(text).slice(0, 3)).toEqual(lang === 'ar' ? ['التاريخ', 'التاريخ الهجري', 'اليوم'] : ['Date', 'Hijri date', 'Weekday'])
     expect(rows).toHaveLength(report.byDate?.length ?? -1)
     rows.forEach((row, i) => {
@@ -242,7 +256,7 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   })
 
   it('lists every student with figures, exact absence rate, warning level and tier', () => {
-    const [header = [], ...rows] = sheet(7)
+    const [header = [], ...rows] = sheet(8)
     expect(header.map(text)).toEqual(studentHeaders[lang])
     expect(rows).toHaveLength(students.length)
     rows.forEach((row, i) => {
@@ -325,7 +339,7 @@ describe.each(['ar', 'en'] as const)('absenceReportWorkbook (%s)', (lang) => {
   })
 
   it('lists the skipped rows with their reasons in the page language', () => {
-    const [header = [], ...rows] = sheet(8)
+    const [header = [], ...rows] = sheet(9)
     expect(header.map(text)).toEqual(lang === 'ar' ? ['الصف', 'السبب'] : ['Row', 'Reason'])
     expect(rows.map((row) => row[0]?.v)).toEqual(report.skipped.map((s) => s.row))
     expect(rows.map((row) => text(row[1]))).toEqual(
@@ -371,6 +385,30 @@ describe('absenceReportWorkbook edge cases', () => {
       'At risk',
       'Chronic',
       'Satisfactory',
+    ])
+  })
+
+  it('places each student on the teacher’s ladder and counts the students at each step per classroom', () => {
+    // بندر has 2 unexcused days, محمد محمد يوسف السلمي 1, the other ten none (five school days each).
+    const ladder = [
+      { days: 1, name: 'Notice', document: 'firstWarning' },
+      { days: 2, name: null, document: 'secondWarning' },
+    ] as const
+    const steps = countSteps(analysis.students, analysis.report.byClassroom, ladder)
+    const { wb } = open(absenceReportWorkbook({ lang: 'en', title: 'T', createdAt, analysis, steps }))
+    expect(rowsOf(wb.Sheets['Follow-up steps']).map((row) => row.map((cell) => (cell?.t === 'n' ? cell.v : text(cell))))).toEqual([
+      ['Grade', 'Classroom', 'Notice from 1', 'Second warning from 2', 'At a step'],
+      ['الأول المتوسط', '1', 0, 0, 0],
+      ['الثاني المتوسط', '1', 0, 1, 1],
+      ['الثالث المتوسط', '1', 1, 0, 1],
+      ['Overall', '', 1, 1, 2],
+    ])
+    const students = rowsOf(wb.Sheets.Students)
+    const stepOfRow = (name: string) => text(students.find((row) => text(row[0]) === name)?.[14])
+    expect([stepOfRow('بندر خالد ناصر البلوي'), stepOfRow('محمد محمد يوسف السلمي'), stepOfRow('فيصل حمد راكان المطيري')]).toEqual([
+      'Second warning',
+      'Notice',
+      'No step',
     ])
   })
 

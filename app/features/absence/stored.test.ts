@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findAnalysis, saveAnalysis } from '#app/features/analyses/index.server.ts'
+import { defaultLadder, ladderPresets, type LadderStep } from '#app/features/follow-up/index.ts'
 import { users } from '#app/platform/db/schema.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { fixtureGrid, noorFixtures } from '#tests/noor-fixtures.ts'
@@ -7,6 +8,7 @@ import { analyseAbsence, type AbsenceAnalysis } from './analyse-absence.ts'
 import { absenceStorage, loadAbsence, type StoredAbsence } from './export.server.ts'
 import { absenceReportPage, searchAbsenceStudents } from './report-page.server.ts'
 import { searchStudents } from './search-students.ts'
+import { countSteps, studentStep } from './steps.ts'
 import { countTiers, defaultTierThresholds, tierOf, type TierThresholds } from './tiers.ts'
 
 // A saved absence analysis keeps its students (and a totals file's rows) as entries of their
@@ -39,17 +41,21 @@ async function save(analysis: AbsenceAnalysis, how: 'entries' | 'in its row'): P
   const { records, entries } = absenceStorage(analysis)
   const saved =
     how === 'entries'
-      ? await saveAnalysis(db, { ...base, records }, entries)
-      : await saveAnalysis(db, { ...base, records: analysis.records ?? analysis.students })
-  const stored = await findAnalysis(db, userId, saved.id)
+      ? await saveAnalysis({ db, input: { ...base, records }, entries })
+      : await saveAnalysis({ db, input: { ...base, records: analysis.records ?? analysis.students } })
+  const stored = await findAnalysis({ db, userId, id: saved.id })
   if (stored?.kind !== 'absence') throw new Error('not saved')
   return stored
 }
 
 /** The warned list as the page orders it, from every student. */
-const warnedOf = (students: AbsenceAnalysis['students'], thresholds: TierThresholds = defaultTierThresholds) =>
+const warnedOf = (
+  students: AbsenceAnalysis['students'],
+  thresholds: TierThresholds = defaultTierThresholds,
+  ladder: readonly LadderStep[] = defaultLadder,
+) =>
   students
-    .filter((s) => s.warningLevel > 0)
+    .filter((s) => s.warningLevel > 0 || s.unexcused >= (ladder[0]?.days ?? Infinity))
     .toSorted((a, b) => b.unexcused - a.unexcused || a.name.localeCompare(b.name, 'ar'))
     .map((s) => ({
       name: s.name,
@@ -59,7 +65,14 @@ const warnedOf = (students: AbsenceAnalysis['students'], thresholds: TierThresho
       absenceRate: s.absenceRate,
       warningLevel: s.warningLevel,
       tier: tierOf(s, thresholds),
+      step: studentStep(s.unexcused, ladder),
     }))
+
+/** A ladder from one unexcused day: the page lists students below the first warning too. */
+const fromOneDay: readonly LadderStep[] = [
+  { days: 1, name: 'تنبيه', document: 'firstWarning' },
+  { days: 4, name: null, document: 'guardianPledge' },
+]
 
 /** Thresholds low enough that the fixtures' students spread over every tier. */
 const low: TierThresholds = { atRisk: 1.5, chronic: 3, severe: 6.25 }
@@ -80,28 +93,57 @@ describe('a saved absence analysis', () => {
 
       for (const how of ['entries', 'in its row'] as const) {
         const stored = await save(analysis, how)
-        const page = await absenceReportPage(db, stored, term, null, defaultTierThresholds)
+        const page = await absenceReportPage({
+          db,
+          stored,
+          q: term,
+          schoolDays: null,
+          thresholds: defaultTierThresholds,
+          ladder: defaultLadder,
+        })
         expect(page.report).toEqual(analysis.report)
         expect(page.warned).toEqual(warnedOf(analysis.students))
         expect(page.search && 'students' in page.search ? page.search.students.map((s) => s.name) : page.search).toEqual(
           expectedFound.map((s) => s.name),
         )
-        expect((await searchAbsenceStudents(db, stored, term, defaultTierThresholds)).map((s) => s.studentId)).toEqual(
-          expectedFound.map((s) => s.studentId),
-        )
-        expect((await absenceReportPage(db, stored, 'لا أحد بهذا الاسم', null, defaultTierThresholds)).search).toEqual({
+        expect(
+          (await searchAbsenceStudents({ db, stored, q: term, thresholds: defaultTierThresholds, ladder: defaultLadder })).map(
+            (s) => s.studentId,
+          ),
+        ).toEqual(expectedFound.map((s) => s.studentId))
+        expect(
+          (
+            await absenceReportPage({
+              db,
+              stored,
+              q: 'لا أحد بهذا الاسم',
+              schoolDays: null,
+              thresholds: defaultTierThresholds,
+              ladder: defaultLadder,
+            })
+          ).search,
+        ).toEqual({
           q: 'لا أحد بهذا الاسم',
           error: 'absence.search.notFound',
         })
         // The tiers the database counts (entries) are the tiers of every student counted one by one.
         for (const thresholds of [defaultTierThresholds, low]) {
-          const tiers = (await absenceReportPage(db, stored, null, null, thresholds)).tiers
+          const tiers = (await absenceReportPage({ db, stored, q: null, schoolDays: null, thresholds, ladder: defaultLadder })).tiers
           expect(tiers).toEqual(countTiers(analysis.students, analysis.report.byClassroom, thresholds))
           expect(tiers.summary.students).toBe(analysis.students.length)
         }
-        const found = await searchAbsenceStudents(db, stored, term, low)
+        const found = await searchAbsenceStudents({ db, stored, q: term, thresholds: low, ladder: defaultLadder })
         expect(found.map((s) => s.tier)).toEqual(expectedFound.map((s) => tierOf(s, low)))
-        expect((await loadAbsence(db, stored)).students).toEqual(analysis.students)
+        // The steps the database groups (entries) are the steps of every student placed one by one, on any ladder.
+        for (const ladder of [defaultLadder, ladderPresets.short, fromOneDay]) {
+          const onLadder = await absenceReportPage({ db, stored, q: null, schoolDays: null, thresholds: defaultTierThresholds, ladder })
+          expect(onLadder.steps).toEqual(countSteps(analysis.students, analysis.report.byClassroom, ladder))
+          expect(onLadder.warned).toEqual(warnedOf(analysis.students, defaultTierThresholds, ladder))
+          expect((await searchAbsenceStudents({ db, stored, q: term, thresholds: low, ladder })).map((s) => s.step)).toEqual(
+            expectedFound.map((s) => studentStep(s.unexcused, ladder)),
+          )
+        }
+        expect((await loadAbsence({ db, stored })).students).toEqual(analysis.students)
       }
     })
   }
@@ -116,13 +158,14 @@ describe('a saved absence analysis', () => {
       const term = analysis.students[0]!.name.split(' ').slice(0, 3).join(' ')
       for (const how of ['entries', 'in its row'] as const) {
         const stored = await save(analysis, how)
-        const recomputed = await loadAbsence(db, stored, days)
+        const recomputed = await loadAbsence({ db, stored, schoolDays: days })
         expect(recomputed.report).toEqual(other.report)
         expect(recomputed.students).toEqual(other.students)
-        const page = await absenceReportPage(db, stored, term, days, low)
+        const page = await absenceReportPage({ db, stored, q: term, schoolDays: days, thresholds: low, ladder: defaultLadder })
         expect(page.report).toEqual(other.report)
         expect(page.warned).toEqual(warnedOf(other.students, low))
         expect(page.tiers).toEqual(countTiers(other.students, other.report.byClassroom, low))
+        expect(page.steps).toEqual(countSteps(other.students, other.report.byClassroom, defaultLadder))
         expect(page.search).toEqual({
           q: term,
           students: expect.arrayContaining([expect.objectContaining({ name: analysis.students[0]!.name })]),

@@ -13,14 +13,18 @@ import {
 } from './tiers.ts'
 import type { AbsenceAnalysis, AbsenceReport } from './analyse-absence.ts'
 
+export type TierThresholdsOfOptions = { db: Db; userId: string }
+
 /** The teacher's tier thresholds; the defaults (5, 10, 20) until she sets her own. */
-export async function tierThresholdsOf(db: Db, userId: string): Promise<TierThresholds> {
+export async function tierThresholdsOf({ db, userId }: TierThresholdsOfOptions): Promise<TierThresholds> {
   const [row] = await db.select().from(absenceSettings).where(eq(absenceSettings.userId, userId)).limit(1)
   return row ? { atRisk: row.tierAtRisk / 100, chronic: row.tierChronic / 100, severe: row.tierSevere / 100 } : defaultTierThresholds
 }
 
+export type SaveTierThresholdsOptions = { db: Db; userId: string; thresholds: TierThresholds }
+
 /** Saves the teacher's tier thresholds (already validated by tierThresholdsSchema); every report shows them from now on. */
-export async function saveTierThresholds(db: Db, userId: string, thresholds: TierThresholds): Promise<TierThresholds> {
+export async function saveTierThresholds({ db, userId, thresholds }: SaveTierThresholdsOptions): Promise<TierThresholds> {
   const values = {
     tierAtRisk: hundredths(thresholds.atRisk),
     tierChronic: hundredths(thresholds.chronic),
@@ -30,12 +34,20 @@ export async function saveTierThresholds(db: Db, userId: string, thresholds: Tie
     .insert(absenceSettings)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: absenceSettings.userId, set: { ...values, updatedAt: new Date() } })
-  return tierThresholdsOf(db, userId)
+  return tierThresholdsOf({ db, userId })
 }
 
 /** The tiers of an analysis whose students are all at hand (one saved before entries, or recomputed for other school days). */
 export function tiersOfAnalysis(analysis: Pick<AbsenceAnalysis, 'report' | 'students'>, thresholds: TierThresholds): AbsenceTiers {
   return countTiers(analysis.students, analysis.report.byClassroom, thresholds)
+}
+
+export type TiersOfEntriesOptions = {
+  db: Db
+  analysisId: string
+  part: number
+  report: Pick<AbsenceReport, 'byClassroom'>
+  thresholds: TierThresholds
 }
 
 /**
@@ -45,13 +57,7 @@ export function tiersOfAnalysis(analysis: Pick<AbsenceAnalysis, 'report' | 'stud
  * is a large value kept out of line), then compared as tierOf does, in whole numbers:
  * 10000·missed ≥ (100·p)·days.
  */
-export async function tiersOfEntries(
-  db: Db,
-  analysisId: string,
-  part: number,
-  report: Pick<AbsenceReport, 'byClassroom'>,
-  thresholds: TierThresholds,
-): Promise<AbsenceTiers> {
+export async function tiersOfEntries({ db, analysisId, part, report, thresholds }: TiersOfEntriesOptions): Promise<AbsenceTiers> {
   const missed = sql`(10000 * (s.excused::bigint + s.unexcused::bigint))`
   const reaches = (percent: number) => sql`(s.records > 0 and ${missed} >= ${hundredths(percent)}::bigint * s.records)`
   const query = sql`

@@ -15,25 +15,31 @@ export const absenceSheetNames = ['الغياب', 'Absence'] as const
 
 export type AbsenceUpload = { name: string; size: number; bytes: () => Promise<Uint8Array> }
 
+export type UploadAbsenceOptions = UploadContext & {
+  input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined }
+}
+
 /**
  * An uploaded absence workbook to a saved analysis: checks, then read and analysed in a worker
  * thread, then stored: the report in the analysis' row, each student (and a totals file's rows
  * as read) as an entry of its own, written in batches (never the file).
  */
-export async function uploadAbsence(
-  ctx: UploadContext,
-  input: { userId: string; file: AbsenceUpload | null; lang: Lang; schoolDays?: number | undefined },
-) {
-  await checkUpload(ctx, input.userId, input.file)
+export async function uploadAbsence({ input, ...ctx }: UploadAbsenceOptions) {
+  await checkUpload({ ...ctx, userId: input.userId, file: input.file })
   const file = input.file as AbsenceUpload
-  const analysis: AbsenceAnalysis = await analyseInWorker(ctx, 'absence', await file.bytes(), {
-    read: readLimits(ctx.env, absenceSheetNames),
-    ...(input.schoolDays !== undefined && { schoolDays: input.schoolDays }),
+  const analysis: AbsenceAnalysis = await analyseInWorker({
+    ...ctx,
+    task: 'absence',
+    bytes: await file.bytes(),
+    taskOptions: {
+      read: readLimits(ctx.env, absenceSheetNames),
+      ...(input.schoolDays !== undefined && { schoolDays: input.schoolDays }),
+    },
   })
   const { records, entries } = absenceStorage(analysis)
-  const saved = await saveAnalysis(
-    ctx.db,
-    {
+  const saved = await saveAnalysis({
+    db: ctx.db,
+    input: {
       userId: input.userId,
       kind: 'absence',
       title: absenceTitle(analysis.meta, file.name),
@@ -49,7 +55,7 @@ export async function uploadAbsence(
       records,
     },
     entries,
-  )
+  })
   return { id: saved.id, analysis }
 }
 

@@ -1,7 +1,9 @@
 import { analysisHeadWire, recognisedBaseWire, skippedRowWire } from '#app/features/analyses/index.server.ts'
 import { wireCount, wireDay, wireRate, wireShape } from '#app/lib/wire.server.ts'
 import { z } from '#app/lib/zod.ts'
+import { ladderDocuments } from '#app/features/follow-up/index.ts'
 import { tierKeys, type AbsenceTiers, type TierTally } from './tiers.ts'
+import type { AbsenceSteps, StepTally } from './steps.ts'
 
 // An absence analysis as the API answers it: its report's own camelCase fields (docs/api.md).
 
@@ -60,6 +62,51 @@ export function tiersJson(tiers: AbsenceTiers) {
   }
 }
 
+const ladderStepWire = z.object({
+  days: z.int().min(1).max(200).describe('Unexcused days from which the step applies'),
+  name: z.string().nullable().describe('The teacher’s name for the step; null: the document’s standard name'),
+  document: z.enum(ladderDocuments),
+})
+
+/** A student's step on the teacher's ladder: its position (1 = first) and the step. */
+const studentStepWire = ladderStepWire
+  .extend({ number: z.int().min(1).max(8) })
+  .nullable()
+  .describe('The follow-up step reached on the teacher’s ladder (docs/follow-up.md); null below the first')
+
+const stepTally = {
+  atStep: z.array(wireCount).describe('Students at each step of the ladder, in its order'),
+  reached: wireCount.describe('Students at any step'),
+  students: wireCount,
+}
+
+const stepsWire = z
+  .object({
+    ladder: z.array(ladderStepWire),
+    summary: z.object(stepTally),
+    byClassroom: z.array(z.object({ grade: z.string(), classroom: z.string(), ...stepTally })),
+  })
+  .describe('Students per follow-up step, on the teacher’s ladder at the time of the request')
+
+/** The steps as the API answers them: exactly the wire's fields. */
+export function stepsJson(steps: AbsenceSteps) {
+  const tally = (g: StepTally) => ({ atStep: [...g.atStep], reached: g.reached, students: g.students })
+  return {
+    ladder: steps.ladder.map((s) => ({ days: s.days, name: s.name, document: s.document })),
+    summary: tally(steps.summary),
+    byClassroom: steps.byClassroom.map((g) => ({ grade: g.grade, classroom: g.classroom, ...tally(g) })),
+  }
+}
+
+/** GET and PUT settings/absence-ladder: the teacher's ladder, and which preset it is. */
+export const ladderAnswerWire = wireShape(
+  'AbsenceLadder',
+  z.object({
+    preset: z.enum(['standard', 'short']).nullable().describe('The ready ladder this is; null when edited'),
+    steps: z.array(ladderStepWire),
+  }),
+)
+
 /** GET and PUT settings/absence-tiers: the teacher's thresholds, by the names the form and the request use. */
 export const tierThresholdsAnswerWire = wireShape(
   'AbsenceTierThresholds',
@@ -93,6 +140,7 @@ export const absenceAnalysisWire = wireShape(
     periodAbsences: wireCount.optional().describe('Absences from a lesson, counted apart (present for the day)'),
     skipped: z.array(skippedRowWire),
     tiers: tiersWire,
+    steps: stepsWire,
   }),
 )
 
@@ -110,9 +158,15 @@ export const studentWire = wireShape(
     absenceRate: wireRate,
     warningLevel: z.int().min(0).max(3).describe('0 none; 1, 2, 3 from 3, 5, 10 unexcused days'),
     tier: z.enum(tierKeys).nullable().describe('The absence tier with the teacher’s thresholds; null without school days'),
+    step: studentStepWire,
     absences: z
       .array(z.object({ date: wireDay, hijri: z.string(), weekday: z.int().min(0).max(6), type: z.enum(['excused', 'unexcused']) }))
       .optional()
       .describe('Daily records only: a totals file has no dates'),
+    guardianMobile: z
+      .string()
+      .regex(/^\d{8,15}$/)
+      .optional()
+      .describe('The guardian’s mobile with its country code (9665…), when the uploaded file had the column; for a parent message'),
   }),
 )

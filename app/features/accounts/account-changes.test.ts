@@ -58,36 +58,40 @@ describe('the full name', () => {
     expect(user).toMatchObject({ fullNameAr: null, fullNameEn: null, fullNameAskedAt: null })
     expect(isFullNameToAsk(user)).toBe(true)
 
-    const skipped = await answerFullName(ctx, user, 'skip')
+    const skipped = await answerFullName({ db: ctx.db, user, answer: 'skip' })
     expect(isFullNameToAsk(skipped)).toBe(false)
     expect(skipped).toMatchObject({ fullNameAr: null, fullNameEn: null })
     const askedAt = skipped.fullNameAskedAt
 
     const { user: other } = await createUser(ctx)
-    const named = await answerFullName(
-      ctx,
-      other,
-      fullNameSchema.parse({ full_name_ar: '  نورة  بنت سعد العتيبي ', full_name_en: 'Noura Saad Alotaibi' }),
-    )
+    const named = await answerFullName({
+      db: ctx.db,
+      user: other,
+      answer: fullNameSchema.parse({ full_name_ar: '  نورة  بنت سعد العتيبي ', full_name_en: 'Noura Saad Alotaibi' }),
+    })
     expect(named).toMatchObject({ fullNameAr: 'نورة بنت سعد العتيبي', fullNameEn: 'Noura Saad Alotaibi', username: other.username })
     expect(isFullNameToAsk(await reload(ctx, other.id))).toBe(false)
     // Answering later keeps the first time she was asked.
-    expect((await answerFullName(ctx, skipped, { full_name_ar: 'ريم الحربي' })).fullNameAskedAt).toEqual(askedAt)
+    expect((await answerFullName({ db: ctx.db, user: skipped, answer: { full_name_ar: 'ريم الحربي' } })).fullNameAskedAt).toEqual(askedAt)
   })
 
   it('is changed and cleared in the profile, the username staying for signing in', async () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx, { username: 'noura_t' })
-    const named = await updateProfile(ctx, user, profileSchema.parse({ full_name_ar: 'نورة العتيبي', full_name_en: 'Noura Alotaibi' }))
+    const named = await updateProfile({
+      ...ctx,
+      user,
+      input: profileSchema.parse({ full_name_ar: 'نورة العتيبي', full_name_en: 'Noura Alotaibi' }),
+    })
     expect(named).toMatchObject({ username: 'noura_t', fullNameAr: 'نورة العتيبي', fullNameEn: 'Noura Alotaibi' })
     // A name given in the profile answers the question too.
     expect(isFullNameToAsk(named)).toBe(false)
     // Fields left out stay; an empty one clears.
-    expect(await updateProfile(ctx, named, profileSchema.parse({ phone: '0559876543' }))).toMatchObject({
+    expect(await updateProfile({ ...ctx, user: named, input: profileSchema.parse({ phone: '0559876543' }) })).toMatchObject({
       fullNameAr: 'نورة العتيبي',
       fullNameEn: 'Noura Alotaibi',
     })
-    expect(await updateProfile(ctx, named, profileSchema.parse({ full_name_en: '' }))).toMatchObject({
+    expect(await updateProfile({ ...ctx, user: named, input: profileSchema.parse({ full_name_en: '' }) })).toMatchObject({
       fullNameAr: 'نورة العتيبي',
       fullNameEn: null,
     })
@@ -125,7 +129,7 @@ describe('updateProfile', () => {
     const { user } = await createUser(ctx, { username: 'Reem.Alharbi' })
     await createUser(ctx, { username: 'Amal' })
 
-    await expect(updateProfile(ctx, user, { username: 'AMAL' })).rejects.toMatchObject({
+    await expect(updateProfile({ ...ctx, user, input: { username: 'AMAL' } })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.usernameTaken',
       fields: { username: ['accounts.errors.usernameTaken'] },
@@ -133,8 +137,8 @@ describe('updateProfile', () => {
     expect((await reload(ctx, user.id)).username).toBe('Reem.Alharbi')
 
     // Her own name in another case, and a free name, are fine.
-    await expect(updateProfile(ctx, user, { username: 'reem.alharbi' })).resolves.toMatchObject({ username: 'reem.alharbi' })
-    await expect(updateProfile(ctx, user, { username: 'Reem H', phone: '+966559876543' })).resolves.toMatchObject({
+    await expect(updateProfile({ ...ctx, user, input: { username: 'reem.alharbi' } })).resolves.toMatchObject({ username: 'reem.alharbi' })
+    await expect(updateProfile({ ...ctx, user, input: { username: 'Reem H', phone: '+966559876543' } })).resolves.toMatchObject({
       username: 'Reem H',
       phone: '+966559876543',
       email: user.email,
@@ -147,7 +151,7 @@ describe('updateProfile', () => {
     expect(user.avatarFile).toMatch(/^avatars\/[0-9a-f-]{36}\.webp$/)
     expect(await ctx.files.get(user.avatarFile!)).not.toBeNull()
 
-    const updated = await updateProfile(ctx, user, { avatar: await png('#c0392b') })
+    const updated = await updateProfile({ ...ctx, user, input: { avatar: await png('#c0392b') } })
     expect(updated.avatarFile).not.toBe(user.avatarFile)
     expect(await ctx.files.get(updated.avatarFile!)).not.toBeNull()
     expect(await ctx.files.get(user.avatarFile!)).toBeNull()
@@ -160,7 +164,7 @@ describe('changing the password', () => {
     const { user } = await createUser(ctx)
     clearOutbox(ctx)
     const error = await domainErrorOf(
-      requestPasswordChange(ctx, user, { current_password: 'Wrong-Pass-1', password: NEW_PASSWORD, lang: 'en' }),
+      requestPasswordChange({ ...ctx, user, input: { current_password: 'Wrong-Pass-1', password: NEW_PASSWORD, lang: 'en' } }),
     )
     expect(error).toMatchObject({
       status: 422,
@@ -173,12 +177,12 @@ describe('changing the password', () => {
   it('refuses a common new password', async () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx)
-    await expect(requestPasswordChange(ctx, user, { current_password: password, password: 'Password1', lang: 'en' })).rejects.toMatchObject(
-      {
-        status: 422,
-        messageKey: 'accounts.errors.passwordCommon',
-      },
-    )
+    await expect(
+      requestPasswordChange({ ...ctx, user, input: { current_password: password, password: 'Password1', lang: 'en' } }),
+    ).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.passwordCommon',
+    })
   })
 
   it('applies the new password only with the emailed code, then signs every device out', async () => {
@@ -188,7 +192,7 @@ describe('changing the password', () => {
     const web = await createSession({ db: ctx.db, secret, userId: user.id, kind: 'web' })
     const api = await createSession({ db: ctx.db, secret, userId: user.id, kind: 'api' })
 
-    await requestPasswordChange(ctx, user, { current_password: password, password: NEW_PASSWORD, lang: 'en' })
+    await requestPasswordChange({ ...ctx, user, input: { current_password: password, password: NEW_PASSWORD, lang: 'en' } })
     const mail = await lastMailTo(ctx, user.email)
     expect(mail.subject).toBe('Confirm your Hallil password change')
     const code = codeIn(mail)
@@ -197,13 +201,13 @@ describe('changing the password', () => {
     expect(JSON.stringify(pending)).not.toContain(NEW_PASSWORD)
     expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
 
-    await expect(confirmPasswordChange(ctx, user, { code: wrongCode(code) })).rejects.toMatchObject({
+    await expect(confirmPasswordChange({ ...ctx, user, input: { code: wrongCode(code) } })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.codeWrong',
     })
     expect(await verifyPassword((await reload(ctx, user.id)).passwordHash, password)).toBe(true)
 
-    await confirmPasswordChange(ctx, user, { code })
+    await confirmPasswordChange({ ...ctx, user, input: { code } })
     const hash = (await reload(ctx, user.id)).passwordHash
     expect(await verifyPassword(hash, NEW_PASSWORD)).toBe(true)
     expect(await verifyPassword(hash, password)).toBe(false)
@@ -212,15 +216,17 @@ describe('changing the password', () => {
     expect(await ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([])
     const kinds = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.kind)
     expect(kinds).toContain('password_changed')
-    await expect(confirmPasswordChange(ctx, user, { code })).rejects.toMatchObject({ messageKey: 'accounts.errors.codeExpired' })
+    await expect(confirmPasswordChange({ ...ctx, user, input: { code } })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.codeExpired',
+    })
   })
 
   it('is not confirmed by a code sent for another purpose', async () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx)
-    await requestPasswordReset(ctx, { email: user.email, lang: 'en' })
+    await requestPasswordReset({ ...ctx, input: { email: user.email, lang: 'en' } })
     const resetCode = await lastCodeSentTo(ctx, user.email)
-    await expect(confirmPasswordChange(ctx, user, { code: resetCode })).rejects.toMatchObject({
+    await expect(confirmPasswordChange({ ...ctx, user, input: { code: resetCode } })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.codeExpired',
     })
@@ -234,17 +240,19 @@ describe('changing the email', () => {
     const { user, password } = await createUser(ctx)
     const { user: other } = await createUser(ctx)
     clearOutbox(ctx)
-    await expect(requestEmailChange(ctx, user, { email: 'new@school.sa', password: 'Wrong-Pass-1', lang: 'en' })).rejects.toMatchObject({
+    await expect(
+      requestEmailChange({ ...ctx, user, input: { email: 'new@school.sa', password: 'Wrong-Pass-1', lang: 'en' } }),
+    ).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.passwordWrong',
       fields: { password: ['accounts.errors.passwordWrong'] },
     })
-    await expect(requestEmailChange(ctx, user, { email: other.email, password, lang: 'en' })).rejects.toMatchObject({
+    await expect(requestEmailChange({ ...ctx, user, input: { email: other.email, password, lang: 'en' } })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.emailTaken',
       fields: { email: ['accounts.errors.emailTaken'] },
     })
-    await expect(requestEmailChange(ctx, user, { email: user.email, password, lang: 'en' })).rejects.toMatchObject({
+    await expect(requestEmailChange({ ...ctx, user, input: { email: user.email, password, lang: 'en' } })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.emailSame',
     })
@@ -257,17 +265,17 @@ describe('changing the email', () => {
     const newEmail = `moved.${user.id.slice(0, 8)}@school.sa`
     clearOutbox(ctx)
 
-    await requestEmailChange(ctx, user, { email: newEmail, password, lang: 'ar' })
+    await requestEmailChange({ ...ctx, user, input: { email: newEmail, password, lang: 'ar' } })
     const mails = await readOutbox(ctx)
     expect(mails).toHaveLength(1)
     expect(recipientsOf(mails[0]!)).toEqual([newEmail])
     expect(mails[0]!.subject).toBe('تأكيد بريدك الإلكتروني الجديد في حلّل')
     expect((await reload(ctx, user.id)).email).toBe(user.email)
 
-    const updated = await confirmEmailChange(ctx, user, { code: codeIn(mails[0]!) })
+    const updated = await confirmEmailChange({ ...ctx, user, input: { code: codeIn(mails[0]!) } })
     expect(updated).toMatchObject({ id: user.id, email: newEmail })
-    expect(await findUserByEmail(ctx, user.email)).toBeNull()
-    expect(await findUserByEmail(ctx, newEmail)).toMatchObject({ id: user.id })
+    expect(await findUserByEmail({ db: ctx.db, email: user.email })).toBeNull()
+    expect(await findUserByEmail({ db: ctx.db, email: newEmail })).toMatchObject({ id: user.id })
     const changed = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).find(
       (n) => n.kind === 'email_changed',
     )
@@ -278,10 +286,13 @@ describe('changing the email', () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx)
     const newEmail = `contested.${user.id.slice(0, 8)}@school.sa`
-    await requestEmailChange(ctx, user, { email: newEmail, password, lang: 'en' })
+    await requestEmailChange({ ...ctx, user, input: { email: newEmail, password, lang: 'en' } })
     const code = await lastCodeSentTo(ctx, newEmail)
     await createUser(ctx, { email: newEmail })
-    await expect(confirmEmailChange(ctx, user, { code })).rejects.toMatchObject({ status: 422, messageKey: 'accounts.errors.emailTaken' })
+    await expect(confirmEmailChange({ ...ctx, user, input: { code } })).rejects.toMatchObject({
+      status: 422,
+      messageKey: 'accounts.errors.emailTaken',
+    })
     expect((await reload(ctx, user.id)).email).toBe(user.email)
   })
 })
@@ -290,12 +301,12 @@ describe('deleteAccount', () => {
   it('needs the password', async () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx)
-    await expect(deleteAccount(ctx, user, { password: 'Wrong-Pass-1' })).rejects.toMatchObject({
+    await expect(deleteAccount({ ...ctx, user, input: { password: 'Wrong-Pass-1' } })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.passwordWrong',
       fields: { password: ['accounts.errors.passwordWrong'] },
     })
-    expect(await findUserByEmail(ctx, user.email)).not.toBeNull()
+    expect(await findUserByEmail({ db: ctx.db, email: user.email })).not.toBeNull()
   })
 
   it("removes the user, everything the account owns and its picture, and nobody else's", async () => {
@@ -306,9 +317,9 @@ describe('deleteAccount', () => {
     for (const owner of [user, neighbour]) {
       await createSession({ db: ctx.db, secret, userId: owner.id, kind: 'web' })
       await createSession({ db: ctx.db, secret, userId: owner.id, kind: 'api' })
-      await notify(ctx.db, owner.id, 'password_changed')
-      await createReview(ctx.db, owner.id, { rating: 5, comment: 'مفيد جداً' })
-      await requestPasswordReset(ctx, { email: owner.email, lang: 'ar' })
+      await notify({ db: ctx.db, userId: owner.id, kind: 'password_changed' })
+      await createReview({ db: ctx.db, userId: owner.id, input: { rating: 5, comment: 'مفيد جداً' } })
+      await requestPasswordReset({ ...ctx, input: { email: owner.email, lang: 'ar' } })
     }
     const rowsOf = async (userId: string) => ({
       sessions: (await ctx.db.select({ n: count() }).from(sessions).where(eq(sessions.userId, userId)))[0]?.n,
@@ -328,7 +339,7 @@ describe('deleteAccount', () => {
     }
     const [mine, theirs] = [await imageOf(user.id), await imageOf(neighbour.id)]
 
-    await deleteAccount(ctx, user, { password })
+    await deleteAccount({ ...ctx, user, input: { password } })
     expect(await ctx.db.select().from(users).where(eq(users.id, user.id))).toEqual([])
     expect(await rowsOf(user.id)).toEqual({ sessions: 0, codes: 0, notifications: 0, reviews: 0, resetFlows: 0 })
     expect(await ctx.files.get(user.avatarFile!)).toBeNull()

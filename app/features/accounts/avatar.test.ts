@@ -36,7 +36,7 @@ describe('storeAvatar', () => {
     ['WebP', () => picture(256, 256).webp().toBuffer()],
   ])('stores a %s as a 256×256 WebP', async (_, make) => {
     const store = files()
-    const key = await storeAvatar(store, await make())
+    const key = await storeAvatar({ files: store, data: await make() })
     expect(key).toMatch(/^avatars\/[0-9a-f-]{36}\.webp$/)
     const stored = await store.get(key)
     const meta = await sharp(stored!).metadata()
@@ -50,7 +50,7 @@ describe('storeAvatar', () => {
       .withMetadata({ exif: { IFD0: { Copyright: 'secret', Artist: 'Noura' } } })
       .toBuffer()
     expect((await sharp(photo).metadata()).exif).toBeDefined()
-    const stored = await store.get(await storeAvatar(store, photo))
+    const stored = await store.get(await storeAvatar({ files: store, data: photo }))
     const meta = await sharp(stored!).metadata()
     expect(meta.exif).toBeUndefined()
     expect(meta.icc).toBeUndefined()
@@ -59,7 +59,7 @@ describe('storeAvatar', () => {
   })
 
   it('refuses a text file named .png', async () => {
-    const error = await domainErrorOf(storeAvatar(files(), new TextEncoder().encode('this is not a picture at all')))
+    const error = await domainErrorOf(storeAvatar({ files: files(), data: new TextEncoder().encode('this is not a picture at all') }))
     expect(error).toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.avatarType',
@@ -68,16 +68,20 @@ describe('storeAvatar', () => {
   })
 
   it('refuses an empty file and a truncated image', async () => {
-    await expect(storeAvatar(files(), new Uint8Array())).rejects.toMatchObject({ messageKey: 'accounts.errors.avatarType' })
+    await expect(storeAvatar({ files: files(), data: new Uint8Array() })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.avatarType',
+    })
     const whole = await picture(200, 200).png().toBuffer()
-    await expect(storeAvatar(files(), whole.subarray(0, 60))).rejects.toMatchObject({ messageKey: 'accounts.errors.avatarType' })
+    await expect(storeAvatar({ files: files(), data: whole.subarray(0, 60) })).rejects.toMatchObject({
+      messageKey: 'accounts.errors.avatarType',
+    })
   })
 
   it('refuses a file over 2 MB before looking at it', async () => {
     expect(AVATAR_MAX_BYTES).toBe(2 * 1024 * 1024)
     const big = new Uint8Array(AVATAR_MAX_BYTES + 1)
     big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-    const error = await domainErrorOf(storeAvatar(files(), big))
+    const error = await domainErrorOf(storeAvatar({ files: files(), data: big }))
     expect(error).toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.avatarSize',
@@ -89,7 +93,7 @@ describe('storeAvatar', () => {
     const bomb = await picture(6000, 5000).png({ compressionLevel: 9 }).toBuffer()
     expect(bomb.length).toBeLessThan(AVATAR_MAX_BYTES)
     expect(6000 * 5000).toBeGreaterThan(AVATAR_MAX_PIXELS)
-    const error = await domainErrorOf(storeAvatar(files(), bomb))
+    const error = await domainErrorOf(storeAvatar({ files: files(), data: bomb }))
     expect(error).toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.avatarPixels',

@@ -50,7 +50,13 @@ export async function issueCode({
       if (waited < CODE_RESEND_SECONDS)
         throw new DomainError(429, 'accounts.errors.resendWait', undefined, Math.ceil(CODE_RESEND_SECONDS - waited))
     }
-    const limit = await hitRateLimit(tx, { key: `code-send:${userId}:${purpose}`, limit: CODE_SENDS_PER_HOUR, windowSeconds: 3600, now })
+    const limit = await hitRateLimit({
+      db: tx,
+      key: `code-send:${userId}:${purpose}`,
+      limit: CODE_SENDS_PER_HOUR,
+      windowSeconds: 3600,
+      now,
+    })
     if (!limit.allowed) throw new DomainError(429, 'accounts.errors.tooManyCodes', undefined, limit.retryAfterSeconds)
 
     await tx
@@ -132,8 +138,10 @@ export async function consumeCode({ db, logger, secret, userId, purpose, code, n
   return { targetEmail: row.targetEmail, payload: row.payload ?? {} }
 }
 
+export type ResendWaitSecondsOptions = { db: Db; userId: string; purpose: CodePurpose; now?: Date }
+
 /** Seconds before another code of this purpose may be sent (0 when it may be sent now). */
-export async function resendWaitSeconds(db: Db, userId: string, purpose: CodePurpose, now = new Date()): Promise<number> {
+export async function resendWaitSeconds({ db, userId, purpose, now = new Date() }: ResendWaitSecondsOptions): Promise<number> {
   const [last] = await db
     .select({ createdAt: oneTimeCodes.createdAt })
     .from(oneTimeCodes)

@@ -11,7 +11,8 @@ export {
   requestPasswordChange,
   updateProfile,
 } from './account-changes.server.ts'
-export { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, imageTypeOf, storeAvatar } from './avatar.server.ts'
+export { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS, imageTypeOf, storeAvatar, storeSchoolLogo } from './avatar.server.ts'
+export { removeSchoolLogo, saveSchoolDetails, schoolDetailsOf, schoolLogoBytes, type SchoolDetails } from './school-details.server.ts'
 export {
   CODE_MAX_ATTEMPTS,
   CODE_RESEND_SECONDS,

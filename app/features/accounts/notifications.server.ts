@@ -6,11 +6,15 @@ import { isUuid } from '#app/lib/ids.ts'
 /** Kinds with their text in the `notifications` namespace; later features add theirs. */
 export type NotificationKind = 'welcome' | 'password_changed' | 'email_changed' | (string & {})
 
-export async function notify(db: Db, userId: string, kind: NotificationKind, params: Record<string, string | number> = {}) {
+export type NotifyOptions = { db: Db; userId: string; kind: NotificationKind; params?: Record<string, string | number> }
+
+export async function notify({ db, userId, kind, params = {} }: NotifyOptions) {
   await db.insert(notifications).values({ userId, kind, params })
 }
 
-export async function listNotifications(db: Db, userId: string, limit = 100) {
+export type ListNotificationsOptions = { db: Db; userId: string; limit?: number }
+
+export async function listNotifications({ db, userId, limit = 100 }: ListNotificationsOptions) {
   return db
     .select({
       id: notifications.id,
@@ -25,7 +29,9 @@ export async function listNotifications(db: Db, userId: string, limit = 100) {
     .limit(limit)
 }
 
-export async function unreadNotificationCount(db: Db, userId: string): Promise<number> {
+export type UnreadNotificationCountOptions = { db: Db; userId: string }
+
+export async function unreadNotificationCount({ db, userId }: UnreadNotificationCountOptions): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(notifications)
@@ -33,8 +39,10 @@ export async function unreadNotificationCount(db: Db, userId: string): Promise<n
   return row?.n ?? 0
 }
 
+export type MarkNotificationReadOptions = { db: Db; userId: string; id: string }
+
 /** Marks one of the user's notifications read; another user's id changes nothing (false). */
-export async function markNotificationRead(db: Db, userId: string, id: string): Promise<boolean> {
+export async function markNotificationRead({ db, userId, id }: MarkNotificationReadOptions): Promise<boolean> {
   if (!isUuid(id)) return false
   const rows = await db
     .update(notifications)
@@ -49,7 +57,9 @@ export async function markNotificationRead(db: Db, userId: string, id: string): 
   return Boolean(exists)
 }
 
-export async function markAllNotificationsRead(db: Db, userId: string): Promise<void> {
+export type MarkAllNotificationsReadOptions = { db: Db; userId: string }
+
+export async function markAllNotificationsRead({ db, userId }: MarkAllNotificationsReadOptions): Promise<void> {
   await db
     .update(notifications)
     .set({ readAt: new Date() })

@@ -17,14 +17,16 @@ export const RESET_FLOW_TTL_MS = 60 * 60 * 1000
 
 const flowExpired = () => new DomainError(422, 'accounts.errors.flowExpired', { temporary_token: ['accounts.errors.flowExpired'] })
 
+export type RequestPasswordResetOptions = AccountContext & { input: { email: string; lang: Lang } }
+
 /**
  * Starts a reset: a temporary token (one hour) comes back whether or not the email has an
  * account, and only a real, activated account gets a code by email.
  */
-export async function requestPasswordReset(ctx: AccountContext, input: { email: string; lang: Lang }) {
-  const limit = await hitRateLimit(ctx.db, { key: `reset-request:${input.email}`, limit: 1, windowSeconds: 60 })
+export async function requestPasswordReset({ input, ...ctx }: RequestPasswordResetOptions) {
+  const limit = await hitRateLimit({ db: ctx.db, key: `reset-request:${input.email}`, limit: 1, windowSeconds: 60 })
   if (!limit.allowed) throw new DomainError(429, 'accounts.errors.resendWait', undefined, limit.retryAfterSeconds)
-  const user = await findUserByEmail(ctx, input.email)
+  const user = await findUserByEmail({ db: ctx.db, email: input.email })
   const eligible = user?.emailVerifiedAt ? user : null
   const token = randomToken(32)
   await ctx.db.insert(resetFlows).values({
@@ -74,14 +76,16 @@ async function findFlow(ctx: AccountContext, token: string, stage: 'code_sent' |
   return flow ?? null
 }
 
+export type VerifyResetCodeOptions = AccountContext & { input: { temporary_token: string; code: string } }
+
 /** Checks the emailed code; a right code turns the token into a new one that may set the password. */
-export async function verifyResetCode(ctx: AccountContext, input: { temporary_token: string; code: string }) {
+export async function verifyResetCode({ input, ...ctx }: VerifyResetCodeOptions) {
   await limitCodeChecks(ctx)
   const flow = await findFlow(ctx, input.temporary_token, 'code_sent')
   if (!flow) throw flowExpired()
   if (!flow.userId) {
     // No account behind this flow: every code is wrong, and the flow ends after five tries too.
-    const tries = await hitRateLimit(ctx.db, { key: `reset-flow:${flow.id}`, limit: CODE_MAX_ATTEMPTS - 1, windowSeconds: 3600 })
+    const tries = await hitRateLimit({ db: ctx.db, key: `reset-flow:${flow.id}`, limit: CODE_MAX_ATTEMPTS - 1, windowSeconds: 3600 })
     const key = tries.allowed ? 'accounts.errors.codeWrong' : 'accounts.errors.codeExhausted'
     logCodeFailure(ctx.logger, null, 'reset', 'no_account')
     throw new DomainError(422, key, { code: [key] })
@@ -102,8 +106,10 @@ export async function verifyResetCode(ctx: AccountContext, input: { temporary_to
   return { temporaryToken: next }
 }
 
+export type ResetPasswordOptions = AccountContext & { input: { temporary_token: string; password: string } }
+
 /** Sets the new password and ends every session of the account. */
-export async function resetPassword(ctx: AccountContext, input: { temporary_token: string; password: string }) {
+export async function resetPassword({ input, ...ctx }: ResetPasswordOptions) {
   const flow = await findFlow(ctx, input.temporary_token, 'verified')
   if (!flow?.userId) throw flowExpired()
   refuseCommonPassword(input.password)
@@ -116,16 +122,14 @@ export async function resetPassword(ctx: AccountContext, input: { temporary_toke
     await tx.delete(resetFlows).where(eq(resetFlows.id, flow.id))
   })
   ctx.logger.info({ event: 'auth.password.reset', userId: flow.userId }, 'password reset')
-  await revokeAllSessions(ctx, { userId: flow.userId, reason: 'password_reset' })
-  await notify(ctx.db, flow.userId, 'password_changed')
+  await revokeAllSessions({ ...ctx, userId: flow.userId, reason: 'password_reset' })
+  await notify({ db: ctx.db, userId: flow.userId, kind: 'password_changed' })
 }
 
+export type ResetFlowUserIdOptions = Pick<AccountContext, 'db' | 'env'> & { token: string; stage: 'code_sent' | 'verified' }
+
 /** The account behind a reset flow's token at a given stage (for the code page's countdown). */
-export async function resetFlowUserId(
-  ctx: Pick<AccountContext, 'db' | 'env'>,
-  token: string,
-  stage: 'code_sent' | 'verified',
-): Promise<string | null | undefined> {
+export async function resetFlowUserId({ token, stage, ...ctx }: ResetFlowUserIdOptions): Promise<string | null | undefined> {
   const [flow] = await ctx.db
     .select({ userId: resetFlows.userId })
     .from(resetFlows)

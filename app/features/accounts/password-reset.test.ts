@@ -28,7 +28,7 @@ const flowExpired = { status: 422, messageKey: 'accounts.errors.flowExpired', fi
 async function accountInReset(lang: 'ar' | 'en' = 'en') {
   const ctx = accountContext(testDb())
   const { user, password } = await createUser(ctx)
-  const { temporaryToken } = await requestPasswordReset(ctx, { email: user.email, lang })
+  const { temporaryToken } = await requestPasswordReset({ ...ctx, input: { email: user.email, lang } })
   const code = await lastCodeSentTo(ctx, user.email)
   return { ctx, user, password, temporaryToken, code }
 }
@@ -36,7 +36,7 @@ async function accountInReset(lang: 'ar' | 'en' = 'en') {
 describe('requestPasswordReset', () => {
   it('answers an unknown email with a token too, and sends no mail', async () => {
     const ctx = accountContext(testDb())
-    const { temporaryToken } = await requestPasswordReset(ctx, { email: 'nobody@school.sa', lang: 'ar' })
+    const { temporaryToken } = await requestPasswordReset({ ...ctx, input: { email: 'nobody@school.sa', lang: 'ar' } })
     expect(temporaryToken).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(await readOutbox(ctx)).toEqual([])
     const flows = await ctx.db.select().from(resetFlows)
@@ -48,7 +48,7 @@ describe('requestPasswordReset', () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx, { activated: false })
     const before = await mailsTo(ctx, user.email)
-    await expect(requestPasswordReset(ctx, { email: user.email, lang: 'ar' })).resolves.toMatchObject({
+    await expect(requestPasswordReset({ ...ctx, input: { email: user.email, lang: 'ar' } })).resolves.toMatchObject({
       temporaryToken: expect.any(String),
     })
     expect(await mailsTo(ctx, user.email)).toHaveLength(before.length)
@@ -63,12 +63,12 @@ describe('requestPasswordReset', () => {
 
   it('is refused within a minute of the last request for the same email, known or not', async () => {
     const { ctx, user } = await accountInReset()
-    await expect(requestPasswordReset(ctx, { email: user.email, lang: 'en' })).rejects.toMatchObject({
+    await expect(requestPasswordReset({ ...ctx, input: { email: user.email, lang: 'en' } })).rejects.toMatchObject({
       status: 429,
       messageKey: 'accounts.errors.resendWait',
     })
-    await requestPasswordReset(ctx, { email: 'ghost.1@school.sa', lang: 'en' })
-    await expect(requestPasswordReset(ctx, { email: 'ghost.1@school.sa', lang: 'en' })).rejects.toMatchObject({
+    await requestPasswordReset({ ...ctx, input: { email: 'ghost.1@school.sa', lang: 'en' } })
+    await expect(requestPasswordReset({ ...ctx, input: { email: 'ghost.1@school.sa', lang: 'en' } })).rejects.toMatchObject({
       status: 429,
       messageKey: 'accounts.errors.resendWait',
     })
@@ -80,13 +80,15 @@ describe('the reset flow', () => {
     const { ctx, user, password, temporaryToken, code } = await accountInReset()
     for (const kind of ['web', 'api'] as const) await createSession({ db: ctx.db, secret: ctx.env.SESSION_SECRET, userId: user.id, kind })
 
-    const verified = await verifyResetCode(ctx, { temporary_token: temporaryToken, code })
+    const verified = await verifyResetCode({ ...ctx, input: { temporary_token: temporaryToken, code } })
     expect(verified.temporaryToken).not.toBe(temporaryToken)
     // The first token has done its job.
-    await expect(verifyResetCode(ctx, { temporary_token: temporaryToken, code })).rejects.toMatchObject(flowExpired)
-    await expect(resetPassword(ctx, { temporary_token: temporaryToken, password: NEW_PASSWORD })).rejects.toMatchObject(flowExpired)
+    await expect(verifyResetCode({ ...ctx, input: { temporary_token: temporaryToken, code } })).rejects.toMatchObject(flowExpired)
+    await expect(resetPassword({ ...ctx, input: { temporary_token: temporaryToken, password: NEW_PASSWORD } })).rejects.toMatchObject(
+      flowExpired,
+    )
 
-    await resetPassword(ctx, { temporary_token: verified.temporaryToken, password: NEW_PASSWORD })
+    await resetPassword({ ...ctx, input: { temporary_token: verified.temporaryToken, password: NEW_PASSWORD } })
     const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id))
     expect(await verifyPassword(row!.passwordHash, NEW_PASSWORD)).toBe(true)
     expect(await verifyPassword(row!.passwordHash, password)).toBe(false)
@@ -94,26 +96,32 @@ describe('the reset flow', () => {
     const kinds = (await ctx.db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.kind)
     expect(kinds).toContain('password_changed')
     // The verified token works once.
-    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: 'Another-Pass-99' })).rejects.toMatchObject(
-      flowExpired,
-    )
+    await expect(
+      resetPassword({ ...ctx, input: { temporary_token: verified.temporaryToken, password: 'Another-Pass-99' } }),
+    ).rejects.toMatchObject(flowExpired)
   })
 
   it('does not let the first token set a password without the code', async () => {
     const { ctx, user, password, temporaryToken } = await accountInReset()
-    await expect(resetPassword(ctx, { temporary_token: temporaryToken, password: NEW_PASSWORD })).rejects.toMatchObject(flowExpired)
+    await expect(resetPassword({ ...ctx, input: { temporary_token: temporaryToken, password: NEW_PASSWORD } })).rejects.toMatchObject(
+      flowExpired,
+    )
     const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id))
     expect(await verifyPassword(row!.passwordHash, password)).toBe(true)
   })
 
   it('refuses a common new password and keeps the flow open', async () => {
     const { ctx, temporaryToken, code } = await accountInReset()
-    const verified = await verifyResetCode(ctx, { temporary_token: temporaryToken, code })
-    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: 'Password1' })).rejects.toMatchObject({
+    const verified = await verifyResetCode({ ...ctx, input: { temporary_token: temporaryToken, code } })
+    await expect(
+      resetPassword({ ...ctx, input: { temporary_token: verified.temporaryToken, password: 'Password1' } }),
+    ).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.passwordCommon',
     })
-    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: NEW_PASSWORD })).resolves.toBeUndefined()
+    await expect(
+      resetPassword({ ...ctx, input: { temporary_token: verified.temporaryToken, password: NEW_PASSWORD } }),
+    ).resolves.toBeUndefined()
   })
 
   it('lasts one hour', async () => {
@@ -127,48 +135,54 @@ describe('the reset flow', () => {
       .update(resetFlows)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(resetFlows.userId, user.id))
-    await expect(verifyResetCode(ctx, { temporary_token: temporaryToken, code })).rejects.toMatchObject(flowExpired)
+    await expect(verifyResetCode({ ...ctx, input: { temporary_token: temporaryToken, code } })).rejects.toMatchObject(flowExpired)
   })
 
   it('refuses a verified flow once its hour has passed', async () => {
     const { ctx, user, password, temporaryToken, code } = await accountInReset()
-    const verified = await verifyResetCode(ctx, { temporary_token: temporaryToken, code })
+    const verified = await verifyResetCode({ ...ctx, input: { temporary_token: temporaryToken, code } })
     await ctx.db
       .update(resetFlows)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(resetFlows.userId, user.id))
-    await expect(resetPassword(ctx, { temporary_token: verified.temporaryToken, password: NEW_PASSWORD })).rejects.toMatchObject(
-      flowExpired,
-    )
+    await expect(
+      resetPassword({ ...ctx, input: { temporary_token: verified.temporaryToken, password: NEW_PASSWORD } }),
+    ).rejects.toMatchObject(flowExpired)
     const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id))
     expect(await verifyPassword(row!.passwordHash, password)).toBe(true)
   })
 
   it('refuses a made-up token', async () => {
     const ctx = accountContext(testDb())
-    await expect(verifyResetCode(ctx, { temporary_token: 'x'.repeat(43), code: '123456' })).rejects.toMatchObject(flowExpired)
-    await expect(resetPassword(ctx, { temporary_token: 'x'.repeat(43), password: NEW_PASSWORD })).rejects.toMatchObject(flowExpired)
+    await expect(verifyResetCode({ ...ctx, input: { temporary_token: 'x'.repeat(43), code: '123456' } })).rejects.toMatchObject(flowExpired)
+    await expect(resetPassword({ ...ctx, input: { temporary_token: 'x'.repeat(43), password: NEW_PASSWORD } })).rejects.toMatchObject(
+      flowExpired,
+    )
   })
 
   it(`ends after ${CODE_MAX_ATTEMPTS} wrong codes, for a real account and an unknown email alike`, async () => {
     const { ctx, temporaryToken, code } = await accountInReset()
-    const { temporaryToken: ghostToken } = await requestPasswordReset(ctx, { email: 'ghost.2@school.sa', lang: 'en' })
+    const { temporaryToken: ghostToken } = await requestPasswordReset({ ...ctx, input: { email: 'ghost.2@school.sa', lang: 'en' } })
 
     const realKeys: string[] = []
     const ghostKeys: string[] = []
     for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) {
-      realKeys.push((await domainErrorOf(verifyResetCode(ctx, { temporary_token: temporaryToken, code: wrongCode(code) }))).messageKey)
-      ghostKeys.push((await domainErrorOf(verifyResetCode(ctx, { temporary_token: ghostToken, code: wrongCode(code) }))).messageKey)
+      realKeys.push(
+        (await domainErrorOf(verifyResetCode({ ...ctx, input: { temporary_token: temporaryToken, code: wrongCode(code) } }))).messageKey,
+      )
+      ghostKeys.push(
+        (await domainErrorOf(verifyResetCode({ ...ctx, input: { temporary_token: ghostToken, code: wrongCode(code) } }))).messageKey,
+      )
     }
     const expected = [...Array(CODE_MAX_ATTEMPTS - 1).fill('accounts.errors.codeWrong'), 'accounts.errors.codeExhausted']
     expect(realKeys).toEqual(expected)
     expect(ghostKeys).toEqual(expected)
 
     // The right code no longer helps, and the unknown flow stays ended.
-    const after = await domainErrorOf(verifyResetCode(ctx, { temporary_token: temporaryToken, code }))
+    const after = await domainErrorOf(verifyResetCode({ ...ctx, input: { temporary_token: temporaryToken, code } }))
     expect(after.status).toBe(422)
     expect(['accounts.errors.codeExhausted', 'accounts.errors.codeExpired']).toContain(after.messageKey)
-    await expect(verifyResetCode(ctx, { temporary_token: ghostToken, code })).rejects.toMatchObject({
+    await expect(verifyResetCode({ ...ctx, input: { temporary_token: ghostToken, code } })).rejects.toMatchObject({
       status: 422,
       messageKey: 'accounts.errors.codeExhausted',
     })

@@ -8,6 +8,7 @@ import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import { storeAvatar } from './avatar.server.ts'
 import { consumeCode, issueCode, logCodeFailure } from './codes.server.ts'
 import type { AccountContext } from './context.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import { displayName } from './user-json.ts'
 import { sendCodeEmail } from './emails.server.ts'
 import { notify } from './notifications.server.ts'
@@ -22,13 +23,17 @@ export function refuseCommonPassword(password: string, field = 'password') {
     throw new DomainError(422, 'accounts.errors.passwordCommon', { [field]: ['accounts.errors.passwordCommon'] })
 }
 
-export async function findUserByEmail(ctx: Pick<AccountContext, 'db'>, email: string) {
-  const [user] = await ctx.db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1)
+export type FindUserByEmailOptions = { db: Db; email: string }
+
+export async function findUserByEmail({ db, email }: FindUserByEmailOptions) {
+  const [user] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1)
   return user ?? null
 }
 
-export async function assertUsernameFree(ctx: Pick<AccountContext, 'db'>, username: string, exceptUserId?: string) {
-  const [taken] = await ctx.db
+export type AssertUsernameFreeOptions = { db: Db; username: string; exceptUserId?: string }
+
+export async function assertUsernameFree({ db, username, exceptUserId }: AssertUsernameFreeOptions) {
+  const [taken] = await db
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.username}) = lower(${username})`)
@@ -39,7 +44,8 @@ export async function assertUsernameFree(ctx: Pick<AccountContext, 'db'>, userna
 
 /** Limits code checks from one address, whatever the account, to slow down guessing. */
 export async function limitCodeChecks(ctx: AccountContext) {
-  const limit = await hitRateLimit(ctx.db, {
+  const limit = await hitRateLimit({
+    db: ctx.db,
     key: `code-check:ip:${ctx.clientIp}`,
     limit: CODE_CHECKS_PER_15_MIN_PER_IP,
     windowSeconds: 900,
@@ -47,22 +53,25 @@ export async function limitCodeChecks(ctx: AccountContext) {
   if (!limit.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
 }
 
+export type RegisterUserOptions = AccountContext & { input: RegisterInput & { lang: Lang; avatar?: Uint8Array | null } }
+
 /**
  * Creates an account that is not yet activated and emails its activation code. A failed
  * mail does not undo the account: the code can be sent again.
  */
-export async function registerUser(ctx: AccountContext, input: RegisterInput & { lang: Lang; avatar?: Uint8Array | null }) {
-  const limit = await hitRateLimit(ctx.db, {
+export async function registerUser({ input, ...ctx }: RegisterUserOptions) {
+  const limit = await hitRateLimit({
+    db: ctx.db,
     key: `register:ip:${ctx.clientIp}`,
     limit: REGISTRATIONS_PER_HOUR_PER_IP,
     windowSeconds: 3600,
   })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
   refuseCommonPassword(input.password)
-  if (await findUserByEmail(ctx, input.email))
+  if (await findUserByEmail({ db: ctx.db, email: input.email }))
     throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
-  await assertUsernameFree(ctx, input.username)
-  const avatarFile = input.avatar && input.avatar.length > 0 ? await storeAvatar(ctx.files, input.avatar) : null
+  await assertUsernameFree({ db: ctx.db, username: input.username })
+  const avatarFile = input.avatar && input.avatar.length > 0 ? await storeAvatar({ files: ctx.files, data: input.avatar }) : null
   const passwordHash = await hashPassword(input.password)
   let user
   try {
@@ -72,7 +81,7 @@ export async function registerUser(ctx: AccountContext, input: RegisterInput & {
       .returning()
   } catch (error) {
     // Two registrations raced for the same email or username: the unique index decides.
-    if (avatarFile) await discardFiles(ctx.files, [avatarFile])
+    if (avatarFile) await discardFiles({ files: ctx.files, keys: [avatarFile] })
     const message = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? '')}` : ''
     if (/users_email_unique/.test(message))
       throw new DomainError(422, 'accounts.errors.emailTaken', { email: ['accounts.errors.emailTaken'] })
@@ -100,10 +109,12 @@ export async function registerUser(ctx: AccountContext, input: RegisterInput & {
   return user
 }
 
+export type ActivateAccountOptions = AccountContext & { input: { email: string; code: string } }
+
 /** Activates an account with its emailed code; the same answer for an unknown email as for a wrong code. */
-export async function activateAccount(ctx: AccountContext, input: { email: string; code: string }) {
+export async function activateAccount({ input, ...ctx }: ActivateAccountOptions) {
   await limitCodeChecks(ctx)
-  const user = await findUserByEmail(ctx, input.email)
+  const user = await findUserByEmail({ db: ctx.db, email: input.email })
   if (!user) {
     logCodeFailure(ctx.logger, null, 'activation', 'no_account')
     throw new DomainError(422, 'accounts.errors.codeWrong', { code: ['accounts.errors.codeWrong'] })
@@ -122,27 +133,28 @@ export async function activateAccount(ctx: AccountContext, input: { email: strin
     .set({ emailVerifiedAt: new Date(), updatedAt: new Date() })
     .where(eq(users.id, user.id))
     .returning()
-  await notify(ctx.db, user.id, 'welcome', { name: user.username })
+  await notify({ db: ctx.db, userId: user.id, kind: 'welcome', params: { name: user.username } })
   return activated ?? user
+}
+
+export type ResendCodeOptions = AccountContext & {
+  input: { email: string; purpose: CodePurpose; lang: Lang }
+  currentUser?: { id: string } | null
 }
 
 /**
  * Sends a new code. For activation and reset the email may be anyone's, so an unknown or
  * ineligible email gets the same silent success (after the same 60-second rule).
  */
-export async function resendCode(
-  ctx: AccountContext,
-  input: { email: string; purpose: CodePurpose; lang: Lang },
-  currentUser?: { id: string } | null,
-) {
-  const user = await findUserByEmail(ctx, input.email)
+export async function resendCode({ input, currentUser, ...ctx }: ResendCodeOptions) {
+  const user = await findUserByEmail({ db: ctx.db, email: input.email })
   const eligible =
     user &&
     ((input.purpose === 'activation' && !user.emailVerifiedAt) ||
       (input.purpose === 'reset' && user.emailVerifiedAt) ||
       ((input.purpose === 'change_email' || input.purpose === 'change_password') && currentUser?.id === user.id))
   if (!user || !eligible) {
-    const limit = await hitRateLimit(ctx.db, { key: `resend-unknown:${input.purpose}:${input.email}`, limit: 1, windowSeconds: 60 })
+    const limit = await hitRateLimit({ db: ctx.db, key: `resend-unknown:${input.purpose}:${input.email}`, limit: 1, windowSeconds: 60 })
     if (!limit.allowed) throw new DomainError(429, 'accounts.errors.resendWait', undefined, limit.retryAfterSeconds)
     return
   }
@@ -187,7 +199,9 @@ async function latestPendingCode(ctx: AccountContext, userId: string, purpose: C
   return row ?? null
 }
 
-export async function findUserById(ctx: Pick<AccountContext, 'db'>, id: string) {
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, id)).limit(1)
+export type FindUserByIdOptions = { db: Db; id: string }
+
+export async function findUserById({ db, id }: FindUserByIdOptions) {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1)
   return user ?? null
 }

@@ -2,8 +2,10 @@ import { and, desc, eq } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { reviews, users } from '#app/platform/db/schema.ts'
 
+export type CreateReviewOptions = { db: Db; userId: string; input: { rating: number; comment: string } }
+
 /** A review waits for an operator's approval (`npm run admin -- reviews approve <id>`). */
-export async function createReview(db: Db, userId: string, input: { rating: number; comment: string }) {
+export async function createReview({ db, userId, input }: CreateReviewOptions) {
   const [row] = await db.insert(reviews).values({ userId, rating: input.rating, comment: input.comment }).returning()
   if (!row) throw new Error('review insert returned no row')
   return row
@@ -11,7 +13,9 @@ export async function createReview(db: Db, userId: string, input: { rating: numb
 
 export type ReviewView = { id: string; rating: number; comment: string; username: string; createdAt: Date }
 
-export async function listApprovedReviews(db: Db, limit = 50): Promise<ReviewView[]> {
+export type ListApprovedReviewsOptions = { db: Db; limit?: number }
+
+export async function listApprovedReviews({ db, limit = 50 }: ListApprovedReviewsOptions): Promise<ReviewView[]> {
   return db
     .select({ id: reviews.id, rating: reviews.rating, comment: reviews.comment, username: users.username, createdAt: reviews.createdAt })
     .from(reviews)
@@ -21,7 +25,9 @@ export async function listApprovedReviews(db: Db, limit = 50): Promise<ReviewVie
     .limit(limit)
 }
 
-export async function listReviewsByStatus(db: Db, status: 'pending' | 'approved' | 'rejected') {
+export type ListReviewsByStatusOptions = { db: Db; status: 'pending' | 'approved' | 'rejected' }
+
+export async function listReviewsByStatus({ db, status }: ListReviewsByStatusOptions) {
   return db
     .select({ id: reviews.id, rating: reviews.rating, comment: reviews.comment, username: users.username, createdAt: reviews.createdAt })
     .from(reviews)
@@ -30,7 +36,9 @@ export async function listReviewsByStatus(db: Db, status: 'pending' | 'approved'
     .orderBy(desc(reviews.createdAt))
 }
 
-export async function decideReview(db: Db, id: string, status: 'approved' | 'rejected'): Promise<boolean> {
+export type DecideReviewOptions = { db: Db; id: string; status: 'approved' | 'rejected' }
+
+export async function decideReview({ db, id, status }: DecideReviewOptions): Promise<boolean> {
   const rows = await db
     .update(reviews)
     .set({ status, decidedAt: new Date() })

@@ -18,37 +18,41 @@ async function reviewer() {
 describe('reviews', () => {
   it('wait for approval when written', async () => {
     const { db, user } = await reviewer()
-    const review = await createReview(db, user.id, reviewSchema.parse({ rating: '4', comment: '  أداة ممتازة لتحليل الغياب  ' }))
+    const review = await createReview({
+      db,
+      userId: user.id,
+      input: reviewSchema.parse({ rating: '4', comment: '  أداة ممتازة لتحليل الغياب  ' }),
+    })
     expect(review).toMatchObject({ userId: user.id, rating: 4, comment: 'أداة ممتازة لتحليل الغياب', status: 'pending', decidedAt: null })
-    expect((await listApprovedReviews(db)).map((r) => r.id)).not.toContain(review.id)
-    expect((await listReviewsByStatus(db, 'pending')).map((r) => r.id)).toContain(review.id)
+    expect((await listApprovedReviews({ db })).map((r) => r.id)).not.toContain(review.id)
+    expect((await listReviewsByStatus({ db, status: 'pending' })).map((r) => r.id)).toContain(review.id)
   })
 
   it('are shown publicly only once approved, newest first, with the username', async () => {
     const { db, user } = await reviewer()
-    const older = await createReview(db, user.id, { rating: 5, comment: 'older' })
-    const newer = await createReview(db, user.id, { rating: 3, comment: 'newer' })
-    const rejected = await createReview(db, user.id, { rating: 1, comment: 'rejected' })
+    const older = await createReview({ db, userId: user.id, input: { rating: 5, comment: 'older' } })
+    const newer = await createReview({ db, userId: user.id, input: { rating: 3, comment: 'newer' } })
+    const rejected = await createReview({ db, userId: user.id, input: { rating: 1, comment: 'rejected' } })
     await db
       .update(reviews)
       .set({ createdAt: new Date(Date.now() - 60_000) })
       .where(eq(reviews.id, older.id))
-    expect(await decideReview(db, older.id, 'approved')).toBe(true)
-    expect(await decideReview(db, newer.id, 'approved')).toBe(true)
-    expect(await decideReview(db, rejected.id, 'rejected')).toBe(true)
+    expect(await decideReview({ db, id: older.id, status: 'approved' })).toBe(true)
+    expect(await decideReview({ db, id: newer.id, status: 'approved' })).toBe(true)
+    expect(await decideReview({ db, id: rejected.id, status: 'rejected' })).toBe(true)
 
-    const shown = (await listApprovedReviews(db)).filter((r) => [older.id, newer.id, rejected.id].includes(r.id))
+    const shown = (await listApprovedReviews({ db })).filter((r) => [older.id, newer.id, rejected.id].includes(r.id))
     expect(shown.map((r) => r.comment)).toEqual(['newer', 'older'])
     expect(shown[0]).toEqual({ id: newer.id, rating: 3, comment: 'newer', username: user.username, createdAt: expect.any(Date) })
-    expect((await listReviewsByStatus(db, 'rejected')).map((r) => r.id)).toContain(rejected.id)
+    expect((await listReviewsByStatus({ db, status: 'rejected' })).map((r) => r.id)).toContain(rejected.id)
   })
 
   it('are decided only once', async () => {
     const { db, user } = await reviewer()
-    const review = await createReview(db, user.id, { rating: 2, comment: 'قابل للتحسين' })
-    expect(await decideReview(db, review.id, 'rejected')).toBe(true)
-    expect(await decideReview(db, review.id, 'approved')).toBe(false)
-    expect(await decideReview(db, review.id, 'rejected')).toBe(false)
+    const review = await createReview({ db, userId: user.id, input: { rating: 2, comment: 'قابل للتحسين' } })
+    expect(await decideReview({ db, id: review.id, status: 'rejected' })).toBe(true)
+    expect(await decideReview({ db, id: review.id, status: 'approved' })).toBe(false)
+    expect(await decideReview({ db, id: review.id, status: 'rejected' })).toBe(false)
     const [row] = await db.select().from(reviews).where(eq(reviews.id, review.id))
     expect(row).toMatchObject({ status: 'rejected', decidedAt: expect.any(Date) })
   })
@@ -59,7 +63,7 @@ describe('reviews', () => {
     expect(reviewSchema.safeParse({ rating: 4.5, comment: 'x' }).error?.issues[0]?.message).toBe('accounts.errors.rating')
     expect(reviewSchema.safeParse({ rating: 3, comment: '   ' }).error?.issues[0]?.message).toBe('accounts.errors.commentRequired')
     // The database refuses it too, should a caller skip the schema.
-    const refused = await createReview(db, user.id, { rating: 0, comment: 'x' }).catch((error: unknown) => error)
+    const refused = await createReview({ db, userId: user.id, input: { rating: 0, comment: 'x' } }).catch((error: unknown) => error)
     expect(String((refused as { cause?: unknown }).cause)).toContain('reviews_rating_range')
   })
 })

@@ -192,3 +192,48 @@ export const reviewSchema = z.object({
 })
 
 export type RegisterInput = z.infer<typeof registerSchema>
+
+const SCHOOL_TEXT_MAX = 120
+
+/** A line of the school's details as typed, its inner spaces collapsed; empty is null. */
+const schoolText = z.pipe(
+  z.nullable(
+    z
+      .string({ error: 'accounts.errors.schoolTextLong' })
+      .check(plainText(), z.trim(), z.maxLength(SCHOOL_TEXT_MAX, 'accounts.errors.schoolTextLong')),
+  ),
+  z.transform((v: string | null) => {
+    const text = (v ?? '').replace(/\s+/g, ' ')
+    return text === '' ? null : text
+  }),
+)
+
+/**
+ * The school's details printed on the follow-up documents (issue 18): the school's name is
+ * required, the education office and the two names may be filled in later (the documents leave a
+ * line for them). `remove_logo` (a checkbox, or true in JSON) takes the logo off; a new logo is a
+ * file beside the fields, checked like the profile picture.
+ */
+export const schoolDetailsSchema = z.object({
+  school_name: z.pipe(
+    z
+      .string({ error: 'accounts.errors.schoolNameRequired' })
+      .check(
+        plainText(),
+        z.trim(),
+        required('accounts.errors.schoolNameRequired'),
+        z.maxLength(SCHOOL_TEXT_MAX, 'accounts.errors.schoolTextLong'),
+      ),
+    z.transform((v: string) => v.replace(/\s+/g, ' ')),
+  ),
+  education_office: z.optional(schoolText),
+  principal_name: z.optional(schoolText),
+  counsellor_name: z.optional(schoolText),
+  remove_logo: z.optional(
+    z.pipe(
+      z.union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false'), z.literal('')]),
+      z.transform((v: boolean | '' | 'on' | 'true' | 'false') => v === true || v === 'on' || v === 'true'),
+    ),
+  ),
+})
+export type SchoolDetailsInput = z.infer<typeof schoolDetailsSchema>

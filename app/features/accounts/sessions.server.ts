@@ -114,14 +114,13 @@ export async function findSession({
 /** What ending sessions needs: the database, and the logger for the event. */
 export type SessionsContext = { db: Db; logger: Logger }
 
+export type RevokeSessionOptions = SessionsContext & { sessionId: string; userId: string; reason: 'logout' | 'signed_out' }
+
 /**
  * Ends one session of its owner (logging out, or "sign out" on a device in the profile);
  * another user's session id changes nothing. Logged with the user id only.
  */
-export async function revokeSession(
-  ctx: SessionsContext,
-  { sessionId, userId, reason }: { sessionId: string; userId: string; reason: 'logout' | 'signed_out' },
-): Promise<boolean> {
+export async function revokeSession({ sessionId, userId, reason, ...ctx }: RevokeSessionOptions): Promise<boolean> {
   if (!isUuid(sessionId)) return false
   const removed = await ctx.db
     .delete(sessions)
@@ -131,11 +130,10 @@ export async function revokeSession(
   return removed.length > 0
 }
 
+export type RevokeOtherSessionsOptions = SessionsContext & { userId: string; keepSessionId: string }
+
 /** "Sign out of other devices": every session of the user but this one. */
-export async function revokeOtherSessions(
-  ctx: SessionsContext,
-  { userId, keepSessionId }: { userId: string; keepSessionId: string },
-): Promise<number> {
+export async function revokeOtherSessions({ userId, keepSessionId, ...ctx }: RevokeOtherSessionsOptions): Promise<number> {
   const removed = await ctx.db
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)))
@@ -144,21 +142,18 @@ export async function revokeOtherSessions(
   return removed.length
 }
 
+export type RevokeAllSessionsOptions = SessionsContext & { userId: string; reason: 'password_changed' | 'password_reset' }
+
 /** Every session of the user, after a change of password (or a reset). */
-export async function revokeAllSessions(
-  ctx: SessionsContext,
-  { userId, reason }: { userId: string; reason: 'password_changed' | 'password_reset' },
-): Promise<void> {
+export async function revokeAllSessions({ userId, reason, ...ctx }: RevokeAllSessionsOptions): Promise<void> {
   const removed = await ctx.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id })
   ctx.logger.info({ event: 'auth.sessions.revoked', userId, reason, count: removed.length }, 'sessions ended')
 }
 
+export type ListSessionsOptions = { db: Db; userId: string; idleDays?: number; now?: Date }
+
 /** The account's live sessions, most recently used first (an idle one is as good as gone). */
-export async function listSessions(
-  db: Db,
-  userId: string,
-  { idleDays = SESSION_IDLE_DAYS, now = new Date() }: { idleDays?: number; now?: Date } = {},
-) {
+export async function listSessions({ db, userId, idleDays = SESSION_IDLE_DAYS, now = new Date() }: ListSessionsOptions) {
   return db
     .select({
       id: sessions.id,
@@ -174,6 +169,8 @@ export async function listSessions(
     .orderBy(desc(sessions.lastSeenAt))
 }
 
-export async function pruneExpiredSessions(db: Db, now = new Date()): Promise<void> {
+export type PruneExpiredSessionsOptions = { db: Db; now?: Date }
+
+export async function pruneExpiredSessions({ db, now = new Date() }: PruneExpiredSessionsOptions): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, now))
 }

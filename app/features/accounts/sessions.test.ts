@@ -75,7 +75,7 @@ describe('sessions', () => {
 
     // Used every six days, the web session lives on past the idle limit; each use is recorded.
     expect(await find(web.token, 'web', at(6))).not.toBeNull()
-    expect((await listSessions(db, user.id, { now: at(6) })).map((s) => s.kind)).toEqual(['web', 'api', 'api'])
+    expect((await listSessions({ db, userId: user.id, now: at(6) })).map((s) => s.kind)).toEqual(['web', 'api', 'api'])
     expect(await find(web.token, 'web', at(12))).not.toBeNull()
     const [webRow] = await db
       .select()
@@ -84,7 +84,7 @@ describe('sessions', () => {
     expect(webRow?.lastSeenAt.toISOString()).toBe(at(12).toISOString())
 
     // The API tokens, unused since t0, are idle by day 12: no longer listed; refused and revoked when used.
-    expect((await listSessions(db, user.id, { now: at(12) })).map((s) => s.kind)).toEqual(['web'])
+    expect((await listSessions({ db, userId: user.id, now: at(12) })).map((s) => s.kind)).toEqual(['web'])
     expect(await find(api.token, 'api', at(12))).toBeNull()
     expect(await find(api.token, 'api', at(12), 30)).toBeNull()
     expect(await kindsLeft()).toEqual(['api', 'web'])
@@ -133,12 +133,12 @@ describe('sessions', () => {
     const session = await findSession({ db, secret, token, kind: 'web' })
     expect(session).not.toBeNull()
 
-    expect(await revokeSession(ctx, { sessionId: session!.sessionId, userId: intruder.id, reason: 'signed_out' })).toBe(false)
+    expect(await revokeSession({ ...ctx, sessionId: session!.sessionId, userId: intruder.id, reason: 'signed_out' })).toBe(false)
     expect(await findSession({ db, secret, token, kind: 'web' })).not.toBeNull()
 
-    expect(await revokeSession(ctx, { sessionId: session!.sessionId, userId: user.id, reason: 'signed_out' })).toBe(true)
+    expect(await revokeSession({ ...ctx, sessionId: session!.sessionId, userId: user.id, reason: 'signed_out' })).toBe(true)
     expect(await findSession({ db, secret, token, kind: 'web' })).toBeNull()
-    expect(await revokeSession(ctx, { sessionId: session!.sessionId, userId: user.id, reason: 'signed_out' })).toBe(false)
+    expect(await revokeSession({ ...ctx, sessionId: session!.sessionId, userId: user.id, reason: 'signed_out' })).toBe(false)
   })
 
   it('"sign out of other devices" keeps the current one and no one else\'s', async () => {
@@ -150,17 +150,17 @@ describe('sessions', () => {
     const theirs = await createSession({ db, secret, userId: neighbour.id, kind: 'web' })
     const currentId = (await findSession({ db, secret, token: current.token, kind: 'web' }))!.sessionId
 
-    expect(await listSessions(db, user.id)).toHaveLength(3)
-    expect(await revokeOtherSessions(ctx, { userId: user.id, keepSessionId: currentId })).toBe(2)
+    expect(await listSessions({ db, userId: user.id })).toHaveLength(3)
+    expect(await revokeOtherSessions({ ...ctx, userId: user.id, keepSessionId: currentId })).toBe(2)
     expect(await findSession({ db, secret, token: current.token, kind: 'web' })).not.toBeNull()
     expect(await findSession({ db, secret, token: phone.token, kind: 'web' })).toBeNull()
     expect(await findSession({ db, secret, token: api.token, kind: 'api' })).toBeNull()
     expect(await findSession({ db, secret, token: theirs.token, kind: 'web' })).not.toBeNull()
-    expect((await listSessions(db, user.id)).map((s) => s.id)).toEqual([currentId])
+    expect((await listSessions({ db, userId: user.id })).map((s) => s.id)).toEqual([currentId])
 
-    await revokeAllSessions(ctx, { userId: user.id, reason: 'password_changed' })
-    expect(await listSessions(db, user.id)).toEqual([])
-    expect(await listSessions(db, neighbour.id)).toHaveLength(1)
+    await revokeAllSessions({ ...ctx, userId: user.id, reason: 'password_changed' })
+    expect(await listSessions({ db, userId: user.id })).toEqual([])
+    expect(await listSessions({ db, userId: neighbour.id })).toHaveLength(1)
   })
 })
 

@@ -8,20 +8,23 @@ import { startLoginChallenge } from './two-factor.server.ts'
 export const LOGINS_PER_15_MIN_PER_ACCOUNT = 10
 export const LOGINS_PER_15_MIN_PER_IP = 50
 
+export type VerifyCredentialsOptions = AccountContext & { input: { email: string; password: string } }
+
 /**
  * Checks an email and password (the first factor only: pages and the API sign in through
  * `signIn`, which asks for the second factor when it is on). Unknown emails cost the same hashing time as known ones;
  * attempts are limited per account and per address. An account not yet activated is refused
  * with its own message (after the password is checked, so it reveals nothing to a guesser).
  */
-export async function verifyCredentials(ctx: AccountContext, input: { email: string; password: string }) {
-  const byIp = await hitRateLimit(ctx.db, { key: `login:ip:${ctx.clientIp}`, limit: LOGINS_PER_15_MIN_PER_IP, windowSeconds: 900 })
+export async function verifyCredentials({ input, ...ctx }: VerifyCredentialsOptions) {
+  const byIp = await hitRateLimit({ db: ctx.db, key: `login:ip:${ctx.clientIp}`, limit: LOGINS_PER_15_MIN_PER_IP, windowSeconds: 900 })
   // Each outcome is logged as an event with the account's id at most: never the email typed.
   if (!byIp.allowed) {
     ctx.logger.warn({ event: 'auth.login.limited', by: 'address' }, 'login refused')
     throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byIp.retryAfterSeconds)
   }
-  const byAccount = await hitRateLimit(ctx.db, {
+  const byAccount = await hitRateLimit({
+    db: ctx.db,
     key: `login:account:${input.email}`,
     limit: LOGINS_PER_15_MIN_PER_ACCOUNT,
     windowSeconds: 900,
@@ -30,7 +33,7 @@ export async function verifyCredentials(ctx: AccountContext, input: { email: str
     ctx.logger.warn({ event: 'auth.login.limited', by: 'account' }, 'login refused')
     throw new DomainError(429, 'common.errors.tooManyRequests', undefined, byAccount.retryAfterSeconds)
   }
-  const user = await findUserByEmail(ctx, input.email)
+  const user = await findUserByEmail({ db: ctx.db, email: input.email })
   const ok = user ? await verifyPassword(user.passwordHash, input.password) : await dummyVerify(input.password)
   if (!user || !ok) {
     ctx.logger.info({ event: 'auth.login.failed', userId: user?.id ?? null }, 'login failed')
@@ -53,10 +56,12 @@ export type SignInResult =
   /** The second factor is on: the challenge token, for the code from the app; nobody is signed in yet. */
   | { user: null; challenge: string }
 
+export type SignInOptions = AccountContext & { input: { email: string; password: string } }
+
 /** Signs in with an email and password; with the second factor on, opens a login challenge instead. */
-export async function signIn(ctx: AccountContext, input: { email: string; password: string }): Promise<SignInResult> {
-  const user = await verifyCredentials(ctx, input)
-  if (user.totpEnabledAt) return { user: null, challenge: await startLoginChallenge(ctx, user.id) }
+export async function signIn({ input, ...ctx }: SignInOptions): Promise<SignInResult> {
+  const user = await verifyCredentials({ ...ctx, input })
+  if (user.totpEnabledAt) return { user: null, challenge: await startLoginChallenge({ ...ctx, userId: user.id }) }
   ctx.logger.info({ event: 'auth.login.succeeded', userId: user.id }, 'login')
   return { user, challenge: null }
 }

@@ -5,6 +5,7 @@ import { keyedHash, randomToken, seal, unseal } from '#app/platform/crypto.serve
 import { loginChallenges, recoveryCodes, users } from '#app/platform/db/schema.ts'
 import { hitRateLimit } from '#app/platform/rate-limit.server.ts'
 import type { AccountContext } from './context.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import { notify } from './notifications.server.ts'
 import { verifyPassword } from './passwords.server.ts'
 import { limitCodeChecks } from './register-user.server.ts'
@@ -57,15 +58,22 @@ const recoveryHash = (ctx: Pick<AccountContext, 'env'>, userId: string, code: st
 /** Checks from one address (every code form shares it) and for one account, both bounded. */
 async function limitSecondFactorChecks(ctx: AccountContext, userId: string) {
   await limitCodeChecks(ctx)
-  const limit = await hitRateLimit(ctx.db, { key: `second-factor:${userId}`, limit: SECOND_FACTOR_CHECKS_PER_HOUR, windowSeconds: 3600 })
+  const limit = await hitRateLimit({
+    db: ctx.db,
+    key: `second-factor:${userId}`,
+    limit: SECOND_FACTOR_CHECKS_PER_HOUR,
+    windowSeconds: 3600,
+  })
   if (!limit.allowed) {
     ctx.logger.warn({ event: 'auth.two_factor.limited', userId }, 'second factor refused')
     throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
   }
 }
 
+export type StartTotpEnrolmentOptions = AccountContext & { user: User }
+
 /** Step 1 of turning the factor on: a new key, kept sealed until a code from the app confirms it. */
-export async function startTotpEnrolment(ctx: AccountContext, user: User): Promise<TotpEnrolment> {
+export async function startTotpEnrolment({ user, ...ctx }: StartTotpEnrolmentOptions): Promise<TotpEnrolment> {
   if (user.totpEnabledAt) throw new DomainError(409, 'accounts.errors.twoFactorAlreadyOn')
   const key = newTotpKey()
   const [started] = await ctx.db
@@ -84,19 +92,23 @@ export function pendingTotpEnrolment(ctx: Pick<AccountContext, 'env'>, user: Use
   return key ? enrolmentOf(user.email, key) : null
 }
 
+export type CancelTotpEnrolmentOptions = AccountContext & { user: User }
+
 /** Leaves an enrolment that was not confirmed. */
-export async function cancelTotpEnrolment(ctx: AccountContext, user: User): Promise<void> {
+export async function cancelTotpEnrolment({ user, ...ctx }: CancelTotpEnrolmentOptions): Promise<void> {
   await ctx.db
     .update(users)
     .set({ totpSecret: null, updatedAt: new Date() })
     .where(and(eq(users.id, user.id), isNull(users.totpEnabledAt)))
 }
 
+export type ConfirmTotpEnrolmentOptions = AccountContext & { user: User; input: { code: string; now?: Date } }
+
 /**
  * Step 2: a code from the app proves it holds the key and turns the factor on. Returns the
  * recovery codes, in clear this once (only their HMACs are kept).
  */
-export async function confirmTotpEnrolment(ctx: AccountContext, user: User, input: { code: string; now?: Date }): Promise<string[]> {
+export async function confirmTotpEnrolment({ user, input, ...ctx }: ConfirmTotpEnrolmentOptions): Promise<string[]> {
   const now = input.now ?? new Date()
   await limitSecondFactorChecks(ctx, user.id)
   const key = user.totpEnabledAt ? null : keyOf(ctx, user)
@@ -119,7 +131,7 @@ export async function confirmTotpEnrolment(ctx: AccountContext, user: User, inpu
     await tx.insert(recoveryCodes).values(codes.map((code) => ({ userId: user.id, codeHash: recoveryHash(ctx, user.id, code) })))
   })
   ctx.logger.info({ event: 'auth.two_factor.enabled', userId: user.id }, 'second factor on')
-  await notify(ctx.db, user.id, 'two_factor_enabled')
+  await notify({ db: ctx.db, userId: user.id, kind: 'two_factor_enabled' })
   return codes
 }
 
@@ -150,22 +162,26 @@ async function spendSecondFactor(ctx: AccountContext, user: User, code: string, 
     .returning({ id: recoveryCodes.id })
   if (!used) return null
   ctx.logger.info(
-    { event: 'auth.two_factor.recovery_used', userId: user.id, count: await unusedRecoveryCodes(ctx, user.id) },
+    { event: 'auth.two_factor.recovery_used', userId: user.id, count: await unusedRecoveryCodes({ db: ctx.db, userId: user.id }) },
     'recovery code used',
   )
   return 'recovery'
 }
 
-export async function unusedRecoveryCodes(ctx: Pick<AccountContext, 'db'>, userId: string): Promise<number> {
-  const [row] = await ctx.db
+export type UnusedRecoveryCodesOptions = { db: Db; userId: string }
+
+export async function unusedRecoveryCodes({ db, userId }: UnusedRecoveryCodesOptions): Promise<number> {
+  const [row] = await db
     .select({ n: count() })
     .from(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)))
   return row?.n ?? 0
 }
 
+export type DisableTotpOptions = AccountContext & { user: User; input: { password: string; code: string; now?: Date } }
+
 /** Turns the factor off: the password and a code from the app (or a recovery code) both needed. */
-export async function disableTotp(ctx: AccountContext, user: User, input: { password: string; code: string; now?: Date }): Promise<void> {
+export async function disableTotp({ user, input, ...ctx }: DisableTotpOptions): Promise<void> {
   if (!user.totpEnabledAt) throw new DomainError(409, 'accounts.errors.twoFactorNotOn')
   if (!(await verifyPassword(user.passwordHash, input.password)))
     throw new DomainError(422, 'accounts.errors.passwordWrong', { password: ['accounts.errors.passwordWrong'] })
@@ -183,15 +199,17 @@ export async function disableTotp(ctx: AccountContext, user: User, input: { pass
     await tx.delete(loginChallenges).where(eq(loginChallenges.userId, user.id))
   })
   ctx.logger.info({ event: 'auth.two_factor.disabled', userId: user.id }, 'second factor off')
-  await notify(ctx.db, user.id, 'two_factor_disabled')
+  await notify({ db: ctx.db, userId: user.id, kind: 'two_factor_disabled' })
 }
+
+export type RemoveSecondFactorOptions = Pick<AccountContext, 'db' | 'logger'> & { input: { email: string } }
 
 /**
  * The operator's way back in for a teacher who lost both the phone and the recovery codes
  * (`npm run admin -- users:two-factor-off <email>`), after checking who is asking. False when
  * the account has no second factor.
  */
-export async function removeSecondFactor(ctx: Pick<AccountContext, 'db' | 'logger'>, input: { email: string }): Promise<boolean> {
+export async function removeSecondFactor({ input, ...ctx }: RemoveSecondFactorOptions): Promise<boolean> {
   const removed = await ctx.db.transaction(async (tx) => {
     const [user] = await tx
       .update(users)
@@ -205,12 +223,14 @@ export async function removeSecondFactor(ctx: Pick<AccountContext, 'db' | 'logge
   })
   if (!removed) return false
   ctx.logger.info({ event: 'auth.two_factor.disabled', userId: removed, reason: 'operator' }, 'second factor off')
-  await notify(ctx.db, removed, 'two_factor_disabled')
+  await notify({ db: ctx.db, userId: removed, kind: 'two_factor_disabled' })
   return true
 }
 
+export type StartLoginChallengeOptions = AccountContext & { userId: string; now?: Date }
+
 /** After the right password of an account with the factor on: a challenge token (ten minutes) instead of a session. */
-export async function startLoginChallenge(ctx: AccountContext, userId: string, now = new Date()): Promise<string> {
+export async function startLoginChallenge({ userId, now = new Date(), ...ctx }: StartLoginChallengeOptions): Promise<string> {
   const token = randomToken(32)
   await ctx.db.delete(loginChallenges).where(and(eq(loginChallenges.userId, userId), lt(loginChallenges.expiresAt, now)))
   await ctx.db.insert(loginChallenges).values({
@@ -225,8 +245,10 @@ export async function startLoginChallenge(ctx: AccountContext, userId: string, n
 
 const challengeExpired = () => new DomainError(422, 'accounts.errors.twoFactorExpired', { code: ['accounts.errors.twoFactorExpired'] })
 
+export type IsLoginChallengeOpenOptions = Pick<AccountContext, 'db' | 'env'> & { token: string; now?: Date }
+
 /** Whether a challenge token is still open (the code page shows the form, or sends back to log in). */
-export async function isLoginChallengeOpen(ctx: Pick<AccountContext, 'db' | 'env'>, token: string, now = new Date()): Promise<boolean> {
+export async function isLoginChallengeOpen({ token, now = new Date(), ...ctx }: IsLoginChallengeOpenOptions): Promise<boolean> {
   if (!token || token.length > 200) return false
   const [row] = await ctx.db
     .select({ id: loginChallenges.id })
@@ -238,11 +260,13 @@ export async function isLoginChallengeOpen(ctx: Pick<AccountContext, 'db' | 'env
   return Boolean(row)
 }
 
+export type CompleteLoginChallengeOptions = AccountContext & { input: { token: string; code: string; now?: Date } }
+
 /**
  * Ends a sign-in with its second factor: returns the user, whom the caller signs in. Five
  * wrong codes end the challenge (the password must be typed again).
  */
-export async function completeLoginChallenge(ctx: AccountContext, input: { token: string; code: string; now?: Date }): Promise<User> {
+export async function completeLoginChallenge({ input, ...ctx }: CompleteLoginChallengeOptions): Promise<User> {
   const now = input.now ?? new Date()
   if (!input.token || input.token.length > 200) throw challengeExpired()
   const [row] = await ctx.db

@@ -3,6 +3,11 @@ export function avatarUrl(avatarFile: string | null): string | null {
   return avatarFile ? `/files/${avatarFile}` : null
 }
 
+/** Where a school's logo is read from (the same store and route as the profile pictures). */
+export function schoolLogoUrl(logoFile: string | null): string | null {
+  return logoFile ? `/files/${logoFile}` : null
+}
+
 type Named = { username: string; fullNameAr: string | null; fullNameEn: string | null }
 
 /**

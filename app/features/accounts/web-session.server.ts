@@ -42,8 +42,10 @@ export function getCurrentSession(request: Request, context: RequestContext): Pr
   return found
 }
 
+export type StartWebSessionOptions = RequestContext & { request: Request; userId: string }
+
 /** Signs a device in: a new session id at every login. */
-export async function startWebSession(context: RequestContext, request: Request, userId: string): Promise<string> {
+export async function startWebSession({ request, userId, ...context }: StartWebSessionOptions): Promise<string> {
   const { token } = await createSession({
     db: context.db,
     secret: context.env.SESSION_SECRET,
@@ -63,9 +65,11 @@ export async function startWebSession(context: RequestContext, request: Request,
  */
 export const CLEAR_SITE_DATA = '"cache", "storage"'
 
-export async function endWebSession(context: RequestContext, request: Request): Promise<string> {
+export type EndWebSessionOptions = RequestContext & { request: Request }
+
+export async function endWebSession({ request, ...context }: EndWebSessionOptions): Promise<string> {
   const current = await getCurrentSession(request, context)
-  if (current) await revokeSession(context, { sessionId: current.sessionId, userId: current.user.id, reason: 'logout' })
+  if (current) await revokeSession({ ...context, sessionId: current.sessionId, userId: current.user.id, reason: 'logout' })
   return clearSessionCookie(context.env)
 }
 

@@ -41,12 +41,12 @@ describe('the session cookie', () => {
     const ctx = accountContext(testDb())
     const { user } = await createUser(ctx)
     const login = new Request('http://localhost/ar/login', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0' } })
-    const cookie = sentBack(await startWebSession(ctx, login, user.id))
+    const cookie = sentBack(await startWebSession({ ...ctx, request: login, userId: user.id }))
 
     const current = await getCurrentSession(requestWith(cookie), ctx)
     expect(current?.user.id).toBe(user.id)
 
-    const cleared = await endWebSession(ctx, requestWith(cookie))
+    const cleared = await endWebSession({ ...ctx, request: requestWith(cookie) })
     expect(cleared).toContain('Max-Age=0')
     expect(await getCurrentSession(requestWith(cookie), ctx)).toBeNull()
   })
@@ -56,8 +56,8 @@ describe('the session cookie', () => {
     const ctx = { ...base, env: { ...base.env, SESSION_IDLE_DAYS: 2 } }
     const { user } = await createUser(ctx)
     const day = 24 * 3600 * 1000
-    const recent = sentBack(await startWebSession(ctx, new Request('http://localhost/ar/login'), user.id))
-    const left = sentBack(await startWebSession(ctx, new Request('http://localhost/ar/login'), user.id))
+    const recent = sentBack(await startWebSession({ ...ctx, request: new Request('http://localhost/ar/login'), userId: user.id }))
+    const left = sentBack(await startWebSession({ ...ctx, request: new Request('http://localhost/ar/login'), userId: user.id }))
     const idOf = async (cookie: string) => (await getCurrentSession(requestWith(cookie), ctx))!.sessionId
     const [recentId, leftId] = [await idOf(recent), await idOf(left)]
     await ctx.db

@@ -39,6 +39,8 @@ export interface AnalysisEntry {
 /** Rows per insert: small enough that one batch is a few milliseconds of the event loop's time. */
 export const ENTRY_BATCH = 500
 
+export type SaveAnalysisOptions = { db: Db; input: SaveAnalysisInput; entries?: Iterable<AnalysisEntry> }
+
 /**
  * Saves an analysis: its row (report and what the kind keeps beside its entries), then its
  * entries in batches, each its own statement with a turn of the event loop between them, so
@@ -46,11 +48,7 @@ export const ENTRY_BATCH = 500
  * Until the last batch is in, the analysis is unfinished: never listed or read, and deleted if
  * a batch fails (or swept, if the process died meanwhile).
  */
-export async function saveAnalysis(
-  db: Db,
-  input: SaveAnalysisInput,
-  entries: Iterable<AnalysisEntry> = [],
-): Promise<{ id: string; createdAt: Date }> {
+export async function saveAnalysis({ db, input, entries = [] }: SaveAnalysisOptions): Promise<{ id: string; createdAt: Date }> {
   const [row] = await db
     .insert(analyses)
     .values({ ...input, title: cleanTitle(input.title), complete: false })
@@ -91,8 +89,10 @@ export async function saveAnalysis(
   return row
 }
 
+export type SweepUnfinishedAnalysesOptions = { db: Db; olderThanMs: number; now?: Date }
+
 /** Unfinished analyses older than `olderThanMs` (their upload's process died while storing): deleted. */
-export async function sweepUnfinishedAnalyses(db: Db, olderThanMs: number, now = new Date()): Promise<number> {
+export async function sweepUnfinishedAnalyses({ db, olderThanMs, now = new Date() }: SweepUnfinishedAnalysesOptions): Promise<number> {
   const gone = await db
     .delete(analyses)
     .where(and(eq(analyses.complete, false), lt(analyses.createdAt, new Date(now.getTime() - olderThanMs))))
@@ -100,8 +100,21 @@ export async function sweepUnfinishedAnalyses(db: Db, olderThanMs: number, now =
   return gone.length
 }
 
-/** Every entry of one list of an analysis, in order. The caller has found the analysis as its teacher's. */
-export async function analysisEntryData(db: Db, analysisId: string, part: number, filter: { warned?: boolean } = {}): Promise<unknown[]> {
+export type AnalysisEntryDataOptions = {
+  db: Db
+  analysisId: string
+  part: number
+  warned?: boolean
+  /** With `warned`, also the entries with this many unexcused days or more: students at a follow-up step, which a teacher's ladder may start below the first warning. */
+  unexcusedFrom?: number
+}
+
+/** Every entry of one list of an analysis (`warned`: only those with a warning), in order. The caller has found the analysis as its teacher's. */
+export async function analysisEntryData({ db, analysisId, part, warned, unexcusedFrom }: AnalysisEntryDataOptions): Promise<unknown[]> {
+  const atStep =
+    unexcusedFrom !== undefined && Number.isFinite(unexcusedFrom)
+      ? sql`(${analysisEntries.data}->>'unexcused')::int >= ${unexcusedFrom}`
+      : undefined
   const rows = await db
     .select({ data: analysisEntries.data })
     .from(analysisEntries)
@@ -109,18 +122,20 @@ export async function analysisEntryData(db: Db, analysisId: string, part: number
       and(
         eq(analysisEntries.analysisId, analysisId),
         eq(analysisEntries.part, part),
-        filter.warned ? gt(analysisEntries.warningLevel, 0) : undefined,
+        warned ? (atStep ? or(gt(analysisEntries.warningLevel, 0), atStep) : gt(analysisEntries.warningLevel, 0)) : undefined,
       ),
     )
     .orderBy(asc(analysisEntries.position))
   return rows.map((r) => r.data)
 }
 
+export type AnalysisEntriesByNameOptions = { db: Db; analysisId: string; part: number; key: string }
+
 /**
  * The entries whose name key is `key` or starts with `key` and a space (whole words), in order:
  * a prefix search on the name index, reading only the rows found.
  */
-export async function analysisEntriesByName(db: Db, analysisId: string, part: number, key: string): Promise<unknown[]> {
+export async function analysisEntriesByName({ db, analysisId, part, key }: AnalysisEntriesByNameOptions): Promise<unknown[]> {
   const prefix = `${key.replace(/[\\%_]/g, (ch) => `\\${ch}`)} %`
   const rows = await db
     .select({ data: analysisEntries.data })
@@ -136,13 +151,10 @@ export async function analysisEntriesByName(db: Db, analysisId: string, part: nu
   return rows.map((r) => r.data)
 }
 
+export type ListAnalysesOptions = { db: Db; userId: string; kind?: AnalysisKind; limit?: number }
+
 /** The teacher's analyses, newest first, without their reports; `limit` for a glance (her home shows the latest few). */
-export async function listAnalyses(
-  db: Db,
-  userId: string,
-  options: { kind?: AnalysisKind; limit?: number } = {},
-): Promise<AnalysisSummary[]> {
-  const { kind, limit } = options
+export async function listAnalyses({ db, userId, kind, limit }: ListAnalysesOptions): Promise<AnalysisSummary[]> {
   const query = db
     .select({
       id: analyses.id,
@@ -162,12 +174,14 @@ export async function listAnalyses(
 /** A saved analysis as its kind stores it: `kind` tells which report and records it holds. */
 export type StoredAnalysis = Omit<typeof analyses.$inferSelect, 'kind' | 'report' | 'records'> & (AbsenceStored | GradesStored)
 
+export type FindAnalysisOptions = { db: Db; userId: string; id: string }
+
 /**
  * One analysis of this teacher; another teacher's id, or a malformed one, is simply not found.
  * The JSON comes back as the kind's own types: this app wrote it (saveAnalysis), and this is
  * the one place its shape is taken on trust.
  */
-export async function findAnalysis(db: Db, userId: string, id: string): Promise<StoredAnalysis | null> {
+export async function findAnalysis({ db, userId, id }: FindAnalysisOptions): Promise<StoredAnalysis | null> {
   if (!isUuid(id)) return null
   const [row] = await db
     .select()
@@ -177,7 +191,9 @@ export async function findAnalysis(db: Db, userId: string, id: string): Promise<
   return (row as StoredAnalysis | undefined) ?? null
 }
 
-export async function renameAnalysis(db: Db, userId: string, id: string, title: string): Promise<boolean> {
+export type RenameAnalysisOptions = { db: Db; userId: string; id: string; title: string }
+
+export async function renameAnalysis({ db, userId, id, title }: RenameAnalysisOptions): Promise<boolean> {
   if (!isUuid(id)) return false
   const changed = await db
     .update(analyses)
@@ -187,8 +203,10 @@ export async function renameAnalysis(db: Db, userId: string, id: string, title: 
   return changed.length === 1
 }
 
+export type DeleteAnalysisOptions = { db: Db; userId: string; id: string }
+
 /** Deletes the analysis and with it every student record it held. */
-export async function deleteAnalysis(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteAnalysis({ db, userId, id }: DeleteAnalysisOptions): Promise<boolean> {
   if (!isUuid(id)) return false
   const gone = await db
     .delete(analyses)

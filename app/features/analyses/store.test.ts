@@ -46,31 +46,31 @@ describe('saved analyses', () => {
   it('keeps a teacher’s analyses apart from another’s, newest first, and lets only the owner rename and delete', async () => {
     const db = testDb().db
     const [a, b] = [await teacher(), await teacher()]
-    const first = await saveAnalysis(db, input(a.id, 'الأسبوع الأول'))
-    const second = await saveAnalysis(db, input(a.id, '  الأسبوع\nالثاني  '))
-    await saveAnalysis(db, input(b.id, 'someone else'))
+    const first = await saveAnalysis({ db, input: input(a.id, 'الأسبوع الأول') })
+    const second = await saveAnalysis({ db, input: input(a.id, '  الأسبوع\nالثاني  ') })
+    await saveAnalysis({ db, input: input(b.id, 'someone else') })
 
-    const mine = await listAnalyses(db, a.id)
+    const mine = await listAnalyses({ db, userId: a.id })
     expect(mine.map((x) => x.title)).toEqual(['الأسبوع الثاني', 'الأسبوع الأول'])
     expect(mine[0]).not.toHaveProperty('report')
-    expect((await findAnalysis(db, a.id, first.id))?.report).toEqual({ summary: { records: 60 } })
+    expect((await findAnalysis({ db, userId: a.id, id: first.id }))?.report).toEqual({ summary: { records: 60 } })
 
     // Another teacher, a malformed id: not found, nothing changed.
-    expect(await findAnalysis(db, b.id, first.id)).toBeNull()
-    expect(await findAnalysis(db, a.id, 'not-a-uuid')).toBeNull()
-    expect(await renameAnalysis(db, b.id, first.id, 'taken')).toBe(false)
-    expect(await deleteAnalysis(db, b.id, first.id)).toBe(false)
+    expect(await findAnalysis({ db, userId: b.id, id: first.id })).toBeNull()
+    expect(await findAnalysis({ db, userId: a.id, id: 'not-a-uuid' })).toBeNull()
+    expect(await renameAnalysis({ db, userId: b.id, id: first.id, title: 'taken' })).toBe(false)
+    expect(await deleteAnalysis({ db, userId: b.id, id: first.id })).toBe(false)
 
-    expect(await renameAnalysis(db, a.id, first.id, 'x'.repeat(500))).toBe(true)
-    expect((await findAnalysis(db, a.id, first.id))?.title).toHaveLength(200)
-    expect(await deleteAnalysis(db, a.id, second.id)).toBe(true)
-    expect(await listAnalyses(db, a.id)).toHaveLength(1)
+    expect(await renameAnalysis({ db, userId: a.id, id: first.id, title: 'x'.repeat(500) })).toBe(true)
+    expect((await findAnalysis({ db, userId: a.id, id: first.id }))?.title).toHaveLength(200)
+    expect(await deleteAnalysis({ db, userId: a.id, id: second.id })).toBe(true)
+    expect(await listAnalyses({ db, userId: a.id })).toHaveLength(1)
   })
 
   it('goes with the teacher’s account', async () => {
     const db = testDb().db
     const a = await teacher()
-    await saveAnalysis(db, input(a.id, 'to be deleted'))
+    await saveAnalysis({ db, input: input(a.id, 'to be deleted') })
     await db.delete(users).where(eq(users.id, a.id))
     expect(await db.select().from(analyses).where(eq(analyses.userId, a.id))).toEqual([])
   })
@@ -91,25 +91,25 @@ describe('saved analyses', () => {
       { part: 0, nameKey: 'عبد_الله 50% محمد', data: { i: 'underscore' } },
       { part: 0, nameKey: 'عبدxالله 50x محمد', data: { i: 'x' } },
     )
-    const saved = await saveAnalysis(db, input(a.id, 'كبير'), entries)
+    const saved = await saveAnalysis({ db, input: input(a.id, 'كبير'), entries })
 
-    const all = (await analysisEntryData(db, saved.id, 0)) as Array<{ i: number | string }>
+    const all = (await analysisEntryData({ db, analysisId: saved.id, part: 0 })) as Array<{ i: number | string }>
     expect(all.map((e) => e.i)).toEqual([...Array.from({ length: count }, (_v, i) => i), 'underscore', 'x'])
-    expect(await analysisEntryData(db, saved.id, 1)).toEqual([{ row: 'a' }, { row: 'b' }])
-    expect(((await analysisEntryData(db, saved.id, 0, { warned: true })) as Array<{ i: number }>).map((e) => e.i)).toEqual([
-      0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000,
-    ])
+    expect(await analysisEntryData({ db, analysisId: saved.id, part: 1 })).toEqual([{ row: 'a' }, { row: 'b' }])
+    expect(
+      ((await analysisEntryData({ db, analysisId: saved.id, part: 0, warned: true })) as Array<{ i: number }>).map((e) => e.i),
+    ).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000])
     // Whole words: `طالب 1` finds 1 and not 10–19 (`طالب 10 …`); the full key finds itself.
-    expect(await analysisEntriesByName(db, saved.id, 0, 'طالب 1')).toEqual([{ i: 1 }])
-    expect(await analysisEntriesByName(db, saved.id, 0, 'طالب 1 الاسم')).toEqual([{ i: 1 }])
-    expect(await analysisEntriesByName(db, saved.id, 0, 'طالب')).toHaveLength(count)
+    expect(await analysisEntriesByName({ db, analysisId: saved.id, part: 0, key: 'طالب 1' })).toEqual([{ i: 1 }])
+    expect(await analysisEntriesByName({ db, analysisId: saved.id, part: 0, key: 'طالب 1 الاسم' })).toEqual([{ i: 1 }])
+    expect(await analysisEntriesByName({ db, analysisId: saved.id, part: 0, key: 'طالب' })).toHaveLength(count)
     // `_` and `%` are letters of the name, not wildcards.
-    expect(await analysisEntriesByName(db, saved.id, 0, 'عبد_الله 50%')).toEqual([{ i: 'underscore' }])
-    expect(await analysisEntriesByName(db, saved.id, 0, 'عبد%')).toEqual([])
-    expect(await analysisEntriesByName(db, saved.id, 1, 'طالب 1')).toEqual([])
+    expect(await analysisEntriesByName({ db, analysisId: saved.id, part: 0, key: 'عبد_الله 50%' })).toEqual([{ i: 'underscore' }])
+    expect(await analysisEntriesByName({ db, analysisId: saved.id, part: 0, key: 'عبد%' })).toEqual([])
+    expect(await analysisEntriesByName({ db, analysisId: saved.id, part: 1, key: 'طالب 1' })).toEqual([])
 
     // Deleted with the analysis.
-    await deleteAnalysis(db, a.id, saved.id)
+    await deleteAnalysis({ db, userId: a.id, id: saved.id })
     expect(await db.select().from(analysisEntries).where(eq(analysisEntries.analysisId, saved.id))).toEqual([])
   })
 
@@ -120,7 +120,7 @@ describe('saved analyses', () => {
       for (let i = 0; i < ENTRY_BATCH + 1; i++) yield { part: 0, nameKey: `n ${i}`, data: { i } }
       throw new Error('the worker went away')
     }
-    await expect(saveAnalysis(db, input(a.id, 'half'), failing())).rejects.toThrow('the worker went away')
+    await expect(saveAnalysis({ db, input: input(a.id, 'half'), entries: failing() })).rejects.toThrow('the worker went away')
     expect(await db.select().from(analyses).where(eq(analyses.userId, a.id))).toEqual([])
 
     // A process that died between batches leaves an unfinished row: not listed, not found, swept once old.
@@ -129,10 +129,10 @@ describe('saved analyses', () => {
       .values({ ...input(a.id, 'left behind'), complete: false })
       .returning()
     await db.insert(analysisEntries).values({ analysisId: left!.id, part: 0, position: 0, nameKey: 'x', data: {} })
-    expect(await listAnalyses(db, a.id)).toEqual([])
-    expect(await findAnalysis(db, a.id, left!.id)).toBeNull()
-    expect(await sweepUnfinishedAnalyses(db, 60 * 60 * 1000)).toBe(0)
-    expect(await sweepUnfinishedAnalyses(db, 60 * 60 * 1000, new Date(Date.now() + 2 * 60 * 60 * 1000))).toBe(1)
+    expect(await listAnalyses({ db, userId: a.id })).toEqual([])
+    expect(await findAnalysis({ db, userId: a.id, id: left!.id })).toBeNull()
+    expect(await sweepUnfinishedAnalyses({ db, olderThanMs: 60 * 60 * 1000 })).toBe(0)
+    expect(await sweepUnfinishedAnalyses({ db, olderThanMs: 60 * 60 * 1000, now: new Date(Date.now() + 2 * 60 * 60 * 1000) })).toBe(1)
     expect(await db.select().from(analysisEntries).where(eq(analysisEntries.analysisId, left!.id))).toEqual([])
   })
 })

@@ -28,33 +28,37 @@ export function readLimits(env: UploadContext['env'], preferredSheets: readonly 
 /** Extensions a teacher may upload; the bytes still decide what the file is. */
 const UPLOAD_EXTENSIONS = new Set(['xlsx', 'xls', 'csv'])
 
+export type CheckUploadOptions = UploadContext & { userId: string; file: { name: string; size: number } | null }
+
 /**
  * Checks an upload before any parsing: a file is there, its name (if it has an extension) says
  * .xlsx, .xls or .csv, its size is within the limit, and the teacher has not uploaded too often. Throws
  * AnalysisError / DomainError with the message the page and the API show.
  */
-export async function checkUpload(ctx: UploadContext, userId: string, file: { name: string; size: number } | null) {
+export async function checkUpload({ userId, file, ...ctx }: CheckUploadOptions) {
   if (!file || file.size === 0) throw new AnalysisError('analyses.errors.noFile')
   const extension = /\.([^./\\]+)$/.exec(file.name)?.[1]?.toLowerCase()
   if (extension && !UPLOAD_EXTENSIONS.has(extension)) throw new AnalysisError('analyses.errors.invalidFormat')
   if (file.size > ctx.env.ANALYSIS_MAX_UPLOAD_MB * MB)
     throw new AnalysisError('analyses.errors.tooLarge', { values: { mb: ctx.env.ANALYSIS_MAX_UPLOAD_MB } }, 413)
-  const limit = await hitRateLimit(ctx.db, { key: `upload:${userId}`, limit: ctx.env.ANALYSIS_UPLOADS_PER_HOUR, windowSeconds: 3600 })
+  const limit = await hitRateLimit({ db: ctx.db, key: `upload:${userId}`, limit: ctx.env.ANALYSIS_UPLOADS_PER_HOUR, windowSeconds: 3600 })
   if (!limit.allowed) throw new DomainError(429, 'analyses.errors.rateLimited', undefined, limit.retryAfterSeconds)
+}
+
+export type AnalyseInWorkerOptions<K extends WorkerTaskName> = UploadContext & {
+  task: K
+  bytes: Uint8Array
+  /** What the task reads and how (its reader's limits, the kind's own settings). */
+  taskOptions: Parameters<typeof runInWorker<K>>[2]
 }
 
 /**
  * Runs a feature's worker task (read the sheet and analyse it) off the event loop, turning the
  * reader's refusals into the teacher's messages.
  */
-export async function analyseInWorker<K extends WorkerTaskName>(
-  ctx: UploadContext,
-  task: K,
-  bytes: Uint8Array,
-  options: Parameters<typeof runInWorker<K>>[2],
-) {
+export async function analyseInWorker<K extends WorkerTaskName>({ task, bytes, taskOptions, ...ctx }: AnalyseInWorkerOptions<K>) {
   try {
-    return await runInWorker(task, bytes, options)
+    return await runInWorker(task, bytes, taskOptions)
   } catch (error) {
     throw uploadError(ctx, error)
   }

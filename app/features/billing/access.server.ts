@@ -12,7 +12,7 @@ import { currentSubscription } from './subscriptions.server.ts'
  */
 export async function requireSubscriberPage(request: Request, context: RequestContext, lang: Lang) {
   const session = await requireUser(request, context, lang)
-  const subscription = await currentSubscription(context.db, session.user.id)
+  const subscription = await currentSubscription({ db: context.db, userId: session.user.id })
   if (!subscription)
     throw redirect(`/${lang}/packages`, { headers: { 'Set-Cookie': flashCookie('error', 'billing.errors.notSubscribed') } })
   return { ...session, subscription }

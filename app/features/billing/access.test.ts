@@ -11,7 +11,7 @@ import { SANDBOX_CARD_SUCCEEDS } from './gateways/sandbox.server.ts'
 import { settlePayment } from './settle-payment.server.ts'
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 async function thrown(promise: Promise<unknown>): Promise<Response> {
@@ -63,7 +63,7 @@ describe('the tools guard', () => {
     const ctx = testContext(testDb())
     const { user, request } = await signedInRequest(ctx)
     const gateway = sandboxFor(ctx)
-    const checkout = await startCheckout(ctx, gateway, { userId: user.id, packageId: 1, method: 'mada', lang: 'ar' })
+    const checkout = await startCheckout({ ...ctx, gateway, input: { userId: user.id, packageId: 1, method: 'mada', lang: 'ar' } })
     await gateway.submitCard(checkout.gatewayPaymentId, { number: SANDBOX_CARD_SUCCEEDS, name: 'A', expiry: '12/30', cvc: '123' })
     await gateway.confirm3ds(checkout.gatewayPaymentId)
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import type { RequestContext } from '#app/platform/context.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
 import { packages, payments } from '#app/platform/db/schema.ts'
 import { GatewayError, type PaymentGateway, type PaymentMethod, type PaymentSource } from './gateways/types.ts'
 import { currentSubscription } from './subscriptions.server.ts'
@@ -10,19 +11,20 @@ import { isUuid } from '#app/lib/ids.ts'
 
 export type CheckoutContext = Pick<RequestContext, 'db' | 'env' | 'logger'>
 
+export type StartCheckoutOptions = CheckoutContext & {
+  gateway: PaymentGateway
+  input: { userId: string; packageId: number; method: PaymentMethod; lang: Lang; source?: PaymentSource }
+}
+
 /**
  * Starts paying for a package: refused while a subscription is current (409), otherwise a
  * pending payment with its own idempotency key, then the gateway's payment. Returns where
  * the payer goes next.
  */
-export async function startCheckout(
-  ctx: CheckoutContext,
-  gateway: PaymentGateway,
-  input: { userId: string; packageId: number; method: PaymentMethod; lang: Lang; source?: PaymentSource },
-) {
+export async function startCheckout({ gateway, input, ...ctx }: StartCheckoutOptions) {
   if (!ctx.env.PAYMENT_METHODS.includes(input.method))
     throw new DomainError(422, 'billing.errors.method', { method: ['billing.errors.method'] })
-  if (await currentSubscription(ctx.db, input.userId)) throw new DomainError(409, 'billing.errors.alreadySubscribed')
+  if (await currentSubscription({ db: ctx.db, userId: input.userId })) throw new DomainError(409, 'billing.errors.alreadySubscribed')
   const [pkg] = await ctx.db
     .select()
     .from(packages)
@@ -74,10 +76,12 @@ export async function startCheckout(
   }
 }
 
+export type FindUserPaymentOptions = { db: Db; userId: string; paymentId: string }
+
 /** The payment of a teacher, by our id; another teacher's id is "not found". */
-export async function findUserPayment(ctx: Pick<RequestContext, 'db'>, userId: string, paymentId: string) {
+export async function findUserPayment({ db, userId, paymentId }: FindUserPaymentOptions) {
   if (!isUuid(paymentId)) return null
-  const [row] = await ctx.db
+  const [row] = await db
     .select()
     .from(payments)
     .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
@@ -100,16 +104,17 @@ function paymentRequest(env: CheckoutContext['env'], pkg: PackageRow, payment: P
   }
 }
 
+export type BrowserCheckoutForOptions = CheckoutContext & {
+  gateway: PaymentGateway
+  input: { userId: string; paymentId: string; lang: Lang }
+}
+
 /**
  * The payer's side of a browser-created payment: the teacher's own payment, still open, with
  * what their browser sends to the gateway. Null when there is nothing left to pay here.
  */
-export async function browserCheckoutFor(
-  ctx: CheckoutContext,
-  gateway: PaymentGateway,
-  input: { userId: string; paymentId: string; lang: Lang },
-) {
-  const payment = await findUserPayment(ctx, input.userId, input.paymentId)
+export async function browserCheckoutFor({ gateway, input, ...ctx }: BrowserCheckoutForOptions) {
+  const payment = await findUserPayment({ db: ctx.db, userId: input.userId, paymentId: input.paymentId })
   if (!payment || !gateway.browserCheckout || payment.gateway !== gateway.name) return { payment, checkout: null }
   if (payment.status !== 'initiated') return { payment, checkout: null }
   const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, payment.packageId)).limit(1)
@@ -117,15 +122,12 @@ export async function browserCheckoutFor(
   return { payment, pkg, checkout: gateway.browserCheckout(paymentRequest(ctx.env, pkg, payment, input.lang)) }
 }
 
+export type FindUserPaymentByGatewayIdOptions = { db: Db; userId: string; gateway: PaymentGateway['name']; gatewayPaymentId: string }
+
 /** The payment of a teacher by the gateway's id (the payer's return carries only that). */
-export async function findUserPaymentByGatewayId(
-  ctx: Pick<RequestContext, 'db'>,
-  userId: string,
-  gateway: PaymentGateway['name'],
-  gatewayPaymentId: string,
-) {
+export async function findUserPaymentByGatewayId({ db, userId, gateway, gatewayPaymentId }: FindUserPaymentByGatewayIdOptions) {
   if (!gatewayPaymentId || gatewayPaymentId.length > 200) return null
-  const [row] = await ctx.db
+  const [row] = await db
     .select()
     .from(payments)
     .where(and(eq(payments.gateway, gateway), eq(payments.gatewayPaymentId, gatewayPaymentId), eq(payments.userId, userId)))

@@ -27,7 +27,7 @@ const NOW = new Date('2026-11-22T10:00:00Z')
 const nextYear = String((NOW.getUTCFullYear() + 2) % 100).padStart(2, '0')
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 let fake: MoyasarFake
@@ -59,8 +59,12 @@ async function teacher() {
 async function openCheckout(method: 'creditcard' | 'stcpay' | 'applepay' = 'creditcard') {
   const ctx = testContext(testDb())
   const user = await teacher()
-  const started = await startCheckout(ctx, gateway(), { userId: user.id, packageId: 1, method, lang: 'ar' })
-  const { checkout } = await browserCheckoutFor(ctx, gateway(), { userId: user.id, paymentId: started.paymentId, lang: 'ar' })
+  const started = await startCheckout({ ...ctx, gateway: gateway(), input: { userId: user.id, packageId: 1, method, lang: 'ar' } })
+  const { checkout } = await browserCheckoutFor({
+    ...ctx,
+    gateway: gateway(),
+    input: { userId: user.id, paymentId: started.paymentId, lang: 'ar' },
+  })
   if (!checkout) throw new Error('no browser checkout')
   return { ctx, user, started, checkout }
 }
@@ -139,7 +143,10 @@ describe('a payment the browser creates at Moyasar', () => {
     const [invs] = await ctx.db.select({ n: count() }).from(invoices).where(eq(invoices.userId, user.id))
     expect([subs?.n, invs?.n]).toEqual([1, 1])
     // Paid: the page has nothing left to offer.
-    expect((await browserCheckoutFor(ctx, gateway(), { userId: user.id, paymentId: started.paymentId, lang: 'ar' })).checkout).toBeNull()
+    expect(
+      (await browserCheckoutFor({ ...ctx, gateway: gateway(), input: { userId: user.id, paymentId: started.paymentId, lang: 'ar' } }))
+        .checkout,
+    ).toBeNull()
   })
 
   it('a declined card comes back failed and settles as failed', async () => {

@@ -7,8 +7,10 @@ import { invoices } from '#app/platform/db/schema.ts'
 import { renderInvoicePdf } from './invoice-pdf.server.ts'
 import { isUuid } from '#app/lib/ids.ts'
 
+export type FindUserInvoiceOptions = { db: Db; userId: string; invoiceId: string }
+
 /** A teacher's invoice; another teacher's id, or any other string, is simply not found. */
-export async function findUserInvoice(db: Db, userId: string, invoiceId: string) {
+export async function findUserInvoice({ db, userId, invoiceId }: FindUserInvoiceOptions) {
   if (!isUuid(invoiceId)) return null
   const [row] = await db
     .select()
@@ -27,7 +29,9 @@ export async function findInvoiceById({ db, invoiceId }: FindInvoiceByIdOptions)
   return row ?? null
 }
 
-export async function listUserInvoices(db: Db, userId: string) {
+export type ListUserInvoicesOptions = { db: Db; userId: string }
+
+export async function listUserInvoices({ db, userId }: ListUserInvoicesOptions) {
   return db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.issuedAt))
 }
 

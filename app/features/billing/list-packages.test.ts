@@ -13,8 +13,8 @@ describe('packages', () => {
   })
 
   it('seeds three packages once, the year as best seller', async () => {
-    expect(await seedPackages(testDb().db)).toBe(3)
-    expect(await seedPackages(testDb().db)).toBe(0)
+    expect(await seedPackages({ db: testDb().db })).toBe(3)
+    expect(await seedPackages({ db: testDb().db })).toBe(0)
     const list = await listPackages({ db: testDb().db, lang: 'en', vatRateBasisPoints: 1500 })
     expect(list.map((p) => p.months)).toEqual([1, 4, 12])
     expect(list.filter((p) => p.isBestSeller).map((p) => p.months)).toEqual([12])

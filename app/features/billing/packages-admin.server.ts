@@ -12,7 +12,9 @@ export function parsePrice(text: string): number | null {
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
 }
 
-export async function listAllPackages(db: Db) {
+export type ListAllPackagesOptions = { db: Db }
+
+export async function listAllPackages({ db }: ListAllPackagesOptions) {
   return db.select().from(packages).orderBy(asc(packages.sortOrder), asc(packages.id))
 }
 
@@ -28,8 +30,10 @@ export type PackageFields = {
   sortOrder?: number
 }
 
+export type AddPackageOptions = { db: Db; fields: PackageFields }
+
 /** Adds a package; marking it best seller unmarks the others (one best seller at a time). */
-export async function addPackage(db: Db, fields: PackageFields) {
+export async function addPackage({ db, fields }: AddPackageOptions) {
   return db.transaction(async (tx) => {
     if (fields.isBestSeller) await tx.update(packages).set({ isBestSeller: false })
     const [row] = await tx.insert(packages).values(fields).returning()
@@ -37,7 +41,9 @@ export async function addPackage(db: Db, fields: PackageFields) {
   })
 }
 
-export async function updatePackage(db: Db, slug: string, fields: Partial<PackageFields> & { isActive?: boolean }) {
+export type UpdatePackageOptions = { db: Db; slug: string; fields: Partial<PackageFields> & { isActive?: boolean } }
+
+export async function updatePackage({ db, slug, fields }: UpdatePackageOptions) {
   return db.transaction(async (tx) => {
     if (fields.isBestSeller) await tx.update(packages).set({ isBestSeller: false })
     const [row] = await tx
@@ -90,7 +96,7 @@ export type CreatePackageOptions = { db: Db; form: PackageForm }
 export async function createPackage({ db, form }: CreatePackageOptions): Promise<PackageRow> {
   if (await slugTaken(db, form.slug))
     throw new DomainError(409, 'billing.admin.errors.slugTaken', { slug: ['billing.admin.errors.slugTaken'] })
-  const row = await addPackage(db, fieldsOf(form))
+  const row = await addPackage({ db, fields: fieldsOf(form) })
   if (!row) throw new Error('package insert returned no row')
   return row
 }
@@ -111,7 +117,7 @@ export async function editPackage({ db, packageId, form }: EditPackageOptions): 
   if (!before) throw new DomainError(404, 'billing.errors.packageNotFound')
   if (await slugTaken(db, form.slug, packageId))
     throw new DomainError(409, 'billing.admin.errors.slugTaken', { slug: ['billing.admin.errors.slugTaken'] })
-  const after = await updatePackage(db, before.slug, fieldsOf(form))
+  const after = await updatePackage({ db, slug: before.slug, fields: fieldsOf(form) })
   if (!after) throw new DomainError(404, 'billing.errors.packageNotFound')
   return { before, after }
 }

@@ -16,13 +16,13 @@ describe('package administration', () => {
 
   it('adds, updates and deactivates, with one best seller at a time', async () => {
     const db = testDb().db
-    await addPackage(db, { slug: 'a', nameAr: 'أ', nameEn: 'A', priceHalalas: 1000, months: 1, isBestSeller: true })
-    await addPackage(db, { slug: 'b', nameAr: 'ب', nameEn: 'B', priceHalalas: 2000, months: 2, isBestSeller: true })
-    let all = await listAllPackages(db)
+    await addPackage({ db, fields: { slug: 'a', nameAr: 'أ', nameEn: 'A', priceHalalas: 1000, months: 1, isBestSeller: true } })
+    await addPackage({ db, fields: { slug: 'b', nameAr: 'ب', nameEn: 'B', priceHalalas: 2000, months: 2, isBestSeller: true } })
+    let all = await listAllPackages({ db })
     expect(all.filter((p) => p.isBestSeller).map((p) => p.slug)).toEqual(['b'])
-    await updatePackage(db, 'a', { priceHalalas: 1500, isActive: false })
-    all = await listAllPackages(db)
+    await updatePackage({ db, slug: 'a', fields: { priceHalalas: 1500, isActive: false } })
+    all = await listAllPackages({ db })
     expect(all.find((p) => p.slug === 'a')).toMatchObject({ priceHalalas: 1500, isActive: false })
-    expect(await updatePackage(db, 'missing', { months: 3 })).toBeNull()
+    expect(await updatePackage({ db, slug: 'missing', fields: { months: 3 } })).toBeNull()
   })
 })

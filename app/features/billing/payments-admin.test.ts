@@ -18,7 +18,7 @@ import { settlePayment } from './settle-payment.server.ts'
 // The operator area's billing: finding payments, one payment's documents, and packages.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 let n = 0
@@ -30,7 +30,7 @@ async function paidTeacher(email: string, packageId = 1) {
     .returning()
   const ctx = testContext(testDb())
   const gateway = sandboxFor(ctx)
-  const checkout = await startCheckout(ctx, gateway, { userId: user!.id, packageId, method: 'mada', lang: 'ar' })
+  const checkout = await startCheckout({ ...ctx, gateway, input: { userId: user!.id, packageId, method: 'mada', lang: 'ar' } })
   await gateway.submitCard(checkout.gatewayPaymentId, { number: SANDBOX_CARD_SUCCEEDS, name: 'N', expiry: '12/30', cvc: '123' })
   await gateway.confirm3ds(checkout.gatewayPaymentId)
   await settlePayment({ db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })

@@ -23,7 +23,7 @@ import { readZatcaQr } from './zatca-qr.ts'
 // = 435 VAT, 3,335 in all; 2 Term 9,900 + 1,485 = 11,385.
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 const SECRET = 'sk_test_refunds'
@@ -59,7 +59,7 @@ async function paidThroughSandbox(packageId = 1) {
   const user = await teacher()
   const ctx = testContext(testDb())
   const gateway = sandboxFor(ctx)
-  const checkout = await startCheckout(ctx, gateway, { userId: user.id, packageId, method: 'creditcard', lang: 'en' })
+  const checkout = await startCheckout({ ...ctx, gateway, input: { userId: user.id, packageId, method: 'creditcard', lang: 'en' } })
   await gateway.submitCard(checkout.gatewayPaymentId, { number: SANDBOX_CARD_SUCCEEDS, name: 'Noura', expiry: '12/30', cvc: '123' })
   await gateway.confirm3ds(checkout.gatewayPaymentId)
   const settled = await settlePayment({
@@ -94,7 +94,7 @@ async function paidThroughMoyasar(packageId = 1) {
   const ctx = moyasarContext()
   const gateway = gatewayFor(ctx, 'en')
   const source = { type: 'creditcard' as const, name: 'Noura Alqahtani', number: '4111111111111111', month: 12, year: 2030, cvc: '123' }
-  const checkout = await startCheckout(ctx, gateway, { userId: user.id, packageId, method: 'creditcard', lang: 'en', source })
+  const checkout = await startCheckout({ ...ctx, gateway, input: { userId: user.id, packageId, method: 'creditcard', lang: 'en', source } })
   // The payer's browser passes 3-D Secure at the gateway.
   await fetch(checkout.redirectUrl ?? '', { redirect: 'manual' })
   const settled = await settlePayment({
@@ -133,7 +133,7 @@ describe('refundPayment through the sandbox', () => {
   it('gives the money back, issues a credit note reversing the invoice, leaves the invoice as it was and ends the subscription', async () => {
     const paid = await paidThroughSandbox(2)
     const invoiceBefore = await invoiceOf(paid.paymentId)
-    expect(await currentSubscription(paid.ctx.db, paid.user.id)).not.toBeNull()
+    expect(await currentSubscription({ db: paid.ctx.db, userId: paid.user.id })).not.toBeNull()
     const now = new Date()
 
     const { creditNote } = await refundWith(paid, now)
@@ -164,7 +164,7 @@ describe('refundPayment through the sandbox', () => {
     // The subscription it bought ends at the refund, so the tools close.
     const [sub] = await paid.ctx.db.select().from(subscriptions).where(eq(subscriptions.paymentId, paid.paymentId))
     expect(sub?.endsAt.toISOString()).toBe(now.toISOString())
-    expect(await currentSubscription(paid.ctx.db, paid.user.id, new Date(now.getTime() + 1))).toBeNull()
+    expect(await currentSubscription({ db: paid.ctx.db, userId: paid.user.id, now: new Date(now.getTime() + 1) })).toBeNull()
     // The teacher is told, and sees the credit note among her own.
     const kinds = await paid.ctx.db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.userId, paid.user.id))
     expect(kinds.map((k) => k.kind)).toContain('payment_refunded')
@@ -229,7 +229,7 @@ describe('refundPayment through the sandbox', () => {
     const [payment] = await paid.ctx.db.select().from(payments).where(eq(payments.id, paid.paymentId))
     expect(payment?.status).toBe('paid')
     expect(await creditNotesOf(paid.paymentId)).toHaveLength(0)
-    expect(await currentSubscription(paid.ctx.db, paid.user.id)).not.toBeNull()
+    expect(await currentSubscription({ db: paid.ctx.db, userId: paid.user.id })).not.toBeNull()
     // Later, with the gateway back, the refund goes through.
     expect((await refundWith(paid)).creditNote.total).toBe(-3335)
   })
@@ -240,7 +240,11 @@ describe('refundPayment through the sandbox', () => {
     expect(other).toMatchObject({ status: 409, messageKey: 'billing.refund.errors.otherGateway' })
     const user = await teacher()
     const ctx = testContext(testDb())
-    const pending = await startCheckout(ctx, sandboxFor(ctx), { userId: user.id, packageId: 1, method: 'mada', lang: 'ar' })
+    const pending = await startCheckout({
+      ...ctx,
+      gateway: sandboxFor(ctx),
+      input: { userId: user.id, packageId: 1, method: 'mada', lang: 'ar' },
+    })
     expect(await domainError(refundWith({ ctx, gateway: sandboxFor(ctx), paymentId: pending.paymentId }))).toMatchObject({
       status: 409,
       messageKey: 'billing.refund.errors.notRefundable',

@@ -14,7 +14,7 @@ import { currentSubscription, requireSubscription } from './subscriptions.server
 import { readZatcaQr } from './zatca-qr.ts'
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 let n = 0
@@ -36,7 +36,7 @@ async function teacher() {
 async function pay(userId: string, card = SANDBOX_CARD_SUCCEEDS, packageId = 1) {
   const ctx = testContext(testDb())
   const gateway = sandboxFor(ctx)
-  const checkout = await startCheckout(ctx, gateway, { userId, packageId, method: 'creditcard', lang: 'en' })
+  const checkout = await startCheckout({ ...ctx, gateway, input: { userId, packageId, method: 'creditcard', lang: 'en' } })
   await gateway.submitCard(checkout.gatewayPaymentId, { number: card, name: 'Noura', expiry: '12/30', cvc: '123' })
   const callback = new URL(await gateway.confirm3ds(checkout.gatewayPaymentId))
   return { ctx, gateway, checkout, callback }
@@ -61,7 +61,7 @@ describe('settlePayment', () => {
     expect(invs).toHaveLength(1)
     const [notes] = await ctx.db.select({ n: count() }).from(notifications).where(eq(notifications.userId, user.id))
     expect(notes?.n).toBe(1)
-    expect(await currentSubscription(ctx.db, user.id)).not.toBeNull()
+    expect(await currentSubscription({ db: ctx.db, userId: user.id })).not.toBeNull()
     const invoice = invs[0]!
     expect(invoice.total).toBe(invoice.price + invoice.vat)
     expect(readZatcaQr(invoice.qr)).toEqual([
@@ -77,7 +77,9 @@ describe('settlePayment', () => {
     const user = await teacher()
     const { ctx, gateway, checkout } = await pay(user.id)
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
-    await expect(startCheckout(ctx, gateway, { userId: user.id, packageId: 2, method: 'mada', lang: 'ar' })).rejects.toMatchObject({
+    await expect(
+      startCheckout({ ...ctx, gateway, input: { userId: user.id, packageId: 2, method: 'mada', lang: 'ar' } }),
+    ).rejects.toMatchObject({
       status: 409,
       messageKey: 'billing.errors.alreadySubscribed',
     })
@@ -88,7 +90,7 @@ describe('settlePayment', () => {
     const ctx = testContext(testDb())
     const limited = { ...ctx, env: { ...ctx.env, PAYMENT_METHODS: ['mada' as const] } }
     await expect(
-      startCheckout(limited, sandboxFor(limited), { userId: user.id, packageId: 1, method: 'stcpay', lang: 'en' }),
+      startCheckout({ ...limited, gateway: sandboxFor(limited), input: { userId: user.id, packageId: 1, method: 'stcpay', lang: 'en' } }),
     ).rejects.toMatchObject({ status: 422, fields: { method: ['billing.errors.method'] } })
   })
 
@@ -106,7 +108,10 @@ describe('settlePayment', () => {
     expect(result?.status).toBe('failed')
     expect(await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))).toHaveLength(0)
     expect(await ctx.db.select().from(invoices).where(eq(invoices.userId, user.id))).toHaveLength(0)
-    await expect(requireSubscription(ctx.db, user.id)).rejects.toMatchObject({ status: 403, messageKey: 'billing.errors.notSubscribed' })
+    await expect(requireSubscription({ db: ctx.db, userId: user.id })).rejects.toMatchObject({
+      status: 403,
+      messageKey: 'billing.errors.notSubscribed',
+    })
   })
 
   it('does not trust a gateway payment whose amount differs', async () => {
@@ -149,7 +154,7 @@ describe('settlePayment', () => {
       .where(eq(payments.id, checkout.paymentId))
     const result = await reconcilePayments({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger })
     expect(result.settled).toBeGreaterThanOrEqual(1)
-    expect(await currentSubscription(ctx.db, user.id)).not.toBeNull()
+    expect(await currentSubscription({ db: ctx.db, userId: user.id })).not.toBeNull()
   })
 
   it('keeps invoices append-only, and keeps them when the account is deleted', async () => {
@@ -203,8 +208,8 @@ describe('settlePayment', () => {
     const { ctx, gateway, checkout } = await pay(user.id)
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
     const [sub] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))
-    expect(await currentSubscription(ctx.db, user.id, new Date(sub!.endsAt.getTime() - 1000))).not.toBeNull()
-    expect(await currentSubscription(ctx.db, user.id, sub!.endsAt)).toBeNull()
+    expect(await currentSubscription({ db: ctx.db, userId: user.id, now: new Date(sub!.endsAt.getTime() - 1000) })).not.toBeNull()
+    expect(await currentSubscription({ db: ctx.db, userId: user.id, now: sub!.endsAt })).toBeNull()
   })
 })
 
@@ -216,11 +221,11 @@ describe('subscription notifications', () => {
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
     const [sub] = await ctx.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))
     const sixDaysBefore = new Date(sub!.endsAt.getTime() - 6 * 24 * 3600 * 1000)
-    await notifySubscriptionEndings(ctx.db, sixDaysBefore)
-    await notifySubscriptionEndings(ctx.db, sixDaysBefore)
+    await notifySubscriptionEndings({ db: ctx.db, now: sixDaysBefore })
+    await notifySubscriptionEndings({ db: ctx.db, now: sixDaysBefore })
     const afterEnd = new Date(sub!.endsAt.getTime() + 3600 * 1000)
-    await notifySubscriptionEndings(ctx.db, afterEnd)
-    await notifySubscriptionEndings(ctx.db, afterEnd)
+    await notifySubscriptionEndings({ db: ctx.db, now: afterEnd })
+    await notifySubscriptionEndings({ db: ctx.db, now: afterEnd })
     const kinds = (await ctx.db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.userId, user.id)))
       .map((r) => r.kind)
       .toSorted()

@@ -6,8 +6,10 @@ import { DomainError } from '#app/lib/errors.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { creditNotes, invoices, notifications, packages, payments, subscriptions } from '#app/platform/db/schema.ts'
 
+export type CurrentSubscriptionOptions = { db: Db; userId: string; now?: Date }
+
 /** The subscription in force now, if any (the latest-ending one). */
-export async function currentSubscription(db: Db, userId: string, now = new Date()) {
+export async function currentSubscription({ db, userId, now = new Date() }: CurrentSubscriptionOptions) {
   const [row] = await db
     .select({ id: subscriptions.id, startsAt: subscriptions.startsAt, endsAt: subscriptions.endsAt, packageId: subscriptions.packageId })
     .from(subscriptions)
@@ -17,12 +19,14 @@ export async function currentSubscription(db: Db, userId: string, now = new Date
   return row ?? null
 }
 
+export type RequireSubscriptionOptions = CurrentSubscriptionOptions
+
 /**
  * The one guard of the tools (absence, grades, tests), for pages and the API alike: a current
  * subscription, or 403 with the product's message.
  */
-export async function requireSubscription(db: Db, userId: string, now = new Date()) {
-  const current = await currentSubscription(db, userId, now)
+export async function requireSubscription({ db, userId, now = new Date() }: RequireSubscriptionOptions) {
+  const current = await currentSubscription({ db, userId, now })
   if (!current) throw new DomainError(403, 'billing.errors.notSubscribed')
   return current
 }
@@ -40,7 +44,9 @@ export type SubscriptionView = {
   creditNote: { id: string; serial: string } | null
 }
 
-export async function listSubscriptions(db: Db, userId: string, lang: Lang, now = new Date()): Promise<SubscriptionView[]> {
+export type ListSubscriptionsOptions = { db: Db; userId: string; lang: Lang; now?: Date }
+
+export async function listSubscriptions({ db, userId, lang, now = new Date() }: ListSubscriptionsOptions): Promise<SubscriptionView[]> {
   const rows = await db
     .select({
       id: subscriptions.id,
@@ -101,11 +107,16 @@ export function subscriptionToJson(s: SubscriptionView): Wire<typeof subscriptio
   }
 }
 
+export type NotifySubscriptionEndingsOptions = { db: Db; now?: Date }
+
 /**
  * Sends "ends in 7 days" and "has ended" notifications, each once per subscription (the
  * timestamps are set in the same statement that selects, so two processes never both send).
  */
-export async function notifySubscriptionEndings(db: Db, now = new Date()): Promise<{ ending: number; ended: number }> {
+export async function notifySubscriptionEndings({
+  db,
+  now = new Date(),
+}: NotifySubscriptionEndingsOptions): Promise<{ ending: number; ended: number }> {
   const inSevenDays = new Date(now.getTime() + 7 * 24 * 3600 * 1000)
   const ending = await db
     .update(subscriptions)

@@ -11,11 +11,7 @@ export type SendContactMessageResult = { ok: true; id: string } | { ok: false; r
 
 /** Stores a message from the contact form or the API, at most five an hour from one address. */
 export async function sendContactMessage({ db, input, lang, clientIp }: SendContactMessageOptions): Promise<SendContactMessageResult> {
-  const limit = await hitRateLimit(db, {
-    key: `contact:ip:${clientIp}`,
-    limit: CONTACT_LIMIT_PER_HOUR,
-    windowSeconds: 3600,
-  })
+  const limit = await hitRateLimit({ db, key: `contact:ip:${clientIp}`, limit: CONTACT_LIMIT_PER_HOUR, windowSeconds: 3600 })
   if (!limit.allowed) return { ok: false, reason: 'rate_limited', retryAfterSeconds: limit.retryAfterSeconds }
   const [row] = await db
     .insert(contactMessages)

@@ -510,17 +510,21 @@ async function renderInProcess(
  * The test as the print page (its page count), its preview (SVG) or its PDF need it, in a render
  * process, never on the event loop. Each answer is cached by content, and the render process's
  * typst keeps the layout it computed, so the page count, the SVG and the PDF of one test lay it
- * out once. A test over EXAM_LIMITS.pagesPerCopy pages a copy, or past the render's time or
- * memory budget, is refused with a DomainError naming the limit.
+ * out once. A test whose copy is over EXAM_LIMITS.pagesPerCopy pages, or a print past the render's
+ * time or memory budget, is refused with a DomainError naming the limit.
  */
 export async function renderExamPrint(exam: ExamRecord, options: ExamPrintOptions, output: ExamPrintOutput): Promise<ExamPrint> {
   // The key and the versions print the same questions: a test whose plain copy is already too
   // long is refused at the cost of laying out that one copy, not eight.
-  if (options.answers || options.versions)
-    await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined }, 'pages')
+  const isCopy = !options.answers && !options.versions
+  if (!isCopy) await renderExamPrint(exam, { ...options, answers: false, versions: null, seed: undefined }, 'pages')
   const { data, files } = examPrintData(exam, options)
   const rendered = await renderInProcess(template, { exam: JSON.stringify(data) }, files, output)
-  if (rendered.pages > EXAM_LIMITS.pagesPerCopy * data.documents.length) throw new DomainError(422, 'exams.errors.tooManyPages')
+  // The limit is the copy's (a teacher shortens the test, not its key): a key writes its answers
+  // in, so a copy of exactly 50 pages may have a key of a few more. Keys and versions are bounded
+  // by their copy, checked above, and by the render's own budgets; twice the pages is only a guard.
+  const allowed = EXAM_LIMITS.pagesPerCopy * data.documents.length * (isCopy ? 1 : 2)
+  if (rendered.pages > allowed) throw new DomainError(422, 'exams.errors.tooManyPages')
   return rendered
 }
 
@@ -543,13 +547,22 @@ export function examPrintErrorPage(lang: Lang, error: DomainError): Response {
   return new Response(html, { status: error.status, headers })
 }
 
-export type ExamPrintRequest = ExamPrintKind & { db: Db; files: FileStore; userId: string; lang: Lang }
+export type ExamPrintRequest = ExamPrintKind & { exam: ExamRecord; db: Db; files: FileStore; userId: string; lang: Lang }
 
 /** Reads the test's images (the teacher's own) for printing it. */
-export async function examPrintOptions(exam: ExamRecord, request: ExamPrintRequest): Promise<ExamPrintOptions> {
+export async function examPrintOptions({
+  exam,
+  db,
+  files,
+  userId,
+  lang,
+  answers,
+  versions,
+  seed,
+}: ExamPrintRequest): Promise<ExamPrintOptions> {
   const ids = exam.questions.flatMap((q) => (q.image ? [q.image] : []))
-  const images = await readExamImages(request.db, request.files, request.userId, ids)
-  return { lang: request.lang, answers: request.answers, versions: request.versions, seed: request.seed, images }
+  const images = await readExamImages({ db, files, userId, ids })
+  return { lang, answers, versions, seed, images }
 }
 
 /** `مادة العلوم - نموذج الإجابة.pdf`: the title and what the file holds, safe as a file name anywhere. */

@@ -53,7 +53,7 @@ export type StoreExamImageOptions = { db: Db; files: FileStore; userId: string; 
 
 /** `POST uploads/images` and the editor's upload: checks, re-encodes and stores one question image. */
 export async function storeExamImage({ db, files, userId, data, now = new Date() }: StoreExamImageOptions): Promise<StoredExamImage> {
-  const limit = await hitRateLimit(db, { key: `exam-image:${userId}`, limit: EXAM_IMAGE_UPLOADS_PER_HOUR, windowSeconds: 3600, now })
+  const limit = await hitRateLimit({ db, key: `exam-image:${userId}`, limit: EXAM_IMAGE_UPLOADS_PER_HOUR, windowSeconds: 3600, now })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
   if (data.length === 0) throw invalid('exams.errors.imageMissing')
   if (data.length > EXAM_IMAGE_MAX_BYTES) throw invalid('exams.errors.imageSize', 413)
@@ -69,25 +69,31 @@ export async function storeExamImage({ db, files, userId, data, now = new Date()
   const id = randomUUID()
   const fileKey = `exam-images/${id}.${encoded.contentType === 'image/png' ? 'png' : 'jpg'}`
   // The file first, then its row: a row never points at a file that was not stored.
-  await storeThenRecord(files, fileKey, encoded.bytes, () =>
-    db.insert(examImages).values({
-      id,
-      userId,
-      fileKey,
-      contentType: encoded.contentType,
-      width: encoded.width,
-      height: encoded.height,
-      bytes: encoded.bytes.length,
-    }),
-  )
+  await storeThenRecord({
+    files,
+    key: fileKey,
+    data: encoded.bytes,
+    record: () =>
+      db.insert(examImages).values({
+        id,
+        userId,
+        fileKey,
+        contentType: encoded.contentType,
+        width: encoded.width,
+        height: encoded.height,
+        bytes: encoded.bytes.length,
+      }),
+  })
   await pruneExamImages({ db, files, userId, olderThan: new Date(now.getTime() - UNUSED_FOR_MS) })
   return { id, width: encoded.width, height: encoded.height, contentType: encoded.contentType }
 }
 
 export type ExamImageFile = { id: string; contentType: 'image/png' | 'image/jpeg'; width: number; height: number; data: Buffer }
 
+export type ReadExamImageOptions = { db: Db; files: FileStore; userId: string; id: string }
+
 /** One of the teacher's images with its bytes; another teacher's (or a removed one) is not found. */
-export async function readExamImage(db: Db, files: FileStore, userId: string, id: string): Promise<ExamImageFile | null> {
+export async function readExamImage({ db, files, userId, id }: ReadExamImageOptions): Promise<ExamImageFile | null> {
   if (!isUuid(id)) return null
   const [row] = await db
     .select()
@@ -99,16 +105,13 @@ export async function readExamImage(db: Db, files: FileStore, userId: string, id
   return data ? { id: row.id, contentType: row.contentType, width: row.width, height: row.height, data } : null
 }
 
+export type ReadExamImagesOptions = { db: Db; files: FileStore; userId: string; ids: readonly string[] }
+
 /** The images a test shows, read once for its PDF: id → file. Missing ones are left out (the PDF prints without them). */
-export async function readExamImages(
-  db: Db,
-  files: FileStore,
-  userId: string,
-  ids: readonly string[],
-): Promise<Map<string, ExamImageFile>> {
+export async function readExamImages({ db, files, userId, ids }: ReadExamImagesOptions): Promise<Map<string, ExamImageFile>> {
   const out = new Map<string, ExamImageFile>()
   for (const id of new Set(ids)) {
-    const image = await readExamImage(db, files, userId, id)
+    const image = await readExamImage({ db, files, userId, id })
     if (image) out.set(id, image)
   }
   return out

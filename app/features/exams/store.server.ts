@@ -87,7 +87,7 @@ async function dropUnused(tx: Tx, userId: string, candidates: readonly string[])
 
 async function removeFiles(files: FileStore, keys: readonly string[]) {
   // After the commit: a file left behind by a crash here is only unused bytes, never a broken test.
-  await discardFiles(files, keys)
+  await discardFiles({ files, keys })
 }
 
 export type CreateExamOptions = { db: Db; userId: string; exam: ExamInput }
@@ -104,8 +104,10 @@ export async function createExam({ db, userId, exam }: CreateExamOptions): Promi
   })
 }
 
+export type ListExamsOptions = { db: Db; userId: string; limit?: number }
+
 /** The teacher's tests, newest first, without their questions; `limit` for a glance (her home shows the latest few). */
-export async function listExams(db: Db, userId: string, options: { limit?: number } = {}): Promise<ExamSummary[]> {
+export async function listExams({ db, userId, limit }: ListExamsOptions): Promise<ExamSummary[]> {
   const query = db
     .select({
       id: exams.id,
@@ -121,10 +123,12 @@ export async function listExams(db: Db, userId: string, options: { limit?: numbe
     .from(exams)
     .where(eq(exams.userId, userId))
     .orderBy(desc(exams.createdAt), desc(exams.id))
-  return options.limit === undefined ? query : query.limit(options.limit)
+  return limit === undefined ? query : query.limit(limit)
 }
 
-export async function findExam(db: Db, userId: string, id: string): Promise<ExamRecord | null> {
+export type FindExamOptions = { db: Db; userId: string; id: string }
+
+export async function findExam({ db, userId, id }: FindExamOptions): Promise<ExamRecord | null> {
   if (!isUuid(id)) return null
   const [row] = await db
     .select()
@@ -184,7 +188,7 @@ export type DuplicateExamOptions = { db: Db; userId: string; id: string; title: 
 
 /** A copy of the test (same questions and images) under a new title, listed first. */
 export async function duplicateExam({ db, userId, id, title }: DuplicateExamOptions): Promise<ExamRecord | null> {
-  const original = await findExam(db, userId, id)
+  const original = await findExam({ db, userId, id })
   if (!original) return null
   const { id: _id, createdAt: _c, updatedAt: _u, ...copy } = original
   const [row] = await db

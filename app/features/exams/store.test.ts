@@ -23,24 +23,24 @@ describe('tests in the database', () => {
     const second = await createExam({ db: ctx.db, userId: a.user.id, exam: sampleExam({ title: 'Second', questions: [] }) })
     await createExam({ db: ctx.db, userId: b.user.id, exam: sampleExam({ title: 'Someone else' }) })
 
-    const mine = await listExams(ctx.db, a.user.id)
+    const mine = await listExams({ db: ctx.db, userId: a.user.id })
     expect(mine.map((e) => [e.title, e.questionCount, e.totalMarks])).toEqual([
       ['Second', 0, 0],
       ['First', 6, 13],
     ])
     expect(mine[0]).not.toHaveProperty('questions')
-    expect((await findExam(ctx.db, a.user.id, first.id))?.questions).toEqual(sampleExam().questions)
+    expect((await findExam({ db: ctx.db, userId: a.user.id, id: first.id }))?.questions).toEqual(sampleExam().questions)
     expect(first.date).toBe('2026-11-22')
 
     // Another teacher, or a malformed id: not found, nothing changed or deleted.
-    expect(await findExam(ctx.db, b.user.id, first.id)).toBeNull()
-    expect(await findExam(ctx.db, a.user.id, 'not-a-uuid')).toBeNull()
+    expect(await findExam({ db: ctx.db, userId: b.user.id, id: first.id })).toBeNull()
+    expect(await findExam({ db: ctx.db, userId: a.user.id, id: 'not-a-uuid' })).toBeNull()
     expect(
       await updateExam({ db: ctx.db, files: ctx.files, userId: b.user.id, id: first.id, exam: sampleExam({ title: 'Taken' }) }),
     ).toBeNull()
     expect(await deleteExam({ db: ctx.db, files: ctx.files, userId: b.user.id, id: first.id })).toBe(false)
     expect(await duplicateExam({ db: ctx.db, userId: b.user.id, id: first.id, title: (t) => t })).toBeNull()
-    expect((await findExam(ctx.db, a.user.id, first.id))?.title).toBe('First')
+    expect((await findExam({ db: ctx.db, userId: a.user.id, id: first.id }))?.title).toBe('First')
 
     const updated = await updateExam({
       db: ctx.db,
@@ -54,10 +54,10 @@ describe('tests in the database', () => {
 
     const copy = await duplicateExam({ db: ctx.db, userId: a.user.id, id: first.id, title: (t) => `${t} (copy)` })
     expect(copy).toMatchObject({ title: 'First (copy)', questions: first.questions, userId: a.user.id })
-    expect((await listExams(ctx.db, a.user.id)).map((e) => e.title)).toEqual(['First (copy)', 'Second, edited', 'First'])
+    expect((await listExams({ db: ctx.db, userId: a.user.id })).map((e) => e.title)).toEqual(['First (copy)', 'Second, edited', 'First'])
 
     expect(await deleteExam({ db: ctx.db, files: ctx.files, userId: a.user.id, id: first.id })).toBe(true)
-    expect(await findExam(ctx.db, a.user.id, first.id)).toBeNull()
+    expect(await findExam({ db: ctx.db, userId: a.user.id, id: first.id })).toBeNull()
   })
 
   it('accepts only the teacher’s own images in questions', async () => {
@@ -69,7 +69,7 @@ describe('tests in the database', () => {
     const error = await domainErrorOf(createExam({ db: ctx.db, userId: a.user.id, exam: withImage }))
     expect(error.status).toBe(422)
     expect(error.fields).toEqual({ 'questions.3.image': ['exams.errors.image'] })
-    expect(await listExams(ctx.db, a.user.id)).toEqual([])
+    expect(await listExams({ db: ctx.db, userId: a.user.id })).toEqual([])
     await createExam({ db: ctx.db, userId: b.user.id, exam: withImage })
   })
 

@@ -48,7 +48,7 @@ export const bandPresets = {
 } as const satisfies Record<BandPresetName, readonly GradeBand[]>
 
 /**
- * A band's label with the percents it covers, from the thresholds in force (grades.md): the top
+ * A band's label with the percents it covers, from the thresholds in force (docs/grades.md): the top
  * band "ممتاز (90٪ فأكثر)", the last "ضعيف (أقل من 50٪)", the others "جيد (70٪ إلى أقل من 80٪)".
  * `name` is the band's name as shown, `t` the page's or the export's translator.
  */

@@ -38,7 +38,7 @@ describe('gradesExport', () => {
   })
 
   it('sends the workbook as a download named after the title', async () => {
-    const response = await gradesExport(noDatabase, stored, 'xlsx', 'ar')
+    const response = await gradesExport({ db: noDatabase, stored, format: 'xlsx', lang: 'ar' })
     expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
     expect(response.headers.get('cache-control')).toBe('private, no-store')
     expect(response.headers.get('content-disposition')).toBe(
@@ -52,12 +52,12 @@ describe('gradesExport', () => {
   })
 
   it('recomputes the report with the bands asked for, and sends the PDF', async () => {
-    const xlsx = await gradesExport(noDatabase, stored, 'xlsx', 'en', bandPresets.elementary)
+    const xlsx = await gradesExport({ db: noDatabase, stored, format: 'xlsx', lang: 'en', bands: bandPresets.elementary })
     const wb = XLSX.read(new Uint8Array(await xlsx.arrayBuffer()), { type: 'buffer' })
     const header = XLSX.utils.sheet_to_json<string[]>(wb.Sheets['Bands - الرياضيات'] as XLSX.WorkSheet, { header: 1 })[0]
     expect(header?.slice(3, 5)).toEqual(['Outstanding: count', 'Outstanding: %'])
 
-    const pdf = await gradesExport(noDatabase, stored, 'pdf', 'en')
+    const pdf = await gradesExport({ db: noDatabase, stored, format: 'pdf', lang: 'en' })
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
     expect(pdf.headers.get('content-disposition')).toMatch(/^attachment; filename="grades-2026-11-22\.pdf"; filename\*=UTF-8''.+\.pdf$/)
     expect(

@@ -39,12 +39,14 @@ export function gradesStorage(analysis: Pick<GradesAnalysis, 'records'>): {
   }
 }
 
+export type LoadGradeRecordsOptions = { db: Db; stored: Stored }
+
 /** The records a report is recomputed from: from the entries, or (saved before entries) from the row. */
-export async function loadGradeRecords(db: Db, stored: Stored): Promise<GradeRecords> {
+export async function loadGradeRecords({ db, stored }: LoadGradeRecordsOptions): Promise<GradeRecords> {
   const records = stored.records
   if (!('entries' in records)) return records
   const { entries: _entries, subjects, ...rest } = records
-  const students = await Promise.all(subjects.map((_subject, part) => analysisEntryData(db, stored.id, part)))
+  const students = await Promise.all(subjects.map((_subject, part) => analysisEntryData({ db, analysisId: stored.id, part })))
   return { ...rest, subjects: subjects.map((subject, part) => ({ ...subject, students: students[part] as GradeRecord[] })) }
 }
 
@@ -70,19 +72,22 @@ export function storedGrades(
   return { meta, report }
 }
 
+export type GradesDownloadOptions = {
+  db: Db
+  stored: Stored
+  format: 'pdf' | 'xlsx'
+  lang: Lang
+  /** Other bands to recompute the report with; the saved report when absent. */
+  bands?: readonly GradeBand[] | undefined
+  preparedBy?: string | null | undefined
+}
+
 /**
  * The Excel or PDF file of a saved grades analysis, as a download; with `bands`, recomputed with
  * them first; the PDF signed off as prepared by `preparedBy`.
  */
-export async function gradesExport(
-  db: Db,
-  stored: Stored,
-  format: 'pdf' | 'xlsx',
-  lang: Lang,
-  bands?: readonly GradeBand[],
-  preparedBy?: string | null,
-): Promise<Response> {
-  const recomputed = bands ? { bands, records: await loadGradeRecords(db, stored) } : undefined
+export async function gradesExport({ db, stored, format, lang, bands, preparedBy }: GradesDownloadOptions): Promise<Response> {
+  const recomputed = bands ? { bands, records: await loadGradeRecords({ db, stored }) } : undefined
   const input: GradesExportOptions = { lang, title: stored.title, createdAt: stored.createdAt, analysis: storedGrades(stored, recomputed) }
   const bytes = format === 'xlsx' ? gradesReportWorkbook(input) : await renderGradesReportPdf({ ...input, preparedBy })
   return exportResponse(bytes, format, { kind: 'grades', title: stored.title, createdAt: stored.createdAt })

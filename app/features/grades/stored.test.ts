@@ -44,24 +44,26 @@ describe('a saved grades analysis', () => {
       const userId = await teacherId()
       const base = { userId, kind: 'grades' as const, title: file.name, meta: {}, headline: {}, report: analysis.report }
       const { records, entries } = gradesStorage(analysis)
-      const asEntries = await saveAnalysis(db, { ...base, records }, entries)
-      const inRow = await saveAnalysis(db, { ...base, records: analysis.records })
+      const asEntries = await saveAnalysis({ db, input: { ...base, records }, entries })
+      const inRow = await saveAnalysis({ db, input: { ...base, records: analysis.records } })
       const students = analysis.records.subjects.reduce((sum, s) => sum + s.students.length, 0)
 
       for (const id of [asEntries.id, inRow.id]) {
-        const stored = await findAnalysis(db, userId, id)
+        const stored = await findAnalysis({ db, userId, id })
         if (stored?.kind !== 'grades') throw new Error('not saved')
-        const read = await loadGradeRecords(db, stored)
+        const read = await loadGradeRecords({ db, stored })
         expect(read).toEqual(analysis.records)
         expect(recomputeGrades(read, bandPresets.elementary)).toEqual(recomputeGrades(analysis.records, bandPresets.elementary))
       }
       // The row itself holds no student: they are entries, one per student and subject.
-      const stored = await findAnalysis(db, userId, asEntries.id)
+      const stored = await findAnalysis({ db, userId, id: asEntries.id })
       expect(stored?.records).toMatchObject({
         entries: 'students',
         subjects: analysis.records.subjects.map((s) => ({ subject: s.subject, students: s.students.length })),
       })
-      const counted = await Promise.all(analysis.records.subjects.map((_s, part) => analysisEntryData(db, asEntries.id, part)))
+      const counted = await Promise.all(
+        analysis.records.subjects.map((_s, part) => analysisEntryData({ db, analysisId: asEntries.id, part })),
+      )
       expect(counted.reduce((sum, list) => sum + list.length, 0)).toBe(students)
     })
   }

@@ -6,27 +6,33 @@ import { gradesStorage } from './export.server.ts'
 
 export type GradesUpload = { name: string; size: number; bytes: () => Promise<Uint8Array> }
 
+export type UploadGradesOptions = UploadContext & {
+  input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] }
+}
+
 /**
  * An uploaded grades workbook to a saved analysis: checks, read and analysed in a worker
  * thread, stored: the report, and the scored records it can be recomputed from with other bands,
  * each student an entry written in batches (never the file).
  */
-export async function uploadGrades(
-  ctx: UploadContext,
-  input: { userId: string; file: GradesUpload | null; lang: Lang; bands?: readonly GradeBand[] },
-) {
+export async function uploadGrades({ input, ...ctx }: UploadGradesOptions) {
   const bands = resolveBands(input.bands)
-  await checkUpload(ctx, input.userId, input.file)
+  await checkUpload({ ...ctx, userId: input.userId, file: input.file })
   const file = input.file as GradesUpload
-  const analysis: GradesAnalysis = await analyseInWorker(ctx, 'grades', await file.bytes(), {
-    read: readLimits(ctx.env, gradesSheetNames),
-    bands,
+  const analysis: GradesAnalysis = await analyseInWorker({
+    ...ctx,
+    task: 'grades',
+    bytes: await file.bytes(),
+    taskOptions: {
+      read: readLimits(ctx.env, gradesSheetNames),
+      bands,
+    },
   })
   const first = analysis.report.subjects[0]
   const { records, entries } = gradesStorage(analysis)
-  const saved = await saveAnalysis(
-    ctx.db,
-    {
+  const saved = await saveAnalysis({
+    db: ctx.db,
+    input: {
       userId: input.userId,
       kind: 'grades',
       title: gradesTitle(analysis.meta, file.name),
@@ -43,7 +49,7 @@ export async function uploadGrades(
       records,
     },
     entries,
-  )
+  })
   return { id: saved.id, analysis }
 }
 

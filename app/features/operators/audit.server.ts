@@ -4,7 +4,7 @@ import { operatorAudit } from '#app/platform/db/schema.ts'
 
 // The operators' audit log (docs/operators.md): one row per action, written by
 // `recordOperatorAction` in the same transaction as the action where there is one. Append-only:
-// this file has no update or delete, and the database refuses both (migration 0011's trigger).
+// this file has no update or delete, and the database refuses both (migration 0014_operators's trigger).
 
 /** Who acted: the operator's account and its email at the time (kept when the account is deleted). */
 export type Operator = { id: string; email: string }

@@ -12,6 +12,6 @@ export type LimitOperatorWritesOptions = { db: Db; operatorId: string }
 
 /** Counts one write; past the allowance, a 429 DomainError with the wait. */
 export async function limitOperatorWrites({ db, operatorId }: LimitOperatorWritesOptions): Promise<void> {
-  const limit = await hitRateLimit(db, { key: `operator-write:${operatorId}`, limit: OPERATOR_WRITES_PER_HOUR, windowSeconds: 3600 })
+  const limit = await hitRateLimit({ db, key: `operator-write:${operatorId}`, limit: OPERATOR_WRITES_PER_HOUR, windowSeconds: 3600 })
   if (!limit.allowed) throw new DomainError(429, 'common.errors.tooManyRequests', undefined, limit.retryAfterSeconds)
 }

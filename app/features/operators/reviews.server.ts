@@ -16,7 +16,7 @@ export type ListReviewsOptions = { db: Db; status: ReviewStatus }
 /** One status's reviews, newest first, with how many each status has (the page's tabs). */
 export async function listReviewsForOperators({ db, status }: ListReviewsOptions) {
   const [list, counts] = await Promise.all([
-    listReviewsByStatus(db, status),
+    listReviewsByStatus({ db, status }),
     db.select({ status: reviews.status, n: count() }).from(reviews).groupBy(reviews.status),
   ])
   const countOf = Object.fromEntries(reviewStatuses.map((s) => [s, counts.find((c) => c.status === s)?.n ?? 0])) as Record<
@@ -34,7 +34,7 @@ export async function decideReviewAsOperator({ db, operator, reviewId, decision 
   await db.transaction(async (tx) => {
     const [review] = await tx.select({ id: reviews.id, rating: reviews.rating }).from(reviews).where(eq(reviews.id, reviewId)).limit(1)
     if (!review) throw new DomainError(404, 'operators.errors.reviewNotFound')
-    if (!(await decideReview(tx, review.id, decision === 'approve' ? 'approved' : 'rejected')))
+    if (!(await decideReview({ db: tx, id: review.id, status: decision === 'approve' ? 'approved' : 'rejected' })))
       throw new DomainError(409, 'operators.errors.reviewDecided')
     await recordOperatorAction({
       db: tx,

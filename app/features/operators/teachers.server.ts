@@ -90,7 +90,8 @@ export async function actOnTeacher({ db, logger, operator, userId, action }: Act
 
   if (action === 'two-factor-off') {
     // The accounts feature's own way (the CLI's too): the factor, its recovery codes and open challenges, and a notification.
-    if (!(await removeSecondFactor({ db, logger }, { email: target.email }))) throw new DomainError(409, 'operators.errors.nothingToDo')
+    if (!(await removeSecondFactor({ db, logger, input: { email: target.email } })))
+      throw new DomainError(409, 'operators.errors.nothingToDo')
     await recordOperatorAction({ db, operator, action: 'teacher.twoFactorOff', target: { type: 'user', id: target.id } })
     return
   }

@@ -18,9 +18,9 @@ export type LoadTeacherHomeOptions = { db: Db; userId: string; lang: Lang; now?:
  */
 export async function loadTeacherHome({ db, userId, lang, now = new Date() }: LoadTeacherHomeOptions): Promise<TeacherHome> {
   const [subscriptions, analyses, exams] = await Promise.all([
-    listSubscriptions(db, userId, lang, now),
-    listAnalyses(db, userId, { limit: RECENT_ON_HOME }),
-    listExams(db, userId, { limit: RECENT_ON_HOME }),
+    listSubscriptions({ db, userId, lang, now }),
+    listAnalyses({ db, userId, limit: RECENT_ON_HOME }),
+    listExams({ db, userId, limit: RECENT_ON_HOME }),
   ])
   return {
     subscription: homeSubscription(subscriptions, now),

@@ -8,7 +8,7 @@ import { sampleExam, subscribedTeacher, teacher } from '#tests/exams.ts'
 import { loadTeacherHome, RECENT_ON_HOME } from './teacher-home.server.ts'
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 const DAY = 24 * 60 * 60 * 1000
@@ -38,9 +38,9 @@ describe('the teacher’s home', () => {
     const ctx = testContext(testDb())
     const { user } = await subscribedTeacher(ctx)
     const other = await subscribedTeacher(ctx)
-    for (const title of ['week 1', 'week 2', 'week 3']) await saveAnalysis(ctx.db, analysis(user.id, title))
-    await saveAnalysis(ctx.db, analysis(user.id, 'term scores', 'grades'))
-    await saveAnalysis(ctx.db, analysis(other.user.id, 'not hers'))
+    for (const title of ['week 1', 'week 2', 'week 3']) await saveAnalysis({ db: ctx.db, input: analysis(user.id, title) })
+    await saveAnalysis({ db: ctx.db, input: analysis(user.id, 'term scores', 'grades') })
+    await saveAnalysis({ db: ctx.db, input: analysis(other.user.id, 'not hers') })
     for (const title of ['quiz 1', 'quiz 2', 'quiz 3', 'quiz 4'])
       await createExam({ db: ctx.db, userId: user.id, exam: sampleExam({ title }) })
     await createExam({ db: ctx.db, userId: other.user.id, exam: sampleExam({ title: 'not hers either' }) })

@@ -8,7 +8,7 @@ try {
   const env = loadEnv()
   const database = await openDatabaseFor(env)
   await database.migrate()
-  const seeded = await seedPackages(database.db)
+  const seeded = await seedPackages({ db: database.db })
   await database.close()
   console.info(`migrations applied on ${database.kind}${seeded ? `; ${seeded} default packages installed` : ''}`)
 } catch (error) {

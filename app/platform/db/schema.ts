@@ -517,6 +517,94 @@ export const absenceSettings = pgTable(
 )
 
 /**
+ * A teacher's escalation ladder (issue 18, docs/follow-up.md): the steps on unexcused days, each
+ * with its document, as typed JSON checked by `ladderProblem` before every write. No row: the
+ * standard preset. Deleted with the teacher's account.
+ */
+export const followUpLadders = pgTable('follow_up_ladders', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  steps: jsonb('steps').$type<readonly { days: number; name: string | null; document: string }[]>().notNull(),
+  updatedAt: updatedAt(),
+})
+
+export const followUpStatuses = ['awaiting', 'signed', 'declined'] as const
+
+/**
+ * The follow-up register (docs/follow-up.md): the documents a teacher issued, one per student,
+ * school year and step. It keeps its own copy of who the student was and what was issued, so
+ * deleting an analysis never loses an entry; `studentKey` matches it to the students of later
+ * analyses. Deleted with the teacher's account.
+ */
+export const followUpRegister = pgTable(
+  'follow_up_register',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The Gregorian year the school year starts in (2025 for 2025–2026). */
+    schoolYear: integer('school_year').notNull(),
+    studentKey: text('student_key').notNull(),
+    studentName: text('student_name').notNull(),
+    studentId: text('student_id'),
+    grade: text('grade').notNull(),
+    classroom: text('classroom').notNull(),
+    /** The step's position on the ladder when issued (1 = first), its days, name and document. */
+    step: integer('step').notNull(),
+    stepDays: integer('step_days').notNull(),
+    stepName: text('step_name'),
+    document: text('document').notNull(),
+    /** Unexcused days when the document was issued. */
+    unexcused: integer('unexcused').notNull(),
+    issuedOn: date('issued_on', { mode: 'string' }).notNull(),
+    issuedBy: text('issued_by').notNull(),
+    status: text('status', { enum: followUpStatuses }).notNull().default('awaiting'),
+    notes: text('notes').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('follow_up_register_step').on(t.userId, t.schoolYear, t.studentKey, t.step),
+    check('follow_up_register_step_range', sql`${t.step} between 1 and 8`),
+    check('follow_up_register_texts', sql`char_length(${t.issuedBy}) between 1 and 120 and char_length(${t.notes}) <= 1000`),
+  ],
+)
+
+/**
+ * A teacher's parent messages (issue 18): the templates per escalation document and for a
+ * same-day absence, in Arabic and English (`{ ar: { firstWarning: '…', … }, en: { … } }`, checked
+ * by the parent-messages feature's schema before every write). No row: the default templates of
+ * the locale files. Deleted with the teacher's account.
+ */
+export const parentMessageTemplates = pgTable('parent_message_templates', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  templates: jsonb('templates').$type<Record<string, Record<string, string>>>().notNull(),
+  updatedAt: updatedAt(),
+})
+
+/**
+ * The school a teacher works in, as every follow-up document prints it (issue 18): the school's
+ * name, its education office, the principal's and the student counsellor's names, and an optional
+ * logo (a key in the file store, like the profile picture). One row per teacher, none until she
+ * fills them in; deleted with her account (the logo's file by deleteAccount).
+ */
+export const schoolDetails = pgTable('school_details', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  schoolName: text('school_name').notNull(),
+  educationOffice: text('education_office'),
+  principalName: text('principal_name'),
+  counsellorName: text('counsellor_name'),
+  logoFile: text('logo_file'),
+  updatedAt: updatedAt(),
+})
+
+/**
  * A teacher's paper test: the header fields, and the questions as typed JSON (docs/api.md's shapes,
  * validated by the exams feature's schema before every write). The count and total are kept
  * beside them for the list. Deleted with the teacher's account.

@@ -41,8 +41,10 @@ export const defaultPackages: NewPackage[] = [
   },
 ]
 
+export type SeedPackagesOptions = { db: Db }
+
 /** Installs the default packages when the table is empty; returns how many it inserted. */
-export async function seedPackages(db: Db): Promise<number> {
+export async function seedPackages({ db }: SeedPackagesOptions): Promise<number> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ n: count() }).from(packages)
     if ((row?.n ?? 0) > 0) return 0

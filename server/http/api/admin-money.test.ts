@@ -17,7 +17,7 @@ import { areaUser, type AreaUser } from '#tests/operators.ts'
 let services: ReturnType<typeof testServices>
 let app: ReturnType<typeof apiTestApp>
 const testDb = setupTestDatabase(async (database) => {
-  await seedPackages(database.db)
+  await seedPackages({ db: database.db })
   services = testServices(database)
   app = apiTestApp(services)
 })
@@ -35,7 +35,7 @@ const headers = (lang = 'en') => ({ ...operator.bearer, 'content-type': 'applica
 async function paidTeacher() {
   const teacher = await areaUser(ctx, { role: 'teacher' })
   const gateway = sandboxFor(ctx)
-  const checkout = await startCheckout(ctx, gateway, { userId: teacher.user.id, packageId: 1, method: 'mada', lang: 'en' })
+  const checkout = await startCheckout({ ...ctx, gateway, input: { userId: teacher.user.id, packageId: 1, method: 'mada', lang: 'en' } })
   await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'N', expiry: '12/30', cvc: '123' })
   await gateway.confirm3ds(checkout.gatewayPaymentId)
   await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
@@ -97,7 +97,11 @@ describe('/api/v1/admin payments', () => {
 
   it('refuses to refund a payment that was never paid', async () => {
     const teacher = await areaUser(ctx, { role: 'teacher' })
-    const pending = await startCheckout(ctx, sandboxFor(ctx), { userId: teacher.user.id, packageId: 1, method: 'mada', lang: 'en' })
+    const pending = await startCheckout({
+      ...ctx,
+      gateway: sandboxFor(ctx),
+      input: { userId: teacher.user.id, packageId: 1, method: 'mada', lang: 'en' },
+    })
     const res = await app.request(`/api/v1/admin/payments/${pending.paymentId}/refund`, { method: 'POST', headers: headers() })
     expect(res.status).toBe(409)
     expect(((await res.json()) as { message: string }).message).toBe('Only a paid payment with a tax invoice can be refunded.')

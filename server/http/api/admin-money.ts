@@ -298,7 +298,7 @@ export function adminMoneyRoutes() {
       auth: 'operator',
       data: z.array(adminPackageWire),
     },
-    async (c, { reply }) => reply((await listAllPackages(c.get('ctx').db)).map(packageToAdminJson)),
+    async (c, { reply }) => reply((await listAllPackages({ db: c.get('ctx').db })).map(packageToAdminJson)),
   )
 
   route(

@@ -122,15 +122,15 @@ describe('teachers', () => {
 describe('reviews', () => {
   it('a pending review is approved (public from then on) or rejected, once', async () => {
     const author = await areaUser(ctx, { role: 'teacher' })
-    const good = await createReview(ctx.db, author.user.id, { rating: 5, comment: 'Saved me hours every week' })
-    const bad = await createReview(ctx.db, author.user.id, { rating: 1, comment: 'Spam spam spam' })
+    const good = await createReview({ db: ctx.db, userId: author.user.id, input: { rating: 5, comment: 'Saved me hours every week' } })
+    const bad = await createReview({ db: ctx.db, userId: author.user.id, input: { rating: 1, comment: 'Spam spam spam' } })
     const pending = (await call('GET', '/admin/reviews')).body.data as Array<{ id: string }>
     expect(pending.map((r) => r.id)).toEqual(expect.arrayContaining([good.id, bad.id]))
 
     expect(await call('POST', `/admin/reviews/${good.id}/approve`)).toMatchObject({ status: 200 })
     expect(await call('POST', `/admin/reviews/${bad.id}/reject`)).toMatchObject({ status: 200 })
-    expect((await listApprovedReviews(ctx.db)).map((r) => r.id)).toContain(good.id)
-    expect((await listApprovedReviews(ctx.db)).map((r) => r.id)).not.toContain(bad.id)
+    expect((await listApprovedReviews({ db: ctx.db })).map((r) => r.id)).toContain(good.id)
+    expect((await listApprovedReviews({ db: ctx.db })).map((r) => r.id)).not.toContain(bad.id)
     expect(((await call('GET', '/admin/reviews?status=rejected')).body.data as Array<{ id: string }>).map((r) => r.id)).toContain(bad.id)
 
     expect((await call('POST', `/admin/reviews/${good.id}/reject`)).status).toBe(409)

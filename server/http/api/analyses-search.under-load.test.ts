@@ -15,7 +15,7 @@ import { measureSearchUnderLoad } from '#tests/search-under-load.ts'
 // far below what reading the whole analysis on the event loop cost (0.5–0.8 s a search).
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 afterAll(() => closeAnalysisWorkers())

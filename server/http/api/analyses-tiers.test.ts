@@ -16,7 +16,7 @@ import { apiHeaders, subscribedTeacher } from '#tests/subscriber.ts'
 let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   services = testServices(db)
   app = apiTestApp(services)
 })

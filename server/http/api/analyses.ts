@@ -1,7 +1,10 @@
 import {
   absenceAnalysisWire,
   absenceExport,
+  absenceSteps,
   absenceTiers,
+  ladderAnswerWire,
+  stepsJson,
   loadAbsence,
   saveTierThresholds,
   schoolDaysField,
@@ -15,7 +18,16 @@ import {
   uploadAbsence,
 } from '#app/features/absence/index.server.ts'
 import { documentName } from '#app/features/accounts/index.ts'
-import { maxSchoolDays, tierThresholdsSchema, tierThresholdsWire, type AbsenceTiers } from '#app/features/absence/index.ts'
+import {
+  countSteps,
+  maxSchoolDays,
+  tierThresholdsSchema,
+  tierThresholdsWire,
+  type AbsenceSteps,
+  type AbsenceTiers,
+} from '#app/features/absence/index.ts'
+import { ladderBodySchema, ladderPresets, ladderWire } from '#app/features/follow-up/index.ts'
+import { ladderOf, saveLadder } from '#app/features/follow-up/index.server.ts'
 import {
   AnalysisError,
   analysisHeadWire,
@@ -79,7 +91,11 @@ type Stored = NonNullable<Awaited<ReturnType<typeof findAnalysis>>>
  * analysis with its tiers, counted with the teacher's thresholds now (`tiers`, when the report
  * was recomputed for other school days; else from the stored one).
  */
-async function analysisJson(c: C, stored: Stored, tiers?: AbsenceTiers): Promise<Wire<typeof analysisWire>> {
+async function analysisJson(
+  c: C,
+  stored: Stored,
+  counted?: { tiers: AbsenceTiers; steps: AbsenceSteps },
+): Promise<Wire<typeof analysisWire>> {
   const t = apiTranslator(
     c,
     stored.report.skipped.map((s) => s.reason.key),
@@ -92,8 +108,9 @@ async function analysisJson(c: C, stored: Stored, tiers?: AbsenceTiers): Promise
   }))
   if (stored.kind === 'grades') return { ...head, kind: 'grades', ...stored.report, skipped }
   const { db } = c.get('ctx')
-  const counted = tiers ?? (await absenceTiers(db, stored, await tierThresholdsOf(db, stored.userId)))
-  return { ...head, kind: 'absence', ...stored.report, skipped, tiers: tiersJson(counted) }
+  const tiers = counted?.tiers ?? (await absenceTiers({ db, stored, thresholds: await tierThresholdsOf({ db, userId: stored.userId }) }))
+  const steps = counted?.steps ?? (await absenceSteps({ db, stored, ladder: await ladderOf({ db, userId: stored.userId }) }))
+  return { ...head, kind: 'absence', ...stored.report, skipped, tiers: tiersJson(tiers), steps: stepsJson(steps) }
 }
 
 /** `bands` of a grades upload: a preset's name (`default`, `elementary`) or a JSON list of `{key, min}`. */
@@ -127,7 +144,7 @@ export function analysesRoutes() {
 
   /** The analysis an upload has just saved, as the answer shows it. */
   const savedAnalysisJson = async (c: C, userId: string, id: string) => {
-    const stored = await findAnalysis(c.get('ctx').db, userId, id)
+    const stored = await findAnalysis({ db: c.get('ctx').db, userId, id })
     if (!stored) throw new Error('saved analysis vanished')
     return analysisJson(c, stored)
   }
@@ -159,11 +176,14 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadAbsence(ctx, {
-        userId: session.user.id,
-        file: await uploadedFile(form),
-        lang: apiLang(c),
-        schoolDays: schoolDaysField(form.get('school_days')),
+      const { id } = await uploadAbsence({
+        ...ctx,
+        input: {
+          userId: session.user.id,
+          file: await uploadedFile(form),
+          lang: apiLang(c),
+          schoolDays: schoolDaysField(form.get('school_days')),
+        },
       })
       return reply(await savedAnalysisJson(c, session.user.id, id))
     },
@@ -194,11 +214,14 @@ export function analysesRoutes() {
     async (c, { session, reply }) => {
       const ctx = c.get('ctx')
       const form = await uploadForm(c)
-      const { id } = await uploadGrades(ctx, {
-        userId: session.user.id,
-        file: await uploadedFile(form),
-        lang: apiLang(c),
-        bands: bandsField(form.get('bands')),
+      const { id } = await uploadGrades({
+        ...ctx,
+        input: {
+          userId: session.user.id,
+          file: await uploadedFile(form),
+          lang: apiLang(c),
+          bands: bandsField(form.get('bands')),
+        },
       })
       return reply(await savedAnalysisJson(c, session.user.id, id))
     },
@@ -214,7 +237,7 @@ export function analysesRoutes() {
       data: z.array(analysisSummaryWire),
     },
     async (c, { session, reply }) => {
-      const list = await listAnalyses(c.get('ctx').db, session.user.id)
+      const list = await listAnalyses({ db: c.get('ctx').db, userId: session.user.id })
       return reply(
         list.map((a) => ({
           id: a.id,
@@ -246,18 +269,21 @@ export function analysesRoutes() {
       errors: [404],
     },
     async (c, { session, reply }) => {
-      const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!stored) return notFound()
       // A totals analysis with other school days (`school_days`): recomputed from its stored rows.
       const schoolDays = stored.kind === 'absence' ? schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays) : null
       if (stored.kind === 'absence' && schoolDays !== null) {
         const { db } = c.get('ctx')
-        const recomputed = await loadAbsence(db, stored, schoolDays)
+        const recomputed = await loadAbsence({ db, stored, schoolDays })
         return reply(
           await analysisJson(
             c,
             { ...stored, report: recomputed.report },
-            tiersOfAnalysis(recomputed, await tierThresholdsOf(db, session.user.id)),
+            {
+              tiers: tiersOfAnalysis(recomputed, await tierThresholdsOf({ db, userId: session.user.id })),
+              steps: countSteps(recomputed.students, recomputed.report.byClassroom, await ladderOf({ db, userId: session.user.id })),
+            },
           ),
         )
       }
@@ -277,10 +303,18 @@ export function analysesRoutes() {
       errors: [404, 422],
     },
     async (c, { session, reply }) => {
-      const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!stored || stored.kind !== 'absence') return notFound()
       const { db } = c.get('ctx')
-      return reply(await searchAbsenceStudents(db, stored, c.req.query('q') ?? '', await tierThresholdsOf(db, session.user.id)))
+      return reply(
+        await searchAbsenceStudents({
+          db,
+          stored,
+          q: c.req.query('q') ?? '',
+          thresholds: await tierThresholdsOf({ db, userId: session.user.id }),
+          ladder: await ladderOf({ db, userId: session.user.id }),
+        }),
+      )
     },
   )
 
@@ -296,16 +330,25 @@ export function analysesRoutes() {
         errors: [404, 429],
       },
       async (c, { session }) => {
-        const stored = await findAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+        const stored = await findAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
         if (!stored) return notFound()
-        await limitExports(c.get('ctx'), session.user.id)
+        await limitExports({ ...c.get('ctx'), userId: session.user.id })
         const preparedBy = documentName(session.user, apiLang(c))
         if (stored.kind === 'absence') {
           const { db } = c.get('ctx')
           const days = schoolDaysFromQuery(new URL(c.req.url).searchParams, maxSchoolDays)
-          return absenceExport(db, stored, format, apiLang(c), days, await tierThresholdsOf(db, session.user.id), preparedBy)
+          return absenceExport({
+            db,
+            stored,
+            format,
+            lang: apiLang(c),
+            schoolDays: days,
+            thresholds: await tierThresholdsOf({ db, userId: session.user.id }),
+            ladder: await ladderOf({ db, userId: session.user.id }),
+            preparedBy,
+          })
         }
-        return gradesExport(c.get('ctx').db, stored, format, apiLang(c), undefined, preparedBy)
+        return gradesExport({ db: c.get('ctx').db, stored, format, lang: apiLang(c), preparedBy })
       },
     )
   }
@@ -321,7 +364,7 @@ export function analysesRoutes() {
       auth: 'subscriber',
       data: tierThresholdsAnswerWire,
     },
-    async (c, { session, reply }) => reply(tierThresholdsWire(await tierThresholdsOf(c.get('ctx').db, session.user.id))),
+    async (c, { session, reply }) => reply(tierThresholdsWire(await tierThresholdsOf({ db: c.get('ctx').db, userId: session.user.id }))),
   )
 
   route(
@@ -338,15 +381,49 @@ export function analysesRoutes() {
       errors: [422],
     },
     async (c, { body, session, reply }) => {
-      const saved = await saveTierThresholds(c.get('ctx').db, session.user.id, body)
+      const saved = await saveTierThresholds({ db: c.get('ctx').db, userId: session.user.id, thresholds: body })
       return reply(tierThresholdsWire(saved), say(c, 'absence.tiers.saved'))
+    },
+  )
+
+  route(
+    {
+      method: 'get',
+      path: '/settings/absence-ladder',
+      tag: 'Analyses',
+      summary: 'The ladder of follow-up steps',
+      description:
+        'The steps on unexcused days and the document each issues (docs/follow-up.md); the standard preset (3, 5, 10, 15, 25 days) until changed.',
+      auth: 'subscriber',
+      data: ladderAnswerWire,
+    },
+    async (c, { session, reply }) => reply(ladderWire(await ladderOf({ db: c.get('ctx').db, userId: session.user.id }))),
+  )
+
+  route(
+    {
+      method: 'put',
+      path: '/settings/absence-ladder',
+      tag: 'Analyses',
+      summary: 'Change the ladder of follow-up steps',
+      description:
+        'A ready ladder by name (`{"preset": "standard"}` or `"short"`), or the steps: 1 to 8, days whole numbers from 1 to 200, each above the one before; a name of at most 80 characters or null for the document’s. Every report, export and answer uses it from then on. The steps come from reports of the ministry’s rules; a school’s own rules prevail.',
+      auth: 'subscriber',
+      body: { kind: 'json', schema: ladderBodySchema, name: 'AbsenceLadderRequest' },
+      data: ladderAnswerWire,
+      errors: [422],
+    },
+    async (c, { body, session, reply }) => {
+      const steps = 'preset' in body ? ladderPresets[body.preset] : body.steps
+      const saved = await saveLadder({ db: c.get('ctx').db, userId: session.user.id, steps })
+      return reply(ladderWire(saved), say(c, 'followUp.ladder.saved'))
     },
   )
 
   route(
     { method: 'delete', path: '/analyses/{id}', tag: 'Analyses', summary: 'Delete an analysis', auth: 'subscriber', errors: [404] },
     async (c, { session, reply }) => {
-      if (!(await deleteAnalysis(c.get('ctx').db, session.user.id, c.req.param('id') ?? ''))) return notFound()
+      if (!(await deleteAnalysis({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' }))) return notFound()
       return reply(null)
     },
   )

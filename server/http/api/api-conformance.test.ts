@@ -102,7 +102,7 @@ describe('the conformance check, on answers made by hand', () => {
 describe('the conformance check, on the real API', () => {
   let services: ReturnType<typeof testServices>
   setupTestDatabase(async (db) => {
-    await seedPackages(db.db)
+    await seedPackages({ db: db.db })
     services = testServices(db)
   })
 

@@ -371,9 +371,9 @@ describe('login and logout', () => {
     const teacher = await activatedTeacher()
     const ctx = testContext(testDb(), { env: services.env, logger: services.logger, mailer: services.mailer, files: services.files })
     const [row] = await testDb().db.select().from(users).where(eq(users.id, teacher.user.id))
-    const { key } = await startTotpEnrolment(ctx, row!)
+    const { key } = await startTotpEnrolment({ ...ctx, user: row! })
     const [pending] = await testDb().db.select().from(users).where(eq(users.id, teacher.user.id))
-    const recovery = await confirmTotpEnrolment(ctx, pending!, { code: hotp(base32Decode(key)!, totpStep(new Date())) })
+    const recovery = await confirmTotpEnrolment({ ...ctx, user: pending!, input: { code: hotp(base32Decode(key)!, totpStep(new Date())) } })
     const appCode = () => hotp(base32Decode(key)!, totpStep(new Date()) + 1)
 
     const login = await call('POST', 'auth/login', { json: { email: teacher.email, password: teacher.password }, lang: 'en' })
@@ -803,7 +803,7 @@ describe('reviews', () => {
 
     const before = dataOf<ReviewJson[]>(await call('GET', 'reviews'))
     expect(before.map((r) => r.id)).not.toContain(review.id)
-    expect(await decideReview(testDb().db, review.id, 'approved')).toBe(true)
+    expect(await decideReview({ db: testDb().db, id: review.id, status: 'approved' })).toBe(true)
     const after = dataOf<ReviewJson[]>(await call('GET', 'reviews'))
     const listed = after.find((r) => r.id === review.id)
     expect(listed).toEqual({

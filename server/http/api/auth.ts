@@ -12,12 +12,15 @@ import {
   markAllNotificationsRead,
   markNotificationRead,
   registerUser,
+  removeSchoolLogo,
   requestEmailChange,
   requestPasswordChange,
   requestPasswordReset,
   resendCode,
   resetPassword,
   revokeSession,
+  saveSchoolDetails,
+  schoolDetailsOf,
   signIn,
   updateProfile,
   userToJson,
@@ -36,9 +39,11 @@ import {
   resendSchema,
   resetPasswordSchema,
   reviewSchema,
+  schoolDetailsSchema,
   twoFactorLoginSchema,
   verifyResetCodeSchema,
 } from '#app/features/accounts/schemas.ts'
+import { schoolLogoUrl } from '#app/features/accounts/index.ts'
 import { listSubscriptions } from '#app/features/billing/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import { wireDateTime, wireId, wireShape, type Wire } from '#app/lib/wire.server.ts'
@@ -75,7 +80,7 @@ async function newApiToken(c: C, userId: string): Promise<string> {
 
 /** The user, with the subscription in force now (its package named in the request's language). */
 async function userJson(c: C, user: Parameters<typeof userToJson>[0]) {
-  const current = (await listSubscriptions(c.get('ctx').db, user.id, apiLang(c))).find((s) => s.status === 'current')
+  const current = (await listSubscriptions({ db: c.get('ctx').db, userId: user.id, lang: apiLang(c) })).find((s) => s.status === 'current')
   return userToJson(
     user,
     current
@@ -92,10 +97,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * bytes too, so storeAvatar refuses it as "not an image" like any other wrong file.
  */
 async function fieldsAndAvatar(c: C): Promise<{ fields: Record<string, unknown>; avatar: Uint8Array | null }> {
+  const { fields, file } = await fieldsAndFile(c, 'avatar')
+  return { fields, avatar: file }
+}
+
+/** A JSON or form body whose optional file field `name` is read as bytes (see fieldsAndAvatar). */
+async function fieldsAndFile(c: C, name: string): Promise<{ fields: Record<string, unknown>; file: Uint8Array | null }> {
   const type = c.req.header('content-type') ?? ''
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type)) {
     const body = await jsonBody(c)
-    return { fields: isRecord(body) ? body : {}, avatar: null }
+    return { fields: isRecord(body) ? body : {}, file: null }
   }
   let form: Record<string, string | File>
   try {
@@ -104,9 +115,9 @@ async function fieldsAndAvatar(c: C): Promise<{ fields: Record<string, unknown>;
     // A malformed form is answered like an empty one: 422 with every required field.
     form = {}
   }
-  const { avatar, ...fields } = form
-  if (avatar instanceof File) return { fields, avatar: avatar.size > 0 ? new Uint8Array(await avatar.arrayBuffer()) : null }
-  return { fields, avatar: avatar ? new TextEncoder().encode(avatar) : null }
+  const { [name]: file, ...fields } = form
+  if (file instanceof File) return { fields, file: file.size > 0 ? new Uint8Array(await file.arrayBuffer()) : null }
+  return { fields, file: file ? new TextEncoder().encode(file) : null }
 }
 
 const binary = (description: string): JsonSchema => ({ type: 'string', format: 'binary', description })
@@ -118,6 +129,37 @@ const withAvatar = (schema: z.core.$ZodType): JsonSchema => {
     properties: { ...(json.properties as Record<string, JsonSchema>), avatar: binary('A profile picture (PNG, JPEG or WebP, up to 2 MB)') },
   }
 }
+
+/** The school details' form and an optional logo. */
+const withLogo = (schema: z.core.$ZodType): JsonSchema => {
+  const json = fromZod(schema)
+  return {
+    ...json,
+    properties: {
+      ...(json.properties as Record<string, JsonSchema>),
+      logo: binary('The school’s logo (PNG, JPEG or WebP, up to 2 MB)'),
+    },
+  }
+}
+
+const schoolDetailsWire = wireShape(
+  'SchoolDetails',
+  z.object({
+    school_name: z.string(),
+    education_office: z.string().nullable(),
+    principal_name: z.string().nullable(),
+    counsellor_name: z.string().nullable(),
+    logo_url: z.string().nullable().describe('The logo as stored (WebP), or null'),
+  }),
+)
+const schoolDetailsJson = (details: Awaited<ReturnType<typeof schoolDetailsOf>>): Wire<typeof schoolDetailsWire> | null =>
+  details && {
+    school_name: details.schoolName,
+    education_office: details.educationOffice,
+    principal_name: details.principalName,
+    counsellor_name: details.counsellorName,
+    logo_url: schoolLogoUrl(details.logoFile),
+  }
 
 const signedIn = z.object({ token: z.string().describe('The bearer token'), user: userWire })
 
@@ -159,7 +201,7 @@ export function authRoutes() {
     },
     async (c, { reply }) => {
       const { fields, avatar } = await fieldsAndAvatar(c)
-      const user = await registerUser(c.get('ctx'), { ...parse(registerSchema, fields), lang: apiLang(c), avatar })
+      const user = await registerUser({ ...c.get('ctx'), input: { ...parse(registerSchema, fields), lang: apiLang(c), avatar } })
       return reply({ user: await userJson(c, user) }, say(c, 'accounts.messages.registered'))
     },
   )
@@ -176,7 +218,7 @@ export function authRoutes() {
       errors: [409, 422, 429],
     },
     async (c, { body, reply }) => {
-      const user = await activateAccount(c.get('ctx'), body)
+      const user = await activateAccount({ ...c.get('ctx'), input: body })
       return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.activated'))
     },
   )
@@ -198,7 +240,7 @@ export function authRoutes() {
       errors: [401, 403, 422, 429],
     },
     async (c, { body, reply }) => {
-      const { user, challenge } = await signIn(c.get('ctx'), body)
+      const { user, challenge } = await signIn({ ...c.get('ctx'), input: body })
       // With the second factor on, no token yet: the code from the app goes to auth/login/two-factor.
       if (challenge !== null)
         return reply({ two_factor_required: true as const, two_factor_token: challenge }, say(c, 'accounts.twoFactor.required'))
@@ -220,7 +262,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      const user = await completeLoginChallenge(c.get('ctx'), { token: body.two_factor_token, code: body.code })
+      const user = await completeLoginChallenge({ ...c.get('ctx'), input: { token: body.two_factor_token, code: body.code } })
       return reply({ token: await newApiToken(c, user.id), user: await userJson(c, user) }, say(c, 'accounts.messages.loggedIn'))
     },
   )
@@ -228,7 +270,7 @@ export function authRoutes() {
   route(
     { method: 'post', path: '/auth/logout', tag: 'Auth', summary: 'Revoke this token', auth: 'bearer' },
     async (c, { session, reply }) => {
-      await revokeSession(c.get('ctx'), { sessionId: session.sessionId, userId: session.user.id, reason: 'logout' })
+      await revokeSession({ ...c.get('ctx'), sessionId: session.sessionId, userId: session.user.id, reason: 'logout' })
       // For a browser calling the API; other clients ignore it.
       c.header('Clear-Site-Data', CLEAR_SITE_DATA)
       return reply(null, say(c, 'accounts.messages.loggedOut'))
@@ -260,8 +302,64 @@ export function authRoutes() {
     },
     async (c, { session, reply }) => {
       const { fields, avatar } = await fieldsAndAvatar(c)
-      const updated = await updateProfile(c.get('ctx'), session.user, { ...parse(profileSchema, fields), avatar })
+      const updated = await updateProfile({ ...c.get('ctx'), user: session.user, input: { ...parse(profileSchema, fields), avatar } })
       return reply({ user: await userJson(c, updated) }, say(c, 'accounts.messages.saved'))
+    },
+  )
+
+  route(
+    {
+      method: 'get',
+      path: '/auth/profile/school',
+      tag: 'Auth',
+      summary: 'The school details printed on follow-up letters',
+      description: '`school` is null until they are saved.',
+      auth: 'bearer',
+      data: z.object({ school: schoolDetailsWire.nullable() }),
+    },
+    async (c, { session, reply }) =>
+      reply({ school: schoolDetailsJson(await schoolDetailsOf({ db: c.get('ctx').db, userId: session.user.id })) }),
+  )
+
+  route(
+    {
+      method: 'put',
+      path: '/auth/profile/school',
+      tag: 'Auth',
+      summary: 'Save the school details',
+      description:
+        'The school’s name is required; an optional field left out keeps its value, an empty one clears it. JSON, or a form carrying an optional `logo` file (checked like the profile picture); `remove_logo: true` takes the logo off.',
+      auth: 'bearer',
+      body: {
+        kind: 'json-or-multipart',
+        json: schoolDetailsSchema,
+        name: 'SchoolDetailsRequest',
+        multipart: withLogo(schoolDetailsSchema),
+      },
+      data: z.object({ school: schoolDetailsWire }),
+      errors: [413, 422, 503],
+    },
+    async (c, { session, reply }) => {
+      const { fields, file } = await fieldsAndFile(c, 'logo')
+      const { db, files } = c.get('ctx')
+      const saved = await saveSchoolDetails({ db, files, userId: session.user.id, input: parse(schoolDetailsSchema, fields), logo: file })
+      return reply({ school: schoolDetailsJson(saved)! }, say(c, 'accounts.school.saved'))
+    },
+  )
+
+  route(
+    {
+      method: 'delete',
+      path: '/auth/profile/school/logo',
+      tag: 'Auth',
+      summary: 'Remove the school’s logo',
+      auth: 'bearer',
+      errors: [404, 503],
+    },
+    async (c, { session, reply }) => {
+      const { db, files } = c.get('ctx')
+      if (!(await removeSchoolLogo({ db, files, userId: session.user.id }))) throw new DomainError(404, 'accounts.school.noLogo')
+      return reply(null, say(c, 'accounts.school.logoRemoved'))
     },
   )
 
@@ -278,7 +376,7 @@ export function authRoutes() {
     },
     async (c, { body, session, reply }) => {
       // A change of email or password needs its owner's token; activation and reset need none.
-      await resendCode(c.get('ctx'), { ...body, lang: apiLang(c) }, session?.user ?? null)
+      await resendCode({ ...c.get('ctx'), input: { ...body, lang: apiLang(c) }, currentUser: session?.user ?? null })
       return reply(null, say(c, 'accounts.verify.resent'))
     },
   )
@@ -296,7 +394,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      const { temporaryToken } = await requestPasswordReset(c.get('ctx'), { email: body.email, lang: apiLang(c) })
+      const { temporaryToken } = await requestPasswordReset({ ...c.get('ctx'), input: { email: body.email, lang: apiLang(c) } })
       return reply({ temporary_token: temporaryToken }, say(c, 'accounts.messages.resetSent'))
     },
   )
@@ -313,7 +411,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      const { temporaryToken } = await verifyResetCode(c.get('ctx'), body)
+      const { temporaryToken } = await verifyResetCode({ ...c.get('ctx'), input: body })
       return reply({ temporary_token: temporaryToken }, say(c, 'accounts.api.codeVerified'))
     },
   )
@@ -329,7 +427,7 @@ export function authRoutes() {
       errors: [422, 429],
     },
     async (c, { body, reply }) => {
-      await resetPassword(c.get('ctx'), body)
+      await resetPassword({ ...c.get('ctx'), input: body })
       return reply(null, say(c, 'accounts.messages.resetDone'))
     },
   )
@@ -358,14 +456,18 @@ export function authRoutes() {
     async (c, { session, reply }) => {
       const body = await jsonBody(c)
       if (isConfirmation(body)) {
-        await confirmPasswordChange(c.get('ctx'), session.user, parse(confirmCodeSchema, body))
+        await confirmPasswordChange({ ...c.get('ctx'), user: session.user, input: parse(confirmCodeSchema, body) })
         // The change ends every session of the account, this token included (a stolen token
         // must not survive it). The device that made the change is signed in again: without a
         // new token the client would have to ask for the password it has just set
         // (docs/decisions/003).
         return reply({ token: await newApiToken(c, session.user.id) }, say(c, 'accounts.messages.passwordChanged'))
       }
-      await requestPasswordChange(c.get('ctx'), session.user, { ...parse(changePasswordSchema, body), lang: apiLang(c) })
+      await requestPasswordChange({
+        ...c.get('ctx'),
+        user: session.user,
+        input: { ...parse(changePasswordSchema, body), lang: apiLang(c) },
+      })
       return reply(null, say(c, 'accounts.messages.codeSent'))
     },
   )
@@ -391,10 +493,10 @@ export function authRoutes() {
     async (c, { session, reply }) => {
       const body = await jsonBody(c)
       if (isConfirmation(body)) {
-        const updated = await confirmEmailChange(c.get('ctx'), session.user, parse(confirmCodeSchema, body))
+        const updated = await confirmEmailChange({ ...c.get('ctx'), user: session.user, input: parse(confirmCodeSchema, body) })
         return reply({ user: await userJson(c, updated) }, say(c, 'accounts.profile.emailChanged'))
       }
-      await requestEmailChange(c.get('ctx'), session.user, { ...parse(changeEmailSchema, body), lang: apiLang(c) })
+      await requestEmailChange({ ...c.get('ctx'), user: session.user, input: { ...parse(changeEmailSchema, body), lang: apiLang(c) } })
       return reply(null, say(c, 'accounts.messages.codeSent'))
     },
   )
@@ -416,7 +518,7 @@ export function authRoutes() {
         const value = t(key, params)
         return value === key ? t(`notifications.kinds.unknown.${part}`) : value
       }
-      const rows = await listNotifications(c.get('ctx').db, session.user.id)
+      const rows = await listNotifications({ db: c.get('ctx').db, userId: session.user.id })
       const data: Array<Wire<typeof notificationWire>> = rows.map((n) => ({
         id: n.id,
         kind: n.kind,
@@ -438,7 +540,7 @@ export function authRoutes() {
       auth: 'bearer',
     },
     async (c, { session, reply }) => {
-      await markAllNotificationsRead(c.get('ctx').db, session.user.id)
+      await markAllNotificationsRead({ db: c.get('ctx').db, userId: session.user.id })
       return reply(null, say(c, 'accounts.messages.saved'))
     },
   )
@@ -454,7 +556,7 @@ export function authRoutes() {
     },
     async (c, { session, reply }) => {
       // Another user's notification is "not found", never "forbidden".
-      if (!(await markNotificationRead(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')))
+      if (!(await markNotificationRead({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })))
         throw new DomainError(404, 'common.errors.notFoundApi')
       return reply(null, say(c, 'accounts.messages.saved'))
     },
@@ -470,7 +572,7 @@ export function authRoutes() {
       data: z.array(reviewWire),
     },
     async (c, { reply }) => {
-      const rows = await listApprovedReviews(c.get('ctx').db)
+      const rows = await listApprovedReviews({ db: c.get('ctx').db })
       const data: Array<Wire<typeof reviewWire>> = rows.map((r) => ({
         id: r.id,
         rating: r.rating,
@@ -495,7 +597,7 @@ export function authRoutes() {
       errors: [422],
     },
     async (c, { body, session, reply }) => {
-      const review = await createReview(c.get('ctx').db, session.user.id, body)
+      const review = await createReview({ db: c.get('ctx').db, userId: session.user.id, input: body })
       return reply(
         { id: review.id, rating: review.rating, comment: review.comment, status: review.status },
         say(c, 'accounts.messages.reviewThanks'),

@@ -10,7 +10,7 @@ import { apiTestApp } from '#tests/api-app.ts'
 let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   services = testServices(db)
   app = apiTestApp(services)
 })

@@ -67,11 +67,15 @@ export function billingRoutes() {
     async (c, { body, session, reply }) => {
       const ctx = c.get('ctx')
       const lang = apiLang(c)
-      const result = await startCheckout(ctx, gatewayFor(ctx, lang), {
-        userId: session.user.id,
-        packageId: body.package_id,
-        method: body.method,
-        lang,
+      const result = await startCheckout({
+        ...ctx,
+        gateway: gatewayFor(ctx, lang),
+        input: {
+          userId: session.user.id,
+          packageId: body.package_id,
+          method: body.method,
+          lang,
+        },
       })
       const paymentUrl = result.redirectUrl?.startsWith('/') ? `${ctx.env.APP_URL}${result.redirectUrl}` : result.redirectUrl
       return reply({ payment_url: paymentUrl ?? null, payment_id: result.paymentId })
@@ -92,7 +96,7 @@ export function billingRoutes() {
     },
     async (c, { session, reply }) => {
       const status = c.req.query('status')
-      const list = (await listSubscriptions(c.get('ctx').db, session.user.id, apiLang(c))).map(subscriptionToJson)
+      const list = (await listSubscriptions({ db: c.get('ctx').db, userId: session.user.id, lang: apiLang(c) })).map(subscriptionToJson)
       return reply(status === 'current' || status === 'expired' ? list.filter((s) => s.status === status) : list)
     },
   )
@@ -101,14 +105,14 @@ export function billingRoutes() {
     { method: 'get', path: '/invoices', tag: 'Billing', summary: 'The user’s tax invoices', auth: 'bearer', data: z.array(invoiceWire) },
     async (c, { session, reply }) => {
       const lang = apiLang(c)
-      return reply((await listUserInvoices(c.get('ctx').db, session.user.id)).map((inv) => invoiceToJson(inv, lang)))
+      return reply((await listUserInvoices({ db: c.get('ctx').db, userId: session.user.id })).map((inv) => invoiceToJson(inv, lang)))
     },
   )
 
   route(
     { method: 'get', path: '/invoices/{id}', tag: 'Billing', summary: 'One tax invoice', auth: 'bearer', data: invoiceWire, errors: [404] },
     async (c, { session, reply }) => {
-      const invoice = await findUserInvoice(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const invoice = await findUserInvoice({ db: c.get('ctx').db, userId: session.user.id, invoiceId: c.req.param('id') ?? '' })
       if (!invoice) return notFound('billing.errors.notFound')
       return reply(invoiceToJson(invoice, apiLang(c)))
     },
@@ -125,9 +129,9 @@ export function billingRoutes() {
       errors: [404, 429],
     },
     async (c, { session }) => {
-      const invoice = await findUserInvoice(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const invoice = await findUserInvoice({ db: c.get('ctx').db, userId: session.user.id, invoiceId: c.req.param('id') ?? '' })
       if (!invoice) return notFound('billing.errors.notFound')
-      await limitExports(c.get('ctx'), session.user.id)
+      await limitExports({ ...c.get('ctx'), userId: session.user.id })
       return invoicePdfResponse(invoice)
     },
   )
@@ -164,7 +168,7 @@ export function billingRoutes() {
     async (c, { session }) => {
       const creditNote = await findCreditNote({ db: c.get('ctx').db, creditNoteId: c.req.param('id') ?? '', userId: session.user.id })
       if (!creditNote) return notFound('billing.errors.notFound')
-      await limitExports(c.get('ctx'), session.user.id)
+      await limitExports({ ...c.get('ctx'), userId: session.user.id })
       return creditNotePdfResponse(creditNote)
     },
   )

@@ -123,7 +123,7 @@ export async function requireApiUser(c: C): Promise<CurrentSession> {
 /** The signed-in API user with a subscription in force; 401 without a token, 403 without a subscription. */
 export async function requireApiSubscriber(c: C): Promise<CurrentSession> {
   const session = await requireApiUser(c)
-  await requireSubscription(c.get('ctx').db, session.user.id)
+  await requireSubscription({ db: c.get('ctx').db, userId: session.user.id })
   return session
 }
 

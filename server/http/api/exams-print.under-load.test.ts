@@ -15,7 +15,7 @@ import { measurePrintUnderLoad } from '#tests/print-under-load.ts'
 // costs every request (its whole duration).
 
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
 })
 
 afterAll(() => closePdfPool())

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { seedPackages } from '#app/platform/db/seed.server.ts'
@@ -10,10 +11,15 @@ import { apiTestApp } from '#tests/api-app.ts'
 let app: ReturnType<typeof apiTestApp>
 let services: ReturnType<typeof testServices>
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   services = testServices(db)
   app = apiTestApp(services)
 })
+
+const countPdfPages = (pdf: Uint8Array) =>
+  Number(
+    /Pages:\s+(\d+)/.exec(execFileSync('/usr/bin/pdfinfo', ['-'], { input: pdf, stdio: ['pipe', 'pipe', 'ignore'] }).toString('utf8'))?.[1],
+  )
 
 const ctx = () => testContext(testDb(), { env: services.env, files: services.files })
 
@@ -256,6 +262,22 @@ describe('/api/v1/exams', () => {
     expect((await call<Exam[]>('GET', '/exams', token)).body.data).toHaveLength(1)
     // The largest test the limits accept is stored.
     expect((await call('POST', '/exams', token, largestExamBody(EXAM_LIMITS, 30))).status).toBe(201)
+  })
+
+  it('prints the answer key of a test whose copy is exactly at the page limit (the key writes its answers in, so it is longer)', async () => {
+    const { token } = await subscribedTeacher(ctx())
+    const { body } = await call<Exam>('POST', '/exams', token, largestExamBody(EXAM_LIMITS, 30))
+    const pdf = async (query: string) => {
+      // In Arabic, where this test's copy is exactly 50 pages (37 in English).
+      const res = await app.request(`/api/v1/exams/${body.data.id}/pdf${query}`, { headers: headers(token, 'ar') })
+      const bytes = new Uint8Array(await res.arrayBuffer())
+      return { status: res.status, pages: countPdfPages(bytes) }
+    }
+    const copy = await pdf('')
+    expect(copy).toEqual({ status: 200, pages: EXAM_LIMITS.pagesPerCopy })
+    const key = await pdf('?answers=1')
+    expect(key.status).toBe(200)
+    expect(key.pages).toBeGreaterThan(EXAM_LIMITS.pagesPerCopy)
   })
 
   it('refuses to print a test longer than the page limit, naming it, without rendering its versions', async () => {

@@ -61,7 +61,7 @@ export function examsRoutes() {
 
   route(
     { method: 'get', path: '/exams', tag: 'Tests', summary: 'The user’s tests', auth: 'subscriber', data: z.array(examSummaryWire) },
-    async (c, { session, reply }) => reply((await listExams(c.get('ctx').db, session.user.id)).map(examSummaryToJson)),
+    async (c, { session, reply }) => reply((await listExams({ db: c.get('ctx').db, userId: session.user.id })).map(examSummaryToJson)),
   )
 
   route(
@@ -87,7 +87,7 @@ export function examsRoutes() {
   route(
     { method: 'get', path: '/exams/{id}', tag: 'Tests', summary: 'One test', auth: 'subscriber', data: examWire, errors: [404] },
     async (c, { session, reply }) => {
-      const exam = await findExam(c.get('ctx').db, session.user.id, c.req.param('id') ?? '')
+      const exam = await findExam({ db: c.get('ctx').db, userId: session.user.id, id: c.req.param('id') ?? '' })
       return exam ? reply(examToJson(exam, apiImageUrl(c))) : examNotFound()
     },
   )
@@ -108,7 +108,7 @@ export function examsRoutes() {
       const { db, files } = c.get('ctx')
       const id = c.req.param('id') ?? ''
       // Another teacher's id is not found before its body is looked at.
-      if (!(await findExam(db, session.user.id, id))) return examNotFound()
+      if (!(await findExam({ db, userId: session.user.id, id }))) return examNotFound()
       const exam = parseExam(await jsonBody(c))
       const updated = await updateExam({ db, files, userId: session.user.id, id, exam })
       return updated ? reply(examToJson(updated, apiImageUrl(c)), say(c, 'exams.messages.saved')) : examNotFound()
@@ -138,14 +138,15 @@ export function examsRoutes() {
     },
     async (c, { session }) => {
       const { db, files } = c.get('ctx')
-      const exam = await findExam(db, session.user.id, c.req.param('id') ?? '')
+      const exam = await findExam({ db, userId: session.user.id, id: c.req.param('id') ?? '' })
       if (!exam) return examNotFound()
-      await limitExports(c.get('ctx'), session.user.id)
+      await limitExports({ ...c.get('ctx'), userId: session.user.id })
       const lang = apiLang(c)
       if (asksTooManyVersions(c.req.query()))
         throw new DomainError(422, 'exams.errors.tooManyVersions', { versions: ['exams.errors.tooManyVersions'] })
       const kind = pdfOptionsSchema.parse(c.req.query())
-      const options = await examPrintOptions(exam, {
+      const options = await examPrintOptions({
+        exam,
         db,
         files,
         userId: session.user.id,
@@ -208,7 +209,7 @@ export function examsRoutes() {
     },
     async (c, { session }) => {
       const { db, files } = c.get('ctx')
-      const image = await readExamImage(db, files, session.user.id, c.req.param('id') ?? '')
+      const image = await readExamImage({ db, files, userId: session.user.id, id: c.req.param('id') ?? '' })
       return image ? examImageResponse(image) : examNotFound()
     },
   )

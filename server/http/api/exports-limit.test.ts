@@ -24,7 +24,7 @@ const fixtures = resolve(import.meta.dirname, '../../../app/features/absence/fix
 let app: ReturnType<typeof apiTestApp>
 let ctx: RequestContext
 setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const services = testServices(db, { EXPORTS_PER_HOUR: '4' })
   app = apiTestApp(services)
   ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })
@@ -44,7 +44,7 @@ async function teacherWithFiles(): Promise<Teacher> {
     body: JSON.stringify(sampleExamBody()),
   })
   expect([analysis.status, exam.status]).toEqual([201, 201])
-  const [invoice] = await listUserInvoices(ctx.db, t.user.id)
+  const [invoice] = await listUserInvoices({ db: ctx.db, userId: t.user.id })
   return {
     ...t,
     analysis: ((await analysis.json()) as { data: { id: string } }).data.id,

@@ -21,6 +21,9 @@ import {
   type Routes,
 } from './contract.ts'
 import { examsRoutes } from './exams.ts'
+import { followUpRoutes } from './follow-up.ts'
+import { absenceTrendsRoutes } from './absence-trends.ts'
+import { lettersRoutes } from './letters.ts'
 import { openApiRoutes } from './openapi.ts'
 
 // `/api/v1`: the JSON REST API. Its routes are the route files' (each route declared once with
@@ -30,7 +33,18 @@ import { openApiRoutes } from './openapi.ts'
 /** Every route file's routes, in the order they are mounted; the reference's two routes last. */
 export function apiRoutes(): Routes[] {
   // The tests first: they and their images set their own body limits, before the shared ones.
-  const routes = [examsRoutes(), authRoutes(), billingRoutes(), contentRoutes(), analysesRoutes(), adminRoutes(), adminMoneyRoutes()]
+  const routes = [
+    examsRoutes(),
+    authRoutes(),
+    billingRoutes(),
+    contentRoutes(),
+    analysesRoutes(),
+    followUpRoutes(),
+    absenceTrendsRoutes(),
+    lettersRoutes(),
+    adminRoutes(),
+    adminMoneyRoutes(),
+  ]
   const all: Routes[] = [...routes, openApiRoutes(() => all.flatMap((r) => r.contracts))]
   return all
 }
@@ -55,10 +69,12 @@ export function createApi() {
   api.route('/', exams!.app)
   const tooLarge = (c: Context<ApiEnv>) => c.json({ message: say(c, 'common.errors.tooLarge') }, 413)
   const jsonLimit = bodyLimit({ maxSize: 64 * 1024, onError: tooLarge })
-  // The two requests that may carry a profile picture (2 MB, checked by storeAvatar) get room for it and the form around it.
+  // The requests that may carry a picture (a profile picture or a school's logo, 2 MB, checked when stored) get room for it and the form around it.
   const uploadLimit = bodyLimit({ maxSize: 3 * 1024 * 1024, onError: tooLarge })
   const isUpload = (c: Context<ApiEnv>) =>
-    (c.req.method === 'POST' && c.req.path.endsWith('/auth/register')) || (c.req.method === 'PATCH' && c.req.path.endsWith('/auth/profile'))
+    (c.req.method === 'POST' && c.req.path.endsWith('/auth/register')) ||
+    (c.req.method === 'PATCH' && c.req.path.endsWith('/auth/profile')) ||
+    (c.req.method === 'PUT' && c.req.path.endsWith('/auth/profile/school'))
   // A workbook: the configured limit and room for the form around it; checked again by size.
   const workbookLimit = (c: Context<ApiEnv>) =>
     bodyLimit({ maxSize: (c.get('ctx').env.ANALYSIS_MAX_UPLOAD_MB + 1) * 1024 * 1024, onError: tooLarge })

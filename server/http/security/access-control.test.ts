@@ -18,6 +18,7 @@ import { action as examEditorAction, loader as examEditorLoader } from '#app/rou
 import { action as examListAction } from '#app/routes/exams.tsx'
 import { loader as invoicePdfLoader } from '#app/routes/invoice-pdf.tsx'
 import { loader as invoiceLoader } from '#app/routes/invoice.tsx'
+import { action as followUpAction } from '#app/routes/follow-up.tsx'
 import { action as analysesListAction } from '#app/routes/last-multiple.tsx'
 import { action as notificationsAction } from '#app/routes/notifications.tsx'
 import { loader as paymentResultLoader } from '#app/routes/payment-result.tsx'
@@ -39,7 +40,7 @@ const fixtures = resolve(import.meta.dirname, '../../../app/features/absence/fix
 let app: ReturnType<typeof createHttpApp>
 let ctx: RequestContext
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const services = testServices(db)
   app = checkedApp(createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' }))
   // The loaders' context shares the app's settings (its session secret above all).
@@ -47,7 +48,18 @@ const testDb = setupTestDatabase(async (db) => {
 })
 
 type Teacher = Awaited<ReturnType<typeof subscribedTeacher>>
-type Ids = { analysis: string; exam: string; image: string; invoice: string; payment: string; notification: string; session: string }
+type Ids = {
+  analysis: string
+  exam: string
+  image: string
+  invoice: string
+  payment: string
+  notification: string
+  session: string
+  /** An entry of A's follow-up register, and how the register names its student. */
+  entry: string
+  student: string
+}
 
 let a: Teacher
 let b: Teacher
@@ -68,8 +80,9 @@ async function snapshot() {
     exams: await get('/api/v1/exams'),
     image: await get(`/api/v1/uploads/images/${ids.image}`),
     invoice: await get(`/api/v1/invoices/${ids.invoice}`),
-    notifications: (await listNotifications(testDb().db, a.user.id)).map((n) => ({ id: n.id, readAt: n.readAt })),
-    sessions: (await listSessions(testDb().db, a.user.id)).length,
+    register: await get('/api/v1/follow-up/register'),
+    notifications: (await listNotifications({ db: testDb().db, userId: a.user.id })).map((n) => ({ id: n.id, readAt: n.readAt })),
+    sessions: (await listSessions({ db: testDb().db, userId: a.user.id })).length,
   }
 }
 
@@ -91,17 +104,42 @@ beforeAll(async () => {
       body: JSON.stringify(sampleExamBody()),
     }),
   )
+  // A ladder from one unexcused day, so the fixture's students reach a step, and a document recorded for one of them.
+  const json = { ...bearer(a), 'content-type': 'application/json' }
+  await app.request('/api/v1/settings/absence-ladder', {
+    method: 'PUT',
+    headers: json,
+    body: JSON.stringify({ steps: [{ days: 1, name: null, document: 'firstWarning' }] }),
+  })
+  const register = (await (await app.request('/api/v1/follow-up/register', { headers: bearer(a) })).json()) as {
+    data: { school_year: number; outstanding: { student: string }[] }
+  }
+  const [owed, second] = register.data.outstanding
+  if (!owed || !second) throw new Error('A’s register has no student owed a document')
+  const entry = created(
+    await app.request('/api/v1/follow-up/register', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        student: owed.student,
+        step: 1,
+        school_year: register.data.school_year,
+        issued_on: '2025-09-01',
+        issued_by: 'A',
+      }),
+    }),
+  )
   const png = await sharp({ create: { width: 30, height: 20, channels: 3, background: '#fff' } })
     .png()
     .toBuffer()
   const imageForm = new FormData()
   imageForm.append('file', new File([new Uint8Array(png)], 'figure.png', { type: 'image/png' }))
   const image = created(await app.request('/api/v1/uploads/images', { method: 'POST', headers: bearer(a), body: imageForm }))
-  await notify(testDb().db, a.user.id, 'welcome', {})
-  const [invoice] = await listUserInvoices(testDb().db, a.user.id)
+  await notify({ db: testDb().db, userId: a.user.id, kind: 'welcome', params: {} })
+  const [invoice] = await listUserInvoices({ db: testDb().db, userId: a.user.id })
   const [payment] = await testDb().db.select().from(payments).where(eq(payments.userId, a.user.id))
   const [session] = await testDb().db.select().from(sessions).where(eq(sessions.userId, a.user.id))
-  const [notification] = await listNotifications(testDb().db, a.user.id)
+  const [notification] = await listNotifications({ db: testDb().db, userId: a.user.id })
   if (!invoice || !payment || !session || !notification) throw new Error('A’s records were not all made')
   ids = {
     analysis: ((await analysis.json()) as { data: { id: string } }).data.id,
@@ -111,6 +149,8 @@ beforeAll(async () => {
     payment: payment.id,
     notification: notification.id,
     session: session.id,
+    entry: ((await entry.json()) as { data: { id: string } }).data.id,
+    student: second.student,
   }
 })
 
@@ -137,6 +177,16 @@ describe('another teacher’s ids through /api/v1', () => {
       ['GET', `/api/v1/invoices/${ids.invoice}`],
       ['GET', `/api/v1/invoices/${ids.invoice}/pdf`],
       ['POST', `/api/v1/notifications/${ids.notification}/read`],
+      ['PATCH', `/api/v1/follow-up/register/${ids.entry}`, { headers: json, body: JSON.stringify({ status: 'declined' }) }],
+      ['DELETE', `/api/v1/follow-up/register/${ids.entry}`],
+      [
+        'POST',
+        '/api/v1/follow-up/register',
+        {
+          headers: json,
+          body: JSON.stringify({ student: ids.student, step: 1, school_year: 2025, issued_on: '2025-09-01', issued_by: 'B' }),
+        },
+      ],
     ]
     const results = []
     for (const [method, path, init] of attempts) {
@@ -148,7 +198,14 @@ describe('another teacher’s ids through /api/v1', () => {
   })
 
   it('show B none of A’s records in B’s own lists', async () => {
-    for (const path of ['/api/v1/analyses', '/api/v1/exams', '/api/v1/invoices', '/api/v1/subscriptions', '/api/v1/notifications']) {
+    for (const path of [
+      '/api/v1/analyses',
+      '/api/v1/exams',
+      '/api/v1/invoices',
+      '/api/v1/subscriptions',
+      '/api/v1/notifications',
+      '/api/v1/follow-up/register',
+    ]) {
       const body = JSON.stringify(await (await app.request(path, { headers: bearer(b) })).json())
       for (const id of Object.values(ids)) expect({ path, leaks: body.includes(id) }).toEqual({ path, leaks: false })
     }
@@ -225,6 +282,21 @@ describe('another teacher’s ids through the pages (B’s session cookie)', () 
       ['invoice', () => invoiceLoader(args(page(b, `invoices/${ids.invoice}`), { invoiceId: ids.invoice }))],
       ['invoice pdf', () => invoicePdfLoader(args(page(b, `invoices/${ids.invoice}/pdf`), { invoiceId: ids.invoice }))],
       ['payment result', () => paymentResultLoader(args(page(b, `payments/result/${ids.payment}`), { paymentId: ids.payment }))],
+      ['follow-up update', () => followUpAction(args(page(b, 'follow-up', post({ intent: 'update', id: ids.entry, status: 'signed' }))))],
+      ['follow-up delete', () => followUpAction(args(page(b, 'follow-up', post({ intent: 'delete', id: ids.entry }))))],
+      [
+        'follow-up issue',
+        () =>
+          followUpAction(
+            args(
+              page(
+                b,
+                'follow-up',
+                post({ intent: 'issue', student: ids.student, step: '1', school_year: '2025', issued_on: '2025-09-01', issued_by: 'B' }),
+              ),
+            ),
+          ),
+      ],
     ]
     const results = []
     for (const [name, run] of attempts) results.push({ name, status: await statusOf(run) })

@@ -26,7 +26,7 @@ const fixtures = resolve(import.meta.dirname, '../../../app/features/absence/fix
 let app: ReturnType<typeof createHttpApp>
 let ctx: RequestContext
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const services = testServices(db)
   app = checkedApp(createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' }))
   ctx = testContext(db, { env: services.env, files: services.files, logger: services.logger, mailer: services.mailer })

@@ -75,7 +75,7 @@ let pages: ReturnType<typeof createHttpApp>
 let guarded: ReturnType<typeof createHttpApp>
 let ctx: RequestContext
 setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const services = testServices(db)
   app = createHttpApp({ services, getBuild: () => fakeBuild, mode: 'production' })
   pages = createHttpApp({ services, getBuild: () => onePageBuild, mode: 'production' })

@@ -33,7 +33,7 @@ const capture = { write: (line: string) => void lines.push(line) }
 let app: ReturnType<typeof createHttpApp>
 let services: AppServices
 const testDb = setupTestDatabase(async (db) => {
-  await seedPackages(db.db)
+  await seedPackages({ db: db.db })
   const base = testServices(db)
   const logger = createLogger('trace', capture)
   const mailer = createMailer({ smtpUrl: base.env.SMTP_URL, from: base.env.MAIL_FROM, outboxDir: base.env.MAIL_OUTBOX_DIR, logger })
@@ -117,7 +117,7 @@ describe('logs', () => {
     // Paid through the sandbox (the settlement logs), then a workbook of minors' names.
     const ctx = testContext(testDb(), { env: services.env, logger: services.logger, mailer: services.mailer, files: services.files })
     const gateway = sandboxFor(ctx)
-    const checkout = await startCheckout(ctx, gateway, { userId, packageId: 1, method: 'mada', lang: 'en' })
+    const checkout = await startCheckout({ ...ctx, gateway, input: { userId, packageId: 1, method: 'mada', lang: 'en' } })
     await gateway.submitCard(checkout.gatewayPaymentId, { number: '4111111111111111', name: 'NOURAH CARD', expiry: '12/30', cvc: '123' })
     await gateway.confirm3ds(checkout.gatewayPaymentId)
     await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: checkout.gatewayPaymentId })
@@ -267,7 +267,7 @@ describe('account events (ASVS 16.3.1)', () => {
       const answer = await profileAction({ request, params: { lang: 'en' }, context: ctx } as never).catch((thrown: unknown) => thrown)
       expect((answer as Response).status).toBe(302)
     }
-    const other = (await listSessions(ctx.db, userId)).find((s) => s.kind === 'api')!
+    const other = (await listSessions({ db: ctx.db, userId })).find((s) => s.kind === 'api')!
     await profile({ intent: 'revoke', session: other.id })
     await profile({ intent: 'revoke-others' })
     await profile({ intent: 'delete', password: resetPassword })

@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm'
+import { catalogue } from '#app/i18n/messages.server.ts'
+import type { Db } from '#app/platform/db/client.server.ts'
+import { parentMessageTemplates } from '#app/platform/db/schema.ts'
+import { messageKinds, messageLangs, type MessageKind, type MessageLang, type MessageTemplates } from './templates.ts'
+
+/** The default templates: each language's from its own locale file (`parent-messages.defaults`). */
+export function defaultTemplates(): MessageTemplates {
+  const side = (lang: MessageLang) => {
+    const defaults = (catalogue[lang]['parent-messages'] as { defaults: Record<MessageKind, string> }).defaults
+    return Object.fromEntries(messageKinds.map((kind) => [kind, defaults[kind]])) as Record<MessageKind, string>
+  }
+  return { ar: side('ar'), en: side('en') }
+}
+
+export type TeacherOptions = { db: Db; userId: string }
+
+/** The teacher's templates; the defaults where she has none (never saved, or a kind added since). */
+export async function messageTemplatesOf({ db, userId }: TeacherOptions): Promise<MessageTemplates> {
+  const [row] = await db
+    .select({ templates: parentMessageTemplates.templates })
+    .from(parentMessageTemplates)
+    .where(eq(parentMessageTemplates.userId, userId))
+    .limit(1)
+  const defaults = defaultTemplates()
+  if (!row) return defaults
+  const side = (lang: MessageLang) =>
+    Object.fromEntries(
+      messageKinds.map((kind) => {
+        const saved = row.templates[lang]?.[kind]
+        return [kind, typeof saved === 'string' && saved.trim() ? saved : defaults[lang][kind]]
+      }),
+    ) as Record<MessageKind, string>
+  return { ar: side('ar'), en: side('en') }
+}
+
+export type SaveMessageTemplatesOptions = TeacherOptions & { templates: MessageTemplates }
+
+/** Saves the teacher's templates (already checked by messageTemplatesSchema); every message uses them from now on. */
+export async function saveMessageTemplates({ db, userId, templates }: SaveMessageTemplatesOptions): Promise<MessageTemplates> {
+  const value = Object.fromEntries(messageLangs.map((lang) => [lang, { ...templates[lang] }]))
+  await db
+    .insert(parentMessageTemplates)
+    .values({ userId, templates: value })
+    .onConflictDoUpdate({ target: parentMessageTemplates.userId, set: { templates: value, updatedAt: new Date() } })
+  return messageTemplatesOf({ db, userId })
+}
+
+/** Back to the default templates: the teacher's row goes, so later changes to the defaults reach her. */
+export async function restoreMessageTemplates({ db, userId }: TeacherOptions): Promise<MessageTemplates> {
+  await db.delete(parentMessageTemplates).where(eq(parentMessageTemplates.userId, userId))
+  return defaultTemplates()
+}
