@@ -58,6 +58,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         name: displayName(current.user, lang),
         avatarUrl: avatarUrl(current.user.avatarFile),
         unread: await unreadNotificationCount({ db: context.db, userId: current.user.id }),
+        /** An operator's menu links to the operator area (docs/operators.md); nobody else's does. */
+        isOperator: current.user.role === 'operator',
       }
     : null
   // A message left by the previous action's redirect (a translation key), shown once as a toast.

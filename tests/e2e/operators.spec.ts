@@ -152,6 +152,12 @@ for (const lang of ['ar', 'en'] as const) {
         await page.screenshot({ path: '.tmp/operators/ar-sign-in-again.png', fullPage: true })
         await page.getByRole('link', { name: 'سجّل الخروج ثم ادخل من جديد' }).click()
         await signInAgainWithCode(page, 'ar', operator.email, key)
+        // The operator's own menu leads to the area.
+        await page.goto('/ar')
+        await page.locator('.account-menu summary').click()
+        await page.locator('.account-menu').getByRole('link', { name: 'منطقة المشرفين' }).click()
+        await expect(page).toHaveURL(/\/ar\/admin$/)
+        await expect(page.getByRole('navigation', { name: 'منطقة المشرفين' })).toBeVisible()
       }
 
       // A guest writes through the contact page.
@@ -199,7 +205,8 @@ for (const lang of ['ar', 'en'] as const) {
         await expect(guest.page.getByText(w.review)).toBeVisible({ timeout: 1000 })
       }).toPass({ timeout: 25_000, intervals: [1000, 2000, 3000] })
 
-      // The teacher finds no operator area: the site's 404 on every page of it, in both languages, and on every endpoint.
+      // The teacher finds no operator area: no link to it, the site's 404 on every page of it, in both languages, and on every endpoint.
+      await expect(teacher.page.locator('.account-menu a[href$="/admin"]')).toHaveCount(0)
       for (const path of [...areaPaths('ar'), ...areaPaths('en')]) {
         const answer = await teacher.page.goto(path)
         expect([path, answer?.status()]).toEqual([path, 404])

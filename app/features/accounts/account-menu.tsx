@@ -3,7 +3,7 @@ import { Form, useLocation, useRouteLoaderData } from 'react-router'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
 
-type RootUser = { username: string; avatarUrl: string | null; unread: number } | null
+type RootUser = { username: string; avatarUrl: string | null; unread: number; isOperator: boolean } | null
 
 /**
  * Guests see Log in and Create account; a teacher sees the account menu with the unread count,
@@ -76,6 +76,11 @@ export function AccountMenu() {
                 ) : null}
               </AppLink>
             </li>
+            {user.isOperator ? (
+              <li className="menu-group-start">
+                <AppLink to="admin">{t('session.menu.operatorArea')}</AppLink>
+              </li>
+            ) : null}
             <li>
               <a
                 href={localPath(lang, 'logout')}
