@@ -37,6 +37,13 @@ export default [
       // The operator area (docs/operators.md): the site's 404 to anyone not an operator. Its
       // navigation is the list in app/features/operators/nav.ts.
       route('admin', 'routes/layouts/admin.tsx', [
+        index('routes/admin-dashboard.tsx'),
+        route('payments', 'routes/admin-payments.tsx'),
+        route('payments/:paymentId', 'routes/admin-payment.tsx'),
+        route('payments/:paymentId/refund', 'routes/admin-payment-refund.tsx'),
+        route('packages', 'routes/admin-packages.tsx'),
+        route('packages/new', 'routes/admin-package-edit.tsx', { id: 'admin-package-new' }),
+        route('packages/:packageId', 'routes/admin-package-edit.tsx', { id: 'admin-package-edit' }),
         route('teachers', 'routes/admin-teachers.tsx'),
         route('reviews', 'routes/admin-reviews.tsx'),
         route('messages', 'routes/admin-messages.tsx'),
@@ -57,6 +64,9 @@ export default [
     route('analyses/:analysisId/steps/:step/letters.pdf', 'routes/step-letters.tsx', { id: 'step-letters-pdf' }),
     route('analyses/:analysisId/steps/:step/letters.xlsx', 'routes/step-letters.tsx', { id: 'step-letters-xlsx' }),
     route('invoices/:invoiceId/pdf', 'routes/invoice-pdf.tsx'),
+    route('credit-notes/:creditNoteId/pdf', 'routes/credit-note-pdf.tsx'),
+    route('admin/invoices/:invoiceId/pdf', 'routes/admin-invoice-pdf.tsx'),
+    route('admin/credit-notes/:creditNoteId/pdf', 'routes/admin-credit-note-pdf.tsx'),
     route('follow-up/export.xlsx', 'routes/follow-up-export.tsx', { id: 'follow-up-export-xlsx' }),
     route('follow-up/export.pdf', 'routes/follow-up-export.tsx', { id: 'follow-up-export-pdf' }),
     layout('routes/layouts/custom.tsx', [

@@ -7,6 +7,9 @@ describe('formatting', () => {
     expect(formatMoney('en', 11500)).toBe('SAR 115.00')
     expect(formatMoney('en', 123456789)).toBe('SAR 1,234,567.89')
     expect(formatMoney('ar', 5)).toBe('0.05 ر.س')
+    // A credit note's negative amounts: in Arabic a left-to-right mark keeps the minus before the digits.
+    expect(formatMoney('en', -5635)).toBe('SAR -56.35')
+    expect(formatMoney('ar', -5635)).toBe('\u200E-56.35 ر.س')
   })
 
   it('uses Latin digits in Arabic', () => {

@@ -38,7 +38,9 @@ export function formatMoney(lang: Lang, halalas: number): string {
     maximumFractionDigits: 2,
     useGrouping: true,
   }).format(halalas / 100)
-  return lang === 'ar' ? `${amount} ر.س` : `SAR ${amount}`
+  // A negative amount (a credit note's) in Arabic: the left-to-right mark makes the minus and the
+  // digits one left-to-right run, `-56.35`, where the bidi algorithm would show `56.35-`.
+  return lang === 'ar' ? `${halalas < 0 ? '\u200E' : ''}${amount} ر.س` : `SAR ${amount}`
 }
 
 export type DualDate = { gregorian: string; hijri: string }

@@ -20,6 +20,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     messages: getMessages(lang, ['operators', 'contact.types']),
     filter,
+    // Sent with the data: the component may not import the server module that defines them.
+    filters: messageFilters,
     page: list.page,
     pages: list.pages,
     open: list.open,
@@ -41,14 +43,14 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'operat
 export default function AdminMessages({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { filter, items, open, page, pages } = loaderData
+  const { filter, filters, items, open, page, pages } = loaderData
   const pageLink = (n: number) => `admin/messages?state=${filter}&page=${n}`
   return (
     <>
       <h1>{t('operators.messages.title')}</h1>
       <p className="muted">{t('operators.messages.lead')}</p>
       <nav className="admin-tabs" aria-label={t('operators.messages.filtersLabel')}>
-        {messageFilters.map((f) => (
+        {filters.map((f) => (
           <AppLink key={f} to={`admin/messages?state=${f}`} aria-current={f === filter ? 'page' : undefined}>
             {t(`operators.messages.filters.${f}`)}
             {f === 'open' ? <span className="admin-count"> {open}</span> : null}

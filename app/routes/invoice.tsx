@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import { requireUser } from '#app/features/accounts/index.server.ts'
-import { findUserInvoice, invoiceToJson, qrSvgDataUrl } from '#app/features/billing/index.server.ts'
+import { findInvoiceCreditNote, findUserInvoice, invoiceToJson, qrSvgDataUrl } from '#app/features/billing/index.server.ts'
 import { intlLocale } from '#app/i18n/config.ts'
 import { formatDate, formatMoney } from '#app/i18n/format.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
@@ -17,7 +17,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context, lang)
   const invoice = await findUserInvoice({ db: context.db, userId: user.id, invoiceId: params.invoiceId })
   if (!invoice) throw data(null, { status: 404 })
+  const creditNote = await findInvoiceCreditNote({ db: context.db, invoiceId: invoice.id })
   return {
+    creditNote: creditNote
+      ? { id: creditNote.id, serial: creditNote.serial, total: creditNote.total, issuedAt: creditNote.issuedAt.toISOString() }
+      : null,
     messages: getMessages(lang, ['billing', 'packages']),
     // The same shape as GET /api/v1/invoices/{id}.
     invoice: invoiceToJson(invoice, lang),
@@ -30,7 +34,7 @@ export const meta: Route.MetaFunction = (args) => metaFromMessages(args, 'billin
 export default function Invoice({ loaderData }: Route.ComponentProps) {
   const { t } = useT()
   const lang = useLang()
-  const { invoice } = loaderData
+  const { invoice, creditNote } = loaderData
   const issued = formatDate(lang, invoice.issued_at)
   const time = new Intl.DateTimeFormat(intlLocale[lang], { hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Riyadh' }).format(
     new Date(invoice.issued_at),
@@ -71,6 +75,27 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
             <a className="button button-primary" href={`${localPath(lang, `invoices/${invoice.id}/pdf`)}`} download>
               {t('billing.invoice.download')}
             </a>
+            {creditNote ? (
+              <section className="credit-note-notice" aria-labelledby="credit-note-title">
+                <h2 id="credit-note-title">
+                  {t('billing.creditNote.title')} <Ltr>{creditNote.serial}</Ltr>
+                </h2>
+                <p>{t('billing.creditNote.reason')}</p>
+                <dl className="price-lines">
+                  <div>
+                    <dt>{t('billing.creditNote.issuedAt')}</dt>
+                    <dd>{formatDate(lang, creditNote.issuedAt).gregorian}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('billing.creditNote.total')}</dt>
+                    <dd>{formatMoney(lang, creditNote.total)}</dd>
+                  </div>
+                </dl>
+                <a className="button button-ghost" href={localPath(lang, `credit-notes/${creditNote.id}/pdf`)} download>
+                  {t('billing.creditNote.download')}
+                </a>
+              </section>
+            ) : null}
           </div>
         </div>
       </section>

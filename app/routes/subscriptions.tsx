@@ -5,7 +5,8 @@ import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
-import { AppLink } from '#app/ui/app-link.tsx'
+import { AppLink, localPath } from '#app/ui/app-link.tsx'
+import { Ltr } from '#app/ui/sentence.tsx'
 import { PageHero } from '#app/ui/page-hero.tsx'
 import type { Route } from './+types/subscriptions'
 
@@ -43,7 +44,11 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
                   <li key={s.id} className={`card subscription subscription-${s.status}`}>
                     <div className="subscription-head">
                       <h2>{s.packageName}</h2>
-                      <span className={`status-badge status-${s.status}`}>{t(`billing.subscriptions.${s.status}`)}</span>
+                      {s.creditNote ? (
+                        <span className="status-badge status-expired">{t('billing.creditNote.refunded')}</span>
+                      ) : (
+                        <span className={`status-badge status-${s.status}`}>{t(`billing.subscriptions.${s.status}`)}</span>
+                      )}
                     </div>
                     <dl className="price-lines">
                       <div>
@@ -63,7 +68,14 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
                         <dd>{formatMoney(lang, s.payment.amount)}</dd>
                       </div>
                     </dl>
-                    {s.invoiceId ? <AppLink to={`invoices/${s.invoiceId}`}>{t('billing.subscriptions.invoice')}</AppLink> : null}
+                    <p className="document-links">
+                      {s.invoiceId ? <AppLink to={`invoices/${s.invoiceId}`}>{t('billing.subscriptions.invoice')}</AppLink> : null}
+                      {s.creditNote ? (
+                        <a href={localPath(lang, `credit-notes/${s.creditNote.id}/pdf`)} download>
+                          {t('billing.creditNote.view')} <Ltr>{s.creditNote.serial}</Ltr>
+                        </a>
+                      ) : null}
+                    </p>
                   </li>
                 )
               })}

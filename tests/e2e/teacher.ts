@@ -49,8 +49,8 @@ async function registeredTeacher(page: Page, lang: 'ar' | 'en', tag: string, opt
  * A signed-in teacher with a current subscription, paid through the sandbox gateway with the
  * forms a teacher posts (the billing journeys test those pages in the browser): for the tools' journeys.
  */
-export async function subscribedTeacher(page: Page, lang: 'ar' | 'en', tag = 'subscriber') {
-  const teacher = await registeredTeacher(page, lang, tag, {})
+export async function subscribedTeacher(page: Page, lang: 'ar' | 'en', tag = 'subscriber', options: { outbox?: string } = {}) {
+  const teacher = await registeredTeacher(page, lang, tag, options)
   const checkout = await postForm(page, `/${lang}/checkout/1`, { method: 'mada' })
   expect(checkout.url()).toMatch(/sandbox-pay\?id=sbx_/)
   const payPath = checkout.url().replace(/^https?:\/\/[^/]+/, '')

@@ -139,6 +139,8 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
     if (pathname === '/v1/payments' && method === 'POST') return reply(...createPayment(raw, req))
     // The publishable key may only create payments.
     if (!isSecret) return reply(403, { type: 'authentication_error', message: 'Forbidden', errors: null })
+    const refund = /^\/v1\/payments\/([^/]+)\/refund$/.exec(pathname)
+    if (refund && method === 'POST') return reply(...refundPayment(decodeURIComponent(refund[1] ?? ''), raw))
     const fetchOne = /^\/v1\/payments\/([^/]+)$/.exec(pathname)
     if (fetchOne && method === 'GET') {
       const payment = payments.get(decodeURIComponent(fetchOne[1] ?? ''))
@@ -247,6 +249,47 @@ export async function startMoyasarFake(options: MoyasarFakeOptions = {}): Promis
     payments.set(id, payment)
     if (source.type === 'applepay') settle(payment)
     return [201, payment]
+  }
+
+  /**
+   * Refund Payment as Moyasar documents it: a paid (or captured) payment, the amount in halalas
+   * (optional: the rest of the payment), at most what is left to refund; the answer is the
+   * payment, now `refunded`, with `refunded` (the halalas given back in all) and `refunded_at`.
+   * Moyasar counts a partly refunded payment as `refunded` too.
+   */
+  function refundPayment(id: string, raw: string): [number, unknown] {
+    const payment = payments.get(id)
+    if (!payment) return [404, { type: 'api_error', message: 'Object not found', errors: null }]
+    let body: Record<string, unknown> = {}
+    try {
+      const parsed: unknown = raw ? JSON.parse(raw) : {}
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object')
+      body = parsed as Record<string, unknown>
+    } catch {
+      return [400, { type: 'invalid_request_error', message: 'Invalid JSON body', errors: null }]
+    }
+    const left = payment.amount - payment.refunded
+    const refundable = payment.status === 'paid' || payment.status === 'captured' || (payment.status === 'refunded' && left > 0)
+    if (!refundable)
+      return [400, { type: 'invalid_request_error', message: `Payment cannot be refunded while it is ${payment.status}`, errors: null }]
+    const amount = body.amount === undefined ? left : body.amount
+    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1)
+      return [400, { type: 'invalid_request_error', message: 'Validation Failed', errors: { amount: ['must be a positive integer'] } }]
+    if (amount > left)
+      return [
+        400,
+        {
+          type: 'invalid_request_error',
+          message: 'Validation Failed',
+          errors: { amount: ['must be less than or equal to the refundable amount'] },
+        },
+      ]
+    const now = new Date().toISOString()
+    payment.refunded += amount
+    payment.refunded_at = now
+    payment.status = 'refunded'
+    payment.updated_at = now
+    return [200, payment]
   }
 
   /** Merchant validation for Apple Pay on the web: an opaque session object, as Apple returns it. */

@@ -40,6 +40,11 @@ function withFailuresCounted(gateway: PaymentGateway): PaymentGateway {
         count('fetchPayment', error)
         throw error
       }),
+    refundPayment: (id: string, amount: number) =>
+      gateway.refundPayment(id, amount).catch((error: unknown) => {
+        count('refundPayment', error)
+        throw error
+      }),
     verifyWebhook: (body: string, headers: Headers) => {
       try {
         return gateway.verifyWebhook(body, headers)

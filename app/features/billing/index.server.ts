@@ -3,8 +3,9 @@ export { listPackages, packageToJson, packageWire, type ListPackagesOptions } fr
 export { browserCheckoutFor, findUserPayment, findUserPaymentByGatewayId, startCheckout } from './checkout.server.ts'
 export { gatewayFor, sandboxFor } from './gateway.server.ts'
 export { SANDBOX_CARD_FAILS, SANDBOX_CARD_SUCCEEDS, SandboxCardRejected, sandboxWebhookSecret } from './gateways/sandbox.server.ts'
-export { GatewayError, type PaymentMethod } from './gateways/types.ts'
+export { GatewayError, type PaymentGateway, type PaymentMethod } from './gateways/types.ts'
 export {
+  findInvoiceById,
   findUserInvoice,
   invoiceDocumentOf,
   invoicePdfResponse,
@@ -26,4 +27,26 @@ export {
 export { halalasToDecimal, readZatcaQr, zatcaQr } from './zatca-qr.ts'
 export { qrSvg, qrSvgDataUrl } from './qr-svg.ts'
 export { requireSubscriberPage } from './access.server.ts'
-export { addPackage, listAllPackages, parsePrice, updatePackage } from './packages-admin.server.ts'
+export {
+  addPackage,
+  createPackage,
+  editPackage,
+  findPackage,
+  listAllPackages,
+  parsePrice,
+  setPackageActive,
+  updatePackage,
+  type PackageForm,
+  type PackageRow,
+} from './packages-admin.server.ts'
+export { findPaymentDetail, searchPayments, type OperatorPaymentDetail, type PaymentSummary } from './payments-admin.server.ts'
+export { refundPayment, type CreditNoteRow, type RefundPaymentOptions, type RefundResult } from './refund-payment.server.ts'
+export {
+  creditNoteDocumentOf,
+  creditNotePdfResponse,
+  creditNoteToJson,
+  creditNoteWire,
+  findCreditNote,
+  findInvoiceCreditNote,
+  listUserCreditNotes,
+} from './credit-notes.server.ts'

@@ -31,19 +31,38 @@ export type InvoiceDocument = {
   qr: string
 }
 
+/**
+ * A credit note prints like the invoice it reverses (docs/billing.md, "Refunds and credit
+ * notes"): its own serial and date, the original invoice's serial, and the amounts negated.
+ */
+export type CreditNoteDocument = Omit<InvoiceDocument, 'serial'> & {
+  serial: string
+  invoiceSerial: string
+}
+
 type Bilingual = { en: string; ar: string }
 type Row = { label: Bilingual; en: string[]; ar: string[] } | { label: Bilingual; value: string; dir: 'ltr' | 'rtl' }
 
 // Every word on the invoice comes from the billing locale files (the field labels shared with
 // the invoice page, and `invoice.printed.*` for words only the PDF prints).
 const printedKeys = ['invoice', 'purchase', 'amounts', 'riyadhTime', 'thanks', 'note'] as const
+type Printed = Record<(typeof printedKeys)[number], Bilingual>
 
-function printedWords(): Record<(typeof printedKeys)[number], Bilingual> {
+function printedWords(): Printed {
   const en = labelsFor('en')
   const ar = labelsFor('ar')
   return Object.fromEntries(
     printedKeys.map((k) => [k, { en: en(`billing.invoice.printed.${k}`), ar: ar(`billing.invoice.printed.${k}`) }]),
-  ) as Record<(typeof printedKeys)[number], Bilingual>
+  ) as Printed
+}
+
+/** The credit note's own words where they differ from the invoice's. */
+function creditNoteWords(): Printed {
+  return {
+    ...printedWords(),
+    invoice: both('billing.creditNote.printed.creditNote'),
+    note: both('billing.creditNote.printed.note'),
+  }
 }
 
 const timeZone = 'Asia/Riyadh'
@@ -111,21 +130,25 @@ function customerRow(invoice: InvoiceDocument): Row {
   return ar === en ? { label, value: ar, dir: directionOf(ar) } : { label, en: [en], ar: [ar] }
 }
 
-function invoiceData(invoice: InvoiceDocument) {
-  for (const [name, value] of Object.entries({
-    price: invoice.price,
-    vat: invoice.vat,
-    total: invoice.total,
-    vatRateBp: invoice.vatRateBp,
-  })) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`)
+function invoiceData(invoice: InvoiceDocument, creditNote?: { invoiceSerial: string }) {
+  // An invoice's amounts are zero or more, a credit note's zero or less (the invoice's, negated).
+  const sign = creditNote ? -1 : 1
+  for (const [name, value] of Object.entries({ price: invoice.price, vat: invoice.vat, total: invoice.total })) {
+    if (!Number.isSafeInteger(value) || value * sign < 0)
+      throw new RangeError(`${name} must be a ${creditNote ? 'non-positive' : 'non-negative'} integer`)
   }
+  if (!Number.isSafeInteger(invoice.vatRateBp) || invoice.vatRateBp < 0) throw new RangeError('vatRateBp must be a non-negative integer')
+  const printed = creditNote ? creditNoteWords() : printedWords()
+  const key = creditNote ? 'billing.creditNote' : 'billing.invoice'
   const money = (halalas: number) => ({ en: [formatMoney('en', halalas)], ar: [formatMoney('ar', halalas)] })
   const sections: { title: Bilingual; rows: Row[] }[] = [
     {
-      title: printedWords().invoice,
+      title: printed.invoice,
       rows: [
-        { label: both('billing.invoice.serial'), value: invoice.serial, dir: 'ltr' },
+        { label: both(`${key}.serial`), value: invoice.serial, dir: 'ltr' },
+        ...(creditNote
+          ? [{ label: both('billing.creditNote.originalInvoice'), value: creditNote.invoiceSerial, dir: 'ltr' as const }]
+          : []),
         { label: both('billing.invoice.issuedAt'), en: issueDate('en', invoice.issuedAt), ar: issueDate('ar', invoice.issuedAt) },
         {
           label: both('billing.invoice.method'),
@@ -153,17 +176,17 @@ function invoiceData(invoice: InvoiceDocument) {
     { label: both('billing.invoice.vat'), ...money(invoice.vat) },
   ]
   return {
-    title: both('billing.invoice.title'),
+    title: both(`${key}.title`),
     serial: invoice.serial,
     seller: {
       ...invoice.seller,
       label: both('billing.invoice.seller'),
       vatLabel: both('billing.invoice.vatNumber'),
     },
-    printed: printedWords(),
+    printed,
     sections,
     amounts,
-    total: { label: both('billing.invoice.total'), ...money(invoice.total) },
+    total: { label: both(`${key}.total`), ...money(invoice.total) },
   }
 }
 
@@ -313,5 +336,13 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Uint8Array {
   return renderPdf(template, {
     inputs: { invoice: JSON.stringify(invoiceData(invoice)) },
     images: { 'qr.svg': new TextEncoder().encode(qrSvg(invoice.qr)) },
+  })
+}
+
+/** A credit note as an A4 PDF: the invoice's layout, its own title, serial and words, the original invoice named. */
+export function renderCreditNotePdf(creditNote: CreditNoteDocument): Uint8Array {
+  return renderPdf(template, {
+    inputs: { invoice: JSON.stringify(invoiceData(creditNote, { invoiceSerial: creditNote.invoiceSerial })) },
+    images: { 'qr.svg': new TextEncoder().encode(qrSvg(creditNote.qr)) },
   })
 }

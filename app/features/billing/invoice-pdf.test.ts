@@ -6,7 +6,7 @@ import jsQR from 'jsqr'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { embeddedFonts } from '#app/platform/pdf.server.ts'
-import { qrSvg, renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.server.ts'
+import { qrSvg, renderCreditNotePdf, renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.server.ts'
 import { halalasToDecimal, readZatcaQr, zatcaQr } from './zatca-qr.ts'
 
 const seller = {
@@ -162,6 +162,50 @@ describe('renderInvoicePdf', () => {
       .png()
       .toBuffer()
     expect(await decodeQr(png)).toBe(vector)
+  })
+
+  it('prints a credit note: its title and serial, the original invoice, the amounts negated, the QR', async () => {
+    const original = invoice()
+    const issuedAt = new Date('2026-11-25T09:00:00Z')
+    const qr = zatcaQr({
+      sellerName: seller.nameAr,
+      vatNumber: seller.vatNumber,
+      timestamp: '2026-11-25T09:00:00Z',
+      total: '-286.35',
+      vat: '-37.35',
+    })
+    const pdf = renderCreditNotePdf({
+      ...original,
+      serial: 'CN-000007',
+      invoiceSerial: 'INV-000042',
+      issuedAt,
+      price: -24_900,
+      vat: -3735,
+      total: -28_635,
+      qr,
+    })
+    const text = pdftotext(pdf)
+    expect(text).toContain('Credit Note')
+    expect(text).toContain('إشعار دائن')
+    expect(text).toContain('CN-000007')
+    expect(text).toContain('Original invoice')
+    expect(text).toContain('الفاتورة الأصلية')
+    expect(text).toContain('INV-000042')
+    expect(text).not.toContain('Simplified Tax Invoice')
+    // 249.00 − 37.35 VAT − 286.35 in all, negative on both sides (12:00 in Riyadh, 25 November).
+    expect(text).toContain('SAR -249.00')
+    expect(text).toContain('SAR -37.35')
+    expect(text).toContain('SAR -286.35')
+    expect(text.match(/-286\.35/g)).toHaveLength(2)
+    expect(text).toContain('Total refunded')
+    expect(text).toContain('إجمالي المبلغ المسترد')
+    expect(text).toContain('25 November 2026, 12:00')
+    expect(await scanQr(pdf)).toBe(qr)
+  })
+
+  it('refuses a credit note with a positive amount, and an invoice with a negative one', () => {
+    expect(() => renderCreditNotePdf({ ...invoice(), invoiceSerial: 'INV-000001' })).toThrow(RangeError)
+    expect(() => renderInvoicePdf(invoice({ price: -24_900 }))).toThrow(RangeError)
   })
 
   it('refuses amounts that are not whole halalas', () => {

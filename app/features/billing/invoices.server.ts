@@ -20,6 +20,15 @@ export async function findUserInvoice({ db, userId, invoiceId }: FindUserInvoice
   return row ?? null
 }
 
+export type FindInvoiceByIdOptions = { db: Db; invoiceId: string }
+
+/** Any invoice by its id, for the operator area (a teacher's pages use findUserInvoice). */
+export async function findInvoiceById({ db, invoiceId }: FindInvoiceByIdOptions) {
+  if (!isUuid(invoiceId)) return null
+  const [row] = await db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1)
+  return row ?? null
+}
+
 export type ListUserInvoicesOptions = { db: Db; userId: string }
 
 export async function listUserInvoices({ db, userId }: ListUserInvoicesOptions) {

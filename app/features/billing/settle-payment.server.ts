@@ -55,6 +55,8 @@ export async function settlePayment({
     // One settler at a time per payment; a later one finds it paid and returns what exists.
     const [locked] = await tx.select().from(payments).where(eq(payments.id, local.id)).for('update')
     if (!locked) throw new Error('payment disappeared')
+    // Refunded after it was settled: settlement is over for it (a late return or webhook changes nothing).
+    if (locked.status === 'refunded') return { paymentId: locked.id, status: 'failed' as const }
     if (locked.status === 'paid') {
       const [sub] = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.paymentId, locked.id))
       const [inv] = await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.paymentId, locked.id))

@@ -4,7 +4,7 @@ import { and, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
-import { invoices, notifications, packages, payments, subscriptions } from '#app/platform/db/schema.ts'
+import { creditNotes, invoices, notifications, packages, payments, subscriptions } from '#app/platform/db/schema.ts'
 
 export type CurrentSubscriptionOptions = { db: Db; userId: string; now?: Date }
 
@@ -40,6 +40,8 @@ export type SubscriptionView = {
   endsAt: string
   payment: { id: string; method: string; amount: number; status: string }
   invoiceId: string | null
+  /** The credit note of a refunded payment: the teacher downloads it beside the invoice. */
+  creditNote: { id: string; serial: string } | null
 }
 
 export type ListSubscriptionsOptions = { db: Db; userId: string; lang: Lang; now?: Date }
@@ -58,11 +60,14 @@ export async function listSubscriptions({ db, userId, lang, now = new Date() }: 
       total: payments.total,
       paymentStatus: payments.status,
       invoiceId: invoices.id,
+      creditNoteId: creditNotes.id,
+      creditNoteSerial: creditNotes.serial,
     })
     .from(subscriptions)
     .innerJoin(packages, eq(packages.id, subscriptions.packageId))
     .innerJoin(payments, eq(payments.id, subscriptions.paymentId))
     .leftJoin(invoices, eq(invoices.paymentId, payments.id))
+    .leftJoin(creditNotes, eq(creditNotes.paymentId, payments.id))
     .where(eq(subscriptions.userId, userId))
     .orderBy(desc(subscriptions.endsAt))
   return rows.map((r) => ({
@@ -74,6 +79,7 @@ export async function listSubscriptions({ db, userId, lang, now = new Date() }: 
     endsAt: r.endsAt.toISOString(),
     payment: { id: r.paymentId, method: r.method, amount: r.total, status: r.paymentStatus },
     invoiceId: r.invoiceId,
+    creditNote: r.creditNoteId && r.creditNoteSerial ? { id: r.creditNoteId, serial: r.creditNoteSerial } : null,
   }))
 }
 

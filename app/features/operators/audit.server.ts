@@ -22,6 +22,11 @@ export const operatorActions = [
   'review.reject',
   'message.handle',
   'message.answer',
+  'payment.refund',
+  'package.create',
+  'package.edit',
+  'package.deactivate',
+  'package.reactivate',
 ] as const
 export type OperatorAction = (typeof operatorActions)[number] | (string & {})
 

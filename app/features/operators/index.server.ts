@@ -62,3 +62,5 @@ export {
   adminTeacherToJson,
   adminTeacherWire,
 } from './wire.server.ts'
+export { operatorDashboard, type DayCount, type MonthRevenue, type OperatorDashboard } from './dashboard.server.ts'
+export { createPackageByOperator, editPackageByOperator, refundPaymentByOperator, setPackageActiveByOperator } from './money.server.ts'

@@ -4,6 +4,9 @@
 export type OperatorNavItem = { path: string; labelKey: string }
 
 export const operatorNav: OperatorNavItem[] = [
+  { path: 'admin', labelKey: 'operators.nav.dashboard' },
+  { path: 'admin/payments', labelKey: 'operators.nav.payments' },
+  { path: 'admin/packages', labelKey: 'operators.nav.packages' },
   { path: 'admin/teachers', labelKey: 'operators.nav.teachers' },
   { path: 'admin/reviews', labelKey: 'operators.nav.reviews' },
   { path: 'admin/messages', labelKey: 'operators.nav.messages' },

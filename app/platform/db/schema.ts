@@ -243,7 +243,8 @@ export const reviews = pgTable(
 // Billing. Amounts in halalas; invoices are append-only with a gap-free serial per seller.
 
 export const paymentMethods = ['mada', 'creditcard', 'applepay', 'stcpay'] as const
-export const paymentStatuses = ['initiated', 'paid', 'failed'] as const
+/** refunded: paid, then its full amount given back through the gateway (docs/billing.md, "Refunds"). */
+export const paymentStatuses = ['initiated', 'paid', 'failed', 'refunded'] as const
 
 export const payments = pgTable(
   'payments',
@@ -268,6 +269,8 @@ export const payments = pgTable(
     failureReason: text('failure_reason'),
     createdAt: createdAt(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** When the gateway confirmed the refund; the credit note is issued in the same transaction. */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('payments_gateway_id_unique').on(t.gateway, t.gatewayPaymentId),
@@ -346,6 +349,62 @@ export const invoices = pgTable(
   (t) => [index('invoices_user').on(t.userId, t.issuedAt)],
 )
 
+/** The credit notes' serial counter: one row per seller, apart from the invoices' (CN- serials). */
+export const creditNoteCounters = pgTable('credit_note_counters', {
+  seller: text('seller').primaryKey(),
+  lastSerial: integer('last_serial').notNull().default(0),
+})
+
+/**
+ * Credit notes: the refund of a paid payment, issued with its own gap-free serial and referring
+ * to the invoice it reverses (which stays as it was). Append-only like invoices (a trigger); the
+ * amounts are the invoice's, negated (docs/billing.md, "Refunds and credit notes").
+ */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    serial: text('serial').notNull().unique(),
+    seller: text('seller').notNull(),
+    /** One credit note per invoice: a refund is of the whole payment, once. */
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .unique()
+      .references(() => invoices.id, { onDelete: 'restrict' }),
+    invoiceSerial: text('invoice_serial').notNull(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .unique()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    sellerNameAr: text('seller_name_ar').notNull(),
+    sellerNameEn: text('seller_name_en').notNull(),
+    sellerAddressAr: text('seller_address_ar').notNull(),
+    sellerAddressEn: text('seller_address_en').notNull(),
+    sellerVatNumber: text('seller_vat_number').notNull(),
+    customerName: text('customer_name').notNull(),
+    customerNameAr: text('customer_name_ar'),
+    customerNameEn: text('customer_name_en'),
+    packageNameAr: text('package_name_ar').notNull(),
+    packageNameEn: text('package_name_en').notNull(),
+    months: integer('months').notNull(),
+    /** Halalas, negative: minus the invoice's price, VAT and total. */
+    price: integer('price').notNull(),
+    vatRateBp: integer('vat_rate_bp').notNull(),
+    vat: integer('vat').notNull(),
+    total: integer('total').notNull(),
+    paymentMethod: text('payment_method', { enum: paymentMethods }).notNull(),
+    /** The gateway's own reference for the refund, when it gives one (support looks it up there). */
+    gatewayRefundId: text('gateway_refund_id'),
+    qr: text('qr').notNull(),
+  },
+  (t) => [
+    index('credit_notes_user').on(t.userId, t.issuedAt),
+    check('credit_notes_negative', sql`${t.price} <= 0 AND ${t.vat} <= 0 AND ${t.total} = ${t.price} + ${t.vat}`),
+  ],
+)
+
 /**
  * The built-in sandbox gateway's own ledger: it behaves like a remote gateway, so it keeps its
  * payments apart from ours (and in the database, so every process sees them).
@@ -358,11 +417,14 @@ export const sandboxPayments = pgTable('sandbox_payments', {
   description: text('description').notNull(),
   callbackUrl: text('callback_url').notNull(),
   metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
-  status: text('status', { enum: ['initiated', 'awaiting_3ds', 'paid', 'failed'] })
+  status: text('status', { enum: ['initiated', 'awaiting_3ds', 'paid', 'failed', 'refunded'] })
     .notNull()
     .default('initiated'),
   cardLast4: text('card_last4'),
   message: text('message'),
+  /** Halalas given back, and when (a refund is of the whole amount). */
+  refundedAmount: integer('refunded_amount').notNull().default(0),
+  refundedAt: timestamp('refunded_at', { withTimezone: true }),
   createdAt: createdAt(),
 })
 

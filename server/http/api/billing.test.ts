@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createSession, hashPassword } from '#app/features/accounts/index.server.ts'
-import { sandboxFor, sandboxWebhookSecret } from '#app/features/billing/index.server.ts'
+import { refundPayment, sandboxFor, sandboxWebhookSecret, settlePayment } from '#app/features/billing/index.server.ts'
 import { users } from '#app/platform/db/schema.ts'
 import { defaultPackages, seedPackages } from '#app/platform/db/seed.server.ts'
 import { testContext, testServices } from '#tests/context.ts'
@@ -162,5 +162,46 @@ describe('/api/v1 billing', () => {
     expect((await app.request(`/api/v1/invoices/${inv.id}`, { headers: other.auth })).status).toBe(404)
     expect((await app.request(`/api/v1/invoices/${inv.id}/pdf`, { headers: other.auth })).status).toBe(404)
     expect((await app.request('/api/v1/invoices/not-a-uuid', { headers: other.auth })).status).toBe(404)
+  })
+
+  it('lists a refunded payment’s credit note and serves its PDF to its teacher only', async () => {
+    const { auth } = await teacherToken()
+    const created = await app.request('/api/v1/subscriptions', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ package_id: 1, method: 'mada' }),
+    })
+    const { data } = (await created.json()) as { data: { payment_url: string; payment_id: string } }
+    const id = await payInSandbox(data.payment_url)
+    const ctx = testContext(testDb(), { env: services.env })
+    const gateway = sandboxFor(ctx)
+    await settlePayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, gatewayPaymentId: id })
+    expect(((await (await app.request('/api/v1/credit-notes', { headers: auth })).json()) as { data: unknown[] }).data).toEqual([])
+    await refundPayment({ db: ctx.db, gateway, env: ctx.env, logger: ctx.logger, paymentId: data.payment_id })
+
+    const invs = (await (await app.request('/api/v1/invoices', { headers: auth })).json()) as {
+      data: Array<{ id: string; serial: string; total: number }>
+    }
+    const notes = (await (await app.request('/api/v1/credit-notes', { headers: auth })).json()) as {
+      data: Array<{ id: string; serial: string; invoice_id: string; invoice_serial: string; price: number; vat: number; total: number }>
+    }
+    expect(notes.data).toHaveLength(1)
+    const note = notes.data[0]!
+    // Monthly: 29.00 + 4.35 VAT = 33.35, reversed; the invoice is still listed as it was.
+    expect(note).toMatchObject({
+      invoice_id: invs.data[0]!.id,
+      invoice_serial: invs.data[0]!.serial,
+      price: -2900,
+      vat: -435,
+      total: -3335,
+    })
+    expect(invs.data[0]!.total).toBe(3335)
+    expect(note.serial).toMatch(/^CN-\d{6}$/)
+    const pdf = await app.request(`/api/v1/credit-notes/${note.id}/pdf`, { headers: auth })
+    expect(pdf.status).toBe(200)
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="${note.serial}.pdf"`)
+    const other = await teacherToken()
+    expect((await app.request(`/api/v1/credit-notes/${note.id}/pdf`, { headers: other.auth })).status).toBe(404)
+    expect(((await (await app.request('/api/v1/credit-notes', { headers: other.auth })).json()) as { data: unknown[] }).data).toEqual([])
   })
 })

@@ -1,4 +1,9 @@
 import {
+  creditNotePdfResponse,
+  creditNoteToJson,
+  creditNoteWire,
+  findCreditNote,
+  listUserCreditNotes,
   findUserInvoice,
   gatewayFor,
   GatewayError,
@@ -128,6 +133,43 @@ export function billingRoutes() {
       if (!invoice) return notFound('billing.errors.notFound')
       await limitExports({ ...c.get('ctx'), userId: session.user.id })
       return invoicePdfResponse(invoice)
+    },
+  )
+
+  route(
+    {
+      method: 'get',
+      path: '/credit-notes',
+      tag: 'Billing',
+      summary: 'The user’s credit notes',
+      description:
+        'One for each refunded payment: the invoice it reverses, the amounts negated (docs/billing.md, "Refunds and credit notes").',
+      auth: 'bearer',
+      data: z.array(creditNoteWire),
+    },
+    async (c, { session, reply }) => {
+      const lang = apiLang(c)
+      return reply(
+        (await listUserCreditNotes({ db: c.get('ctx').db, userId: session.user.id })).map((note) => creditNoteToJson(note, lang)),
+      )
+    },
+  )
+
+  fileRoute(
+    {
+      method: 'get',
+      path: '/credit-notes/{id}/pdf',
+      tag: 'Billing',
+      summary: 'A credit note as PDF',
+      auth: 'bearer',
+      file: PDF,
+      errors: [404, 429],
+    },
+    async (c, { session }) => {
+      const creditNote = await findCreditNote({ db: c.get('ctx').db, creditNoteId: c.req.param('id') ?? '', userId: session.user.id })
+      if (!creditNote) return notFound('billing.errors.notFound')
+      await limitExports({ ...c.get('ctx'), userId: session.user.id })
+      return creditNotePdfResponse(creditNote)
     },
   )
 

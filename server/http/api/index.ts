@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { AnalysisError } from '#app/features/analyses/index.server.ts'
 import { operatorAccess } from '#app/features/operators/index.server.ts'
 import { isDomainError } from '#app/lib/errors.ts'
+import { adminMoneyRoutes } from './admin-money.ts'
 import { adminRoutes } from './admin.ts'
 import { analysesRoutes, analysisErrorResponse } from './analyses.ts'
 import { authRoutes } from './auth.ts'
@@ -42,6 +43,7 @@ export function apiRoutes(): Routes[] {
     absenceTrendsRoutes(),
     lettersRoutes(),
     adminRoutes(),
+    adminMoneyRoutes(),
   ]
   const all: Routes[] = [...routes, openApiRoutes(() => all.flatMap((r) => r.contracts))]
   return all

@@ -14,6 +14,7 @@ import {
   type PaymentSource,
   type WebhookEvent,
   type BrowserCheckout,
+  type GatewayRefund,
 } from './types.ts'
 
 export type MoyasarGatewayOptions = {
@@ -65,6 +66,9 @@ const moyasarPayment = z.object({
   amount: z.number().int(),
   currency: z.string(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
+  /** Halalas refunded so far, and when (Moyasar's Refund Payment answers the payment itself). */
+  refunded: z.number().int().nullish(),
+  refunded_at: z.string().nullish(),
   source: z
     .object({
       type: z.string().optional(),
@@ -225,6 +229,24 @@ export function createMoyasarGateway(options: MoyasarGatewayOptions): MoyasarGat
       }
     },
 
+    /**
+     * Moyasar's Refund Payment: POST /v1/payments/{id}/refund with the amount in halalas (the
+     * secret key), answered with the payment, now `refunded`, its `refunded` amount and
+     * `refunded_at`. A second refund of a fully refunded payment is refused by Moyasar with a
+     * 4xx; then the payment is read, and a refund of exactly this amount already there is the
+     * answer (a retry after a timeout), anything else the refusal.
+     */
+    async refundPayment(id: string, amount: number): Promise<GatewayRefund> {
+      if (!paymentIdPattern.test(id)) throw new GatewayError('Not a Moyasar payment id', 'not_found')
+      const answer = await call('POST', `/v1/payments/${encodeURIComponent(id)}/refund`, { amount })
+      if (answer.status === 200 || answer.status === 201) return refundOf(readPayment(answer), amount)
+      if (answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 404 && answer.status !== 429) {
+        const existing = await fetchExisting(id)
+        if (existing?.status === 'refunded' && existing.refunded === amount) return refundOf(existing, amount)
+      }
+      throw failure(answer, true)
+    },
+
     verifyWebhook(body: string, _headers: Headers): WebhookEvent {
       let json: unknown
       try {
@@ -255,6 +277,14 @@ export function createMoyasarGateway(options: MoyasarGatewayOptions): MoyasarGat
       throw error
     }
   }
+}
+
+/** Hallil refunds whole payments: anything short of the full amount refunded is not the refund asked for. */
+function refundOf(payment: MoyasarPayment, amount: number): GatewayRefund {
+  if (payment.status !== 'refunded' || payment.refunded !== amount)
+    throw new GatewayError(`Moyasar reports ${payment.refunded ?? 0} of ${amount} refunded (${payment.status})`, 'rejected')
+  const at = payment.refunded_at ? new Date(payment.refunded_at) : new Date()
+  return { id: payment.id, refundedAmount: payment.refunded, refundedAt: Number.isNaN(at.getTime()) ? new Date() : at }
 }
 
 function created(payment: MoyasarPayment): CreatedPayment {

@@ -364,3 +364,48 @@ describe('Moyasar gateway: webhooks', () => {
     expect(gateway.verifyWebhook(event(), new Headers())).toEqual({ paymentId: 'pay-1', type: 'payment_paid' })
   })
 })
+
+describe('Moyasar gateway: refunds', () => {
+  /** A card payment taken through 3-D Secure: paid at the fake. */
+  async function paid(gateway = gatewayFor()) {
+    const created = await gateway.createPayment(paymentInput())
+    await completeThreeDs(created.redirectUrl)
+    expect((await gateway.fetchPayment(created.id)).status).toBe('paid')
+    return created.id
+  }
+
+  it('refunds the whole amount (Refund Payment, amount in halalas); the payment then reads as failed for settlement', async () => {
+    const gateway = gatewayFor()
+    const id = await paid(gateway)
+    const refund = await gateway.refundPayment(id, 11_500)
+    expect(refund.id).toBe(id)
+    expect(refund.refundedAmount).toBe(11_500)
+    expect(refund.refundedAt.getTime()).toBeGreaterThan(Date.now() - 60_000)
+    expect(fake.requests.at(-1)).toEqual({ method: 'POST', path: `/v1/payments/${id}/refund` })
+    expect(fake.payments.get(id)).toMatchObject({ status: 'refunded', refunded: 11_500 })
+    expect((await gateway.fetchPayment(id)).status).toBe('failed')
+    // Asked again (a retry after a lost answer): the same refund, not a second one.
+    expect((await gateway.refundPayment(id, 11_500)).refundedAmount).toBe(11_500)
+    expect(fake.payments.get(id)?.refunded).toBe(11_500)
+  })
+
+  it('says no, with Moyasar’s words kept for the logs, to what cannot be refunded', async () => {
+    const gateway = gatewayFor()
+    const pending = await gateway.createPayment(paymentInput())
+    expect((await rejection(gateway.refundPayment(pending.id, 11_500))).kind).toBe('rejected')
+    expect((await rejection(gateway.refundPayment('no-such-payment', 11_500))).kind).toBe('not_found')
+    const id = await paid(gateway)
+    // More than was paid is refused by Moyasar; less than the whole is not the refund asked for.
+    expect((await rejection(gateway.refundPayment(id, 20_000))).kind).toBe('rejected')
+    fake.failNext(503)
+    expect((await rejection(gateway.refundPayment(id, 11_500))).kind).toBe('unavailable')
+    expect(fake.payments.get(id)?.status).toBe('paid')
+  })
+
+  it('needs the secret key: the publishable one cannot refund', async () => {
+    const id = await paid()
+    const withPublishable = gatewayFor({ secretKey: PUBLISHABLE_KEY })
+    expect((await rejection(withPublishable.refundPayment(id, 11_500))).kind).toBe('rejected')
+    expect(fake.payments.get(id)?.status).toBe('paid')
+  })
+})

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { sandboxPayments } from '#app/platform/db/schema.ts'
 import { constantTimeEqual } from '#app/platform/crypto.server.ts'
@@ -83,12 +83,30 @@ export function createSandboxGateway(options: {
       if (!row) throw new GatewayError('payment not found', 'not_found')
       return {
         id: row.id,
-        status: row.status === 'paid' ? 'paid' : row.status === 'failed' ? 'failed' : 'initiated',
+        // A refunded payment is no longer money collected: 'failed', as the Moyasar adapter maps it.
+        status: row.status === 'paid' ? 'paid' : row.status === 'failed' || row.status === 'refunded' ? 'failed' : 'initiated',
         amount: row.amount,
         currency: row.currency,
         metadata: row.metadata,
         message: row.message ?? undefined,
       }
+    },
+    async refundPayment(id, amount) {
+      // One statement decides: only a paid payment of exactly this amount becomes refunded, so two
+      // refunds at once cannot both give the money back.
+      const now = new Date()
+      const [refunded] = await db
+        .update(sandboxPayments)
+        .set({ status: 'refunded', refundedAmount: amount, refundedAt: now })
+        .where(and(eq(sandboxPayments.id, id), eq(sandboxPayments.status, 'paid'), eq(sandboxPayments.amount, amount)))
+        .returning()
+      const row = refunded ?? (await find(id))
+      if (!row) throw new GatewayError('payment not found', 'not_found')
+      // Asked again after it went through: the same refund, not a second one.
+      if (row.status === 'refunded' && row.refundedAmount === amount && row.refundedAt)
+        return { id: row.id, refundedAmount: row.refundedAmount, refundedAt: row.refundedAt }
+      if (row.amount !== amount) throw new GatewayError('a refund is of the whole amount', 'rejected')
+      throw new GatewayError(`a ${row.status} payment cannot be refunded`, 'rejected')
     },
     verifyWebhook(body) {
       let parsed: { type?: unknown; secret_token?: unknown; data?: { id?: unknown } | null } | null

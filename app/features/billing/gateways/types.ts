@@ -40,6 +40,17 @@ export type GatewayPayment = {
   message?: string
 }
 
+/** A refund the gateway confirmed: the whole payment given back (Hallil refunds only in full). */
+export type GatewayRefund = {
+  /** The gateway's payment id. */
+  id: string
+  /** Halalas given back in all, as the gateway reports it. */
+  refundedAmount: number
+  refundedAt: Date
+  /** The gateway's own reference for the refund, when it has one apart from the payment's. */
+  reference?: string
+}
+
 export type WebhookEvent = { paymentId: string; type: 'payment_paid' | 'payment_failed' }
 
 export class GatewayError extends Error {
@@ -79,6 +90,12 @@ export interface PaymentGateway {
    */
   browserCheckout?(input: Omit<CreatePaymentInput, 'source' | 'method'>): BrowserCheckout
   fetchPayment(id: string): Promise<GatewayPayment>
+  /**
+   * Gives a paid payment's whole amount back. Asked again for a payment it already refunded in
+   * full (a retry after a timeout or a crash), it answers that refund instead of failing, so the
+   * credit note can still be issued; anything else it cannot do throws GatewayError.
+   */
+  refundPayment(id: string, amount: number): Promise<GatewayRefund>
   /** Checks a webhook's secret in constant time and reads its event; throws GatewayError('invalid_webhook'). */
   verifyWebhook(body: string, headers: Headers): WebhookEvent
 }
