@@ -211,6 +211,8 @@ for (const lang of ['ar', 'en'] as const) {
         const answer = await teacher.page.goto(path)
         expect([path, answer?.status()]).toEqual([path, 404])
       }
+      // The last of them may be a download (a credit note's PDF): the site's page for a page of the area.
+      await teacher.page.goto('/en/admin/teachers')
       await expect(teacher.page.getByRole('heading', { name: 'We could not find this page' })).toBeVisible()
       await teacher.page.goto(`/${lang}/admin/audit`)
       await expect(teacher.page.getByRole('heading', { name: w.notFound })).toBeVisible()
