@@ -38,6 +38,7 @@ export async function benchLetters() {
     educationOffice: 'الإدارة العامة للتعليم بمنطقة الرياض',
     principalName: 'سعد بن محمد العتيبي',
     counsellorName: 'عمر بن صالح الحربي',
+    students: 'boys' as const,
   }
   const time = async (count: number, runs: number) => {
     const list = students(count)

@@ -36,6 +36,7 @@ import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useLang, useT } from '#app/i18n/use-t.ts'
 import { formFailure, parseForm, runForm } from '#app/lib/action.server.ts'
+import { schoolStudents } from '#app/lib/constants.ts'
 import { formValues } from '#app/lib/forms.ts'
 import { metaFromMessages } from '#app/lib/seo.ts'
 import { localPath } from '#app/ui/app-link.tsx'
@@ -99,6 +100,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         'education_office',
         'principal_name',
         'counsellor_name',
+        'students',
         'remove_logo',
         'intent',
       ])
@@ -322,6 +324,23 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                   />
                 )}
               </FormField>
+              <fieldset className="school-students" aria-describedby="sc-students-hint">
+                <legend>{t('accounts.school.students')}</legend>
+                <p id="sc-students-hint" className="field-hint">
+                  {t('accounts.school.studentsHint')}
+                </p>
+                {schoolStudents.map((kind) => (
+                  <label key={kind} className="method-option">
+                    <input
+                      type="radio"
+                      name="students"
+                      value={kind}
+                      defaultChecked={(values.students ?? school?.students ?? 'boys') === kind}
+                    />
+                    <span>{t(kind === 'boys' ? 'accounts.school.studentsBoys' : 'accounts.school.studentsGirls')}</span>
+                  </label>
+                ))}
+              </fieldset>
               <FormField
                 id="sc-office"
                 label={t('accounts.school.educationOffice')}

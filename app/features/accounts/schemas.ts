@@ -1,3 +1,4 @@
+import { schoolStudents } from '#app/lib/constants.ts'
 import { plainText } from '#app/lib/plain-text.ts'
 import { required } from '#app/lib/required.ts'
 import { z } from '#app/lib/zod-mini.ts'
@@ -229,6 +230,8 @@ export const schoolDetailsSchema = z.object({
   education_office: z.optional(schoolText),
   principal_name: z.optional(schoolText),
   counsellor_name: z.optional(schoolText),
+  /** Boys or girls (absent: kept as it was; a new school is for boys until she says otherwise). */
+  students: z.optional(z.enum(schoolStudents, { error: 'accounts.errors.schoolStudents' })),
   remove_logo: z.optional(
     z.pipe(
       z.union([z.boolean(), z.literal('on'), z.literal('true'), z.literal('false'), z.literal('')]),

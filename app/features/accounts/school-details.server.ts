@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import type { SchoolStudents } from '#app/lib/constants.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { schoolDetails } from '#app/platform/db/schema.ts'
 import { discardFiles, type FileStore } from '#app/platform/files.server.ts'
@@ -15,6 +16,8 @@ export interface SchoolDetails {
   readonly counsellorName: string | null
   /** The logo's key in the file store (`logos/<uuid>.webp`), or null. */
   readonly logoFile: string | null
+  /** Boys or girls: the letters speak of a son or a daughter, a counsellor or a counsellor (f.). */
+  readonly students: SchoolStudents
 }
 
 export interface SchoolDetailsOfOptions {
@@ -32,6 +35,7 @@ export async function schoolDetailsOf({ db, userId }: SchoolDetailsOfOptions): P
     principalName: row.principalName,
     counsellorName: row.counsellorName,
     logoFile: row.logoFile,
+    students: row.students,
   }
 }
 
@@ -58,6 +62,7 @@ export async function saveSchoolDetails({ db, files, userId, input, logo }: Save
     ...(input.education_office !== undefined ? { educationOffice: input.education_office } : {}),
     ...(input.principal_name !== undefined ? { principalName: input.principal_name } : {}),
     ...(input.counsellor_name !== undefined ? { counsellorName: input.counsellor_name } : {}),
+    ...(input.students !== undefined ? { students: input.students } : {}),
     logoFile: nextLogo,
   }
   try {

@@ -4,6 +4,7 @@ import { createExportWords } from '#app/features/analyses/index.server.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { lookup, type Vars } from '#app/i18n/translate.ts'
 import { DomainError } from '#app/lib/errors.ts'
+import type { SchoolStudents } from '#app/lib/constants.ts'
 import { PdfRenderLimitError, renderOffThread } from '#app/platform/pdf-pool.server.ts'
 import type { LadderDocument } from './ladder.ts'
 import type { StepStudent } from './step-documents.ts'
@@ -20,6 +21,19 @@ export interface LetterSchool {
   readonly educationOffice: string | null
   readonly principalName: string | null
   readonly counsellorName: string | null
+  /** A girls' school's letters speak of a daughter and of the counsellor and principal as women. */
+  readonly students: SchoolStudents
+}
+
+/** Where a school's wording is: the documents, and the few labels that name the student or staff. */
+export function letterWording(students: SchoolStudents) {
+  const girls = students === 'girls'
+  const gendered = new Set(['student', 'guardian', 'counsellor', 'principal', 'studentOf'])
+  return {
+    documents: girls ? 'letters.documentsGirls' : 'letters.documents',
+    label: (key: string) => (girls && gendered.has(key) ? `letters.letterGirls.${key}` : `letters.letter.${key}`),
+    listHeaders: girls ? 'letters.listGirls.headers' : 'letters.list.headers',
+  }
 }
 
 export interface StepLettersPdfOptions {
@@ -66,6 +80,7 @@ export function lettersData({ lang, document, students, school, logo, issuedOn =
     return entries.map((_, i) => t(`${key}.${i}`, vars))
   }
   const issued = formatDate(lang, issuedOn)
+  const wording = letterWording(school.students)
   const blank = '....................'
   const integer = (value: number) => formatNumber(lang, value)
   const body = (student: StepStudent) => {
@@ -77,14 +92,14 @@ export function lettersData({ lang, document, students, school, logo, issuedOn =
       counsellor: school.counsellorName ?? blank,
     }
     return {
-      salutation: t(`letters.documents.${document}.salutation`, vars),
-      paragraphs: list(`letters.documents.${document}.body`, vars),
+      salutation: t(`${wording.documents}.${document}.salutation`, vars),
+      paragraphs: list(`${wording.documents}.${document}.body`, vars),
     }
   }
   return {
     lang,
     dir: dirOf(lang),
-    title: t(`letters.documents.${document}.title`),
+    title: t(`${wording.documents}.${document}.title`),
     hasLogo: logo !== null,
     header: {
       start: [
@@ -112,9 +127,9 @@ export function lettersData({ lang, document, students, school, logo, issuedOn =
       madeWith: t('letters.letter.madeWith'),
     },
     signers: [
-      { role: t('letters.letter.guardian'), name: null },
-      { role: t('letters.letter.counsellor'), name: school.counsellorName },
-      { role: t('letters.letter.principal'), name: school.principalName },
+      { role: t(wording.label('guardian')), name: null },
+      { role: t(wording.label('counsellor')), name: school.counsellorName },
+      { role: t(wording.label('principal')), name: school.principalName },
     ],
     letters: students.map((student, index) => {
       const days = student.unexcusedDays
@@ -122,7 +137,7 @@ export function lettersData({ lang, document, students, school, logo, issuedOn =
       return {
         ...body(student),
         facts: [
-          { label: t('letters.letter.student'), value: student.name, wide: true },
+          { label: t(wording.label('student')), value: student.name, wide: true },
           { label: t('letters.letter.studentId'), value: student.studentId ?? '—', wide: false },
           { label: t('letters.letter.unexcused'), value: integer(student.unexcused), wide: false },
           { label: t('letters.letter.grade'), value: student.grade, wide: false },
@@ -137,7 +152,7 @@ export function lettersData({ lang, document, students, school, logo, issuedOn =
               }),
         more: days && days.length > shown.length ? t('letters.letter.moreDates', { count: days.length - shown.length }) : null,
         noDates: days === null ? t('letters.letter.noDates') : null,
-        footer: t('letters.letter.studentOf', { index: integer(index + 1), total: integer(students.length) }),
+        footer: t(wording.label('studentOf'), { index: integer(index + 1), total: integer(students.length) }),
       }
     }),
   }

@@ -3,12 +3,13 @@ import { schoolDetailsOf, schoolLogoBytes } from '#app/features/accounts/index.s
 import { createExportWords, exportResponse, findAnalysis, tableSheet, xlsxCells } from '#app/features/analyses/index.server.ts'
 import type { Lang } from '#app/i18n/config.ts'
 import { DomainError } from '#app/lib/errors.ts'
+import type { SchoolStudents } from '#app/lib/constants.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import type { FileStore } from '#app/platform/files.server.ts'
 import { writeWorkbook, type XlsxCell } from '#app/platform/xlsx/write.server.ts'
 import type { LadderDocument, LadderStep } from './ladder.ts'
 import { ladderOf } from './ladder-settings.server.ts'
-import { letterDay, renderStepLettersPdf } from './letters-pdf.server.ts'
+import { letterDay, letterWording, renderStepLettersPdf } from './letters-pdf.server.ts'
 import { lettersAtStep, studentsPerStep, type StepStudent } from './step-documents.ts'
 
 // A step's documents for the teacher's own absence analysis (docs/follow-up-letters.md): the
@@ -69,6 +70,7 @@ export async function stepDocumentsPdf(options: StepDocumentsOptions): Promise<R
       educationOffice: school?.educationOffice ?? null,
       principalName: school?.principalName ?? null,
       counsellorName: school?.counsellorName ?? null,
+      students: school?.students ?? 'boys',
     },
     logo: await schoolLogoBytes(files, school),
     ...(options.issuedOn ? { issuedOn: options.issuedOn } : {}),
@@ -77,9 +79,15 @@ export async function stepDocumentsPdf(options: StepDocumentsOptions): Promise<R
 }
 
 /** The workbook of a step's students: the document, then one row each with columns to mark what was signed. */
-export function stepDocumentsWorkbook(lang: Lang, document: LadderDocument, students: readonly StepStudent[]): Uint8Array {
+export function stepDocumentsWorkbook(
+  lang: Lang,
+  document: LadderDocument,
+  students: readonly StepStudent[],
+  schoolStudents: SchoolStudents = 'boys',
+): Uint8Array {
   const { t } = createExportWords(lang, ['letters'])
-  const headers = Array.from({ length: 10 }, (_, i) => t(`letters.list.headers.${i}`))
+  const wording = letterWording(schoolStudents)
+  const headers = Array.from({ length: 10 }, (_, i) => t(`${wording.listHeaders}.${i}`))
   const body: XlsxCell[][] = students.map((s, i) => [
     xlsxCells.integer(i + 1),
     s.name,
@@ -97,13 +105,15 @@ export function stepDocumentsWorkbook(lang: Lang, document: LadderDocument, stud
     '',
     '',
   ])
-  return writeWorkbook({ sheets: [tableSheet(t(`letters.documents.${document}.title`), lang, headers, body)], creator: 'Hallil' })
+  return writeWorkbook({ sheets: [tableSheet(t(`${wording.documents}.${document}.title`), lang, headers, body)], creator: 'Hallil' })
 }
 
 /** The list of a step's students as an Excel download (the same students as the letters). */
 export async function stepDocumentsXlsx(options: StepDocumentsOptions): Promise<Response> {
   const data = await stepDocumentsData(options)
-  return download(stepDocumentsWorkbook(options.lang, data.step.document, data.students), 'xlsx', data, options.lang)
+  const school = await schoolDetailsOf({ db: options.db, userId: options.userId })
+  const workbook = stepDocumentsWorkbook(options.lang, data.step.document, data.students, school?.students ?? 'boys')
+  return download(workbook, 'xlsx', data, options.lang)
 }
 
 export interface StepDocumentsSummaryOptions {

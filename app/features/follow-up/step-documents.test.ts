@@ -124,7 +124,13 @@ describe('letterDay', () => {
 })
 
 describe('lettersData', () => {
-  const school = { schoolName: 'متوسطة عمر بن الخطاب', educationOffice: null, principalName: 'سعد العتيبي', counsellorName: null }
+  const school = {
+    schoolName: 'متوسطة عمر بن الخطاب',
+    educationOffice: null,
+    principalName: 'سعد العتيبي',
+    counsellorName: null,
+    students: 'boys' as const,
+  }
   const many = student('ماجد سالم', first, '1', 23, {
     absences: Array.from({ length: 23 }, (_, i) => absence(new Date(Date.UTC(2025, 8, 7 + i)).toISOString().slice(0, 10), 'unexcused')),
   })
@@ -175,5 +181,25 @@ describe('lettersData', () => {
     expect(totals?.dates).toBeNull()
     expect(totals?.noDates).toMatch(/without their dates/)
     expect(data.hasLogo).toBe(true)
+  })
+
+  it('writes a girls’ school’s letters for a daughter, to the counsellor and from the principal as women, in both languages', () => {
+    const girls = { ...school, students: 'girls' as const }
+    const sara = lettersAtStep([student('سارة علي', first, '1', 4)], standard, 0)
+    const ar = lettersData({ lang: 'ar', document: 'firstWarning', students: sara, school: girls, logo: null })
+    expect(ar.letters[0]?.salutation).toBe('المكرم ولي أمر الطالبة: سارة علي')
+    expect(ar.letters[0]?.paragraphs[1]).toContain('ابنتكم المذكورة، المقيدة في')
+    expect(ar.letters[0]?.paragraphs.join(' ')).not.toMatch(/ابنكم|الطالب\s/)
+    expect(ar.letters[0]?.facts[0]?.label).toBe('اسم الطالبة')
+    expect(ar.signers.map((s) => s.role)).toEqual(['ولي أمر الطالبة', 'الموجّهة الطلابية', 'مديرة المدرسة'])
+    expect(ar.letters[0]?.footer).toBe('الطالبة 1 من 1')
+    const referral = lettersData({ lang: 'ar', document: 'counsellorReferral', students: sara, school: girls, logo: null })
+    expect(referral.title).toBe('إحالة طالبة إلى الموجّهة الطلابية')
+    const en = lettersData({ lang: 'en', document: 'secondWarning', students: sara, school: girls, logo: null })
+    expect(en.letters[0]?.paragraphs.join(' ')).toContain('your daughter')
+    expect(en.letters[0]?.paragraphs.join(' ')).not.toMatch(/\b(son|his|him)\b/)
+    // A boys' school keeps the son.
+    const boys = lettersData({ lang: 'en', document: 'secondWarning', students: sara, school, logo: null })
+    expect(boys.letters[0]?.paragraphs.join(' ')).toContain('your son')
   })
 })

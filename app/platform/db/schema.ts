@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { contactMessageTypes } from '../../lib/constants.ts'
+import { contactMessageTypes, type SchoolStudents } from '../../lib/constants.ts'
 
 // One schema for PGlite and PostgreSQL. Money is integer halalas, time is UTC.
 
@@ -589,20 +589,26 @@ export const parentMessageTemplates = pgTable('parent_message_templates', {
 /**
  * The school a teacher works in, as every follow-up document prints it (issue 18): the school's
  * name, its education office, the principal's and the student counsellor's names, and an optional
- * logo (a key in the file store, like the profile picture). One row per teacher, none until she
- * fills them in; deleted with her account (the logo's file by deleteAccount).
+ * logo (a key in the file store, like the profile picture), and whether the school is for boys or
+ * for girls (Saudi schools are one or the other; the letters' wording follows). One row per
+ * teacher, none until she fills them in; deleted with her account (the logo's file by deleteAccount).
  */
-export const schoolDetails = pgTable('school_details', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  schoolName: text('school_name').notNull(),
-  educationOffice: text('education_office'),
-  principalName: text('principal_name'),
-  counsellorName: text('counsellor_name'),
-  logoFile: text('logo_file'),
-  updatedAt: updatedAt(),
-})
+export const schoolDetails = pgTable(
+  'school_details',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    schoolName: text('school_name').notNull(),
+    educationOffice: text('education_office'),
+    principalName: text('principal_name'),
+    counsellorName: text('counsellor_name'),
+    logoFile: text('logo_file'),
+    students: text('students').$type<SchoolStudents>().notNull().default('boys'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('school_details_students', sql`${t.students} in ('boys', 'girls')`)],
+)
 
 /**
  * A teacher's paper test: the header fields, and the questions as typed JSON (docs/api.md's shapes,

@@ -46,6 +46,7 @@ import {
 import { schoolLogoUrl } from '#app/features/accounts/index.ts'
 import { listSubscriptions } from '#app/features/billing/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
+import { schoolStudents } from '#app/lib/constants.ts'
 import { wireDateTime, wireId, wireShape, type Wire } from '#app/lib/wire.server.ts'
 import { z } from '#app/lib/zod.ts'
 import {
@@ -149,6 +150,7 @@ const schoolDetailsWire = wireShape(
     education_office: z.string().nullable(),
     principal_name: z.string().nullable(),
     counsellor_name: z.string().nullable(),
+    students: z.enum(schoolStudents).describe('Whom the school teaches: the letters say son or daughter accordingly'),
     logo_url: z.string().nullable().describe('The logo as stored (WebP), or null'),
   }),
 )
@@ -158,6 +160,7 @@ const schoolDetailsJson = (details: Awaited<ReturnType<typeof schoolDetailsOf>>)
     education_office: details.educationOffice,
     principal_name: details.principalName,
     counsellor_name: details.counsellorName,
+    students: details.students,
     logo_url: schoolLogoUrl(details.logoFile),
   }
 

@@ -32,6 +32,7 @@ type School = {
   education_office: string | null
   principal_name: string | null
   counsellor_name: string | null
+  students: 'boys' | 'girls'
   logo_url: string | null
 }
 const schoolOf = async (res: Response) => ((await res.json()) as { data: { school: School | null } }).data.school
@@ -56,12 +57,30 @@ describe('/api/v1/auth/profile/school', () => {
       education_office: 'Riyadh Education',
       principal_name: 'Saad Alotaibi',
       counsellor_name: null,
+      students: 'boys',
       logo_url: null,
     }
     expect(await schoolOf(put)).toEqual(saved)
     expect(await schoolOf(await app.request('/api/v1/auth/profile/school', { headers }))).toEqual(saved)
     expect(await schoolOf(await app.request('/api/v1/auth/profile/school', { headers: other }))).toBeNull()
     expect((await app.request('/api/v1/auth/profile/school')).status).toBe(401)
+  })
+
+  it('keeps whom the school teaches (boys until said otherwise) and refuses anything but boys or girls', async () => {
+    const headers = await teacher()
+    const put = (body: Record<string, unknown>) =>
+      app.request('/api/v1/auth/profile/school', {
+        method: 'PUT',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    expect((await schoolOf(await put({ school_name: 'Al-Noor Girls Intermediate', students: 'girls' })))?.students).toBe('girls')
+    // Left out: kept as it was.
+    expect((await schoolOf(await put({ school_name: 'Al-Noor Girls Intermediate School' })))?.students).toBe('girls')
+    const refused = await put({ school_name: 'Al-Noor', students: 'mixed' })
+    expect(refused.status).toBe(422)
+    expect(((await refused.json()) as { errors: unknown }).errors).toEqual({ students: ['Choose a boys’ school or a girls’ school'] })
+    expect((await schoolOf(await app.request('/api/v1/auth/profile/school', { headers })))?.students).toBe('girls')
   })
 
   it('refuses a school without a name, in the request’s language', async () => {

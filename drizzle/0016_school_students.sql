@@ -1,0 +1,2 @@
+ALTER TABLE "school_details" ADD COLUMN "students" text DEFAULT 'boys' NOT NULL;--> statement-breakpoint
+ALTER TABLE "school_details" ADD CONSTRAINT "school_details_students" CHECK ("school_details"."students" in ('boys', 'girls'));
