@@ -69,6 +69,8 @@ function stepper(page: Page, lang: string) {
   let n = 0
   return async (name: string) => {
     n += 1
+    // Each step is shot once its page has loaded: a screenshot taken while a page is replaced fails.
+    await page.waitForLoadState('load')
     await page.screenshot({ path: path.join(dir, `${String(n).padStart(2, '0')}-${name}.png`), fullPage: true })
   }
 }
@@ -116,6 +118,10 @@ for (const lang of ['ar', 'en'] as const) {
       await page.goto(`/${lang}/packages`)
       await step('packages')
       await page.locator('.package-card.is-best-seller').getByRole('link', { name: w.subscribe }).click()
+      // The checkout page itself, not the packages page as it leaves (a screenshot taken during
+      // the navigation fails: "Unable to capture screenshot").
+      await expect(page).toHaveURL(new RegExp(`/${lang}/checkout/`))
+      await page.waitForLoadState('load')
       await step('checkout')
       await page.getByRole('button', { name: w.pay }).click()
       await page.locator('input[name="number"]').fill('4111 1111 1111 1111')
@@ -128,6 +134,7 @@ for (const lang of ['ar', 'en'] as const) {
       await expect(page.getByRole('heading', { name: w.success })).toBeVisible()
       await step('paid')
       await page.getByRole('link', { name: w.viewInvoice }).click()
+      await expect(page).toHaveURL(new RegExp(`/${lang}/invoices/`))
       await step('invoice')
       const invoicePdf = await download(page, () => page.locator('a[download]').click(), 'invoice.pdf')
       expect(pdfText(invoicePdf)).toMatch(/INV-\d{6}/)
@@ -176,6 +183,7 @@ for (const lang of ['ar', 'en'] as const) {
       await page.getByRole('button', { name: w.save, exact: true }).click()
       await expect(page.getByText(w.saved).first()).toBeVisible()
       await page.getByRole('link', { name: w.printPreview }).first().click()
+      await expect(page).toHaveURL(/\/exams\/[^/]+\/print/)
       await step('exam-preview')
       const testPdf = await download(page, () => page.getByRole('link', { name: w.download }).first().click(), 'test.pdf')
       expect(pdfText(testPdf)).toContain(lang === 'ar' ? 'الشمس نجم.' : 'The sun is a star.')
