@@ -6,7 +6,7 @@ import { z } from '#app/lib/zod.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { creditNotes } from '#app/platform/db/schema.ts'
 import { renderCreditNotePdf, type CreditNoteDocument } from './invoice-pdf.server.ts'
-import { customerNameIn } from './invoices.server.ts'
+import { taxDocumentJson } from './invoices.server.ts'
 import type { CreditNoteRow } from './refund-payment.server.ts'
 
 export type FindCreditNoteOptions = {
@@ -74,20 +74,7 @@ export function creditNoteToJson(note: CreditNoteRow, lang: Lang): Wire<typeof c
     invoice_serial: note.invoiceSerial,
     payment_id: note.paymentId,
     issued_at: note.issuedAt.toISOString(),
-    seller: {
-      name: lang === 'ar' ? note.sellerNameAr : note.sellerNameEn,
-      vat_number: note.sellerVatNumber,
-      address: lang === 'ar' ? note.sellerAddressAr : note.sellerAddressEn,
-    },
-    customer_name: customerNameIn(note, lang),
-    package_name: lang === 'ar' ? note.packageNameAr : note.packageNameEn,
-    months: note.months,
-    price: note.price,
-    vat_rate: note.vatRateBp / 100,
-    vat: note.vat,
-    total: note.total,
-    payment_method: note.paymentMethod,
-    qr: note.qr,
+    ...taxDocumentJson(note, lang),
   }
 }
 

@@ -65,11 +65,31 @@ export function customerNameIn(inv: Pick<InvoiceRow, 'customerName' | 'customerN
   return (lang === 'ar' ? inv.customerNameAr : inv.customerNameEn) || inv.customerName
 }
 
-export function invoiceToJson(inv: InvoiceRow, lang: Lang): Wire<typeof invoiceWire> {
+/** A stored tax document's fields as the API writes them in one language (an invoice, or a credit note's copy of one). */
+type TaxDocumentRow = Pick<
+  InvoiceRow,
+  | 'sellerNameAr'
+  | 'sellerNameEn'
+  | 'sellerVatNumber'
+  | 'sellerAddressAr'
+  | 'sellerAddressEn'
+  | 'customerName'
+  | 'customerNameAr'
+  | 'customerNameEn'
+  | 'packageNameAr'
+  | 'packageNameEn'
+  | 'months'
+  | 'price'
+  | 'vatRateBp'
+  | 'vat'
+  | 'total'
+  | 'paymentMethod'
+  | 'qr'
+>
+
+/** The seller, customer, package, amounts and QR of an invoice or a credit note, in one language. */
+export function taxDocumentJson(inv: TaxDocumentRow, lang: Lang) {
   return {
-    id: inv.id,
-    serial: inv.serial,
-    issued_at: inv.issuedAt.toISOString(),
     seller: {
       name: lang === 'ar' ? inv.sellerNameAr : inv.sellerNameEn,
       vat_number: inv.sellerVatNumber,
@@ -85,6 +105,10 @@ export function invoiceToJson(inv: InvoiceRow, lang: Lang): Wire<typeof invoiceW
     payment_method: inv.paymentMethod,
     qr: inv.qr,
   }
+}
+
+export function invoiceToJson(inv: InvoiceRow, lang: Lang): Wire<typeof invoiceWire> {
+  return { id: inv.id, serial: inv.serial, issued_at: inv.issuedAt.toISOString(), ...taxDocumentJson(inv, lang) }
 }
 
 /** What the PDF prints: the invoice's own stored copy of every field. */
