@@ -15,6 +15,7 @@ import { action as packagesAction } from './admin-packages.tsx'
 import { loader as paymentLoader } from './admin-payment.tsx'
 import { action as refundAction, loader as refundLoader } from './admin-payment-refund.tsx'
 import { loader as paymentsLoader } from './admin-payments.tsx'
+import { flashOf, routeAnswer } from '#tests/route-answer.ts'
 
 // The operator area's money pages, called as React Router calls them (the gate over every page
 // is gate.test.ts's): the refund's two steps, a package's form and buttons, the dashboard.
@@ -40,29 +41,6 @@ function post(path: string, fields: Record<string, string>, cookie = operator.co
   return new Request(`http://localhost/en/${path}`, { method: 'POST', body, headers: { cookie, origin: 'http://localhost' } })
 }
 
-/** A loader's or action's answer, thrown or returned. */
-async function answer(run: () => Promise<unknown>) {
-  const result = await run().catch((thrown: unknown) => thrown)
-  if (result instanceof Response)
-    return {
-      status: result.status,
-      location: result.headers.get('location'),
-      cookies: result.headers.getSetCookie(),
-      body: null as unknown,
-    }
-  const wrapped = result as { type?: string; data?: unknown; init?: { status?: number } }
-  if (wrapped?.type === 'DataWithResponseInit')
-    return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
-  return { status: 200, location: null, cookies: [] as string[], body: result }
-}
-const flashOf = (cookies: string[]) =>
-  decodeURIComponent(
-    cookies
-      .find((c) => c.startsWith('hallil_flash='))
-      ?.split(';')[0]
-      ?.slice(13) ?? '',
-  )
-
 async function paidTeacher() {
   const teacher = await areaUser(ctx, { role: 'teacher' })
   const gateway = sandboxFor(ctx)
@@ -76,54 +54,57 @@ async function paidTeacher() {
 describe('the refund pages', () => {
   it('find the payment, ask for confirmation, refund once, and then send the confirmation step back to the payment', async () => {
     const { teacher, paymentId } = await paidTeacher()
-    const listed = await answer(() => paymentsLoader(args(get(`admin/payments?q=${encodeURIComponent(teacher.user.email)}`))))
+    const listed = await routeAnswer(() => paymentsLoader(args(get(`admin/payments?q=${encodeURIComponent(teacher.user.email)}`))))
     expect((listed.body as { payments: Array<{ id: string; status: string }> }).payments).toEqual([
       expect.objectContaining({ id: paymentId, status: 'paid' }),
     ])
-    const confirm = await answer(() => refundLoader(args(get(`admin/payments/${paymentId}/refund`), { paymentId })))
+    const confirm = await routeAnswer(() => refundLoader(args(get(`admin/payments/${paymentId}/refund`), { paymentId })))
     expect(confirm.body).toMatchObject({ paymentId, total: 3335, gateway: 'sandbox', teacherEmail: teacher.user.email })
 
     // Without the confirmation field nothing happens.
-    const unconfirmed = await answer(() => refundAction(args(post(`admin/payments/${paymentId}/refund`, {}), { paymentId })))
+    const unconfirmed = await routeAnswer(() => refundAction(args(post(`admin/payments/${paymentId}/refund`, {}), { paymentId })))
     expect(unconfirmed.status).toBe(422)
     expect(await ctx.db.select().from(creditNotes).where(eq(creditNotes.paymentId, paymentId))).toHaveLength(0)
 
-    const done = await answer(() => refundAction(args(post(`admin/payments/${paymentId}/refund`, { confirm: 'yes' }), { paymentId })))
+    const done = await routeAnswer(() => refundAction(args(post(`admin/payments/${paymentId}/refund`, { confirm: 'yes' }), { paymentId })))
     expect(done.status).toBe(302)
     expect(done.location).toBe(`/en/admin/payments/${paymentId}`)
     expect(flashOf(done.cookies)).toContain('money.refund.done')
     const [note] = await ctx.db.select().from(creditNotes).where(eq(creditNotes.paymentId, paymentId))
     expect(note?.total).toBe(-3335)
 
-    const detail = await answer(() => paymentLoader(args(get(`admin/payments/${paymentId}`), { paymentId })))
+    const detail = await routeAnswer(() => paymentLoader(args(get(`admin/payments/${paymentId}`), { paymentId })))
     expect(detail.body).toMatchObject({ payment: { status: 'refunded' }, creditNote: { serial: note?.serial, total: -3335 } })
     // Refunded: the confirmation step sends back to the payment, and a second post is refused in the page.
-    const again = await answer(() => refundLoader(args(get(`admin/payments/${paymentId}/refund`), { paymentId })))
+    const again = await routeAnswer(() => refundLoader(args(get(`admin/payments/${paymentId}/refund`), { paymentId })))
     expect(again.location).toBe(`/en/admin/payments/${paymentId}`)
-    const twice = await answer(() => refundAction(args(post(`admin/payments/${paymentId}/refund`, { confirm: 'yes' }), { paymentId })))
+    const twice = await routeAnswer(() => refundAction(args(post(`admin/payments/${paymentId}/refund`, { confirm: 'yes' }), { paymentId })))
     expect(twice.status).toBe(409)
     expect(twice.body).toMatchObject({ errors: { _form: ['billing.refund.errors.alreadyRefunded'] } })
     expect(await ctx.db.select().from(creditNotes).where(eq(creditNotes.paymentId, paymentId))).toHaveLength(1)
 
-    const pdf = await answer(() => creditNotePdfLoader(args(get(`admin/credit-notes/${note?.id}/pdf`), { creditNoteId: note!.id })))
+    const pdf = await routeAnswer(() => creditNotePdfLoader(args(get(`admin/credit-notes/${note?.id}/pdf`), { creditNoteId: note!.id })))
     expect(pdf.status).toBe(200)
     // A teacher, even the one refunded, does not reach the operator's copy.
     expect(
-      (await answer(() => creditNotePdfLoader(args(get(`admin/credit-notes/${note?.id}/pdf`, teacher.cookie), { creditNoteId: note!.id }))))
-        .status,
+      (
+        await routeAnswer(() =>
+          creditNotePdfLoader(args(get(`admin/credit-notes/${note?.id}/pdf`, teacher.cookie), { creditNoteId: note!.id })),
+        )
+      ).status,
     ).toBe(404)
   })
 })
 
 describe('the packages pages', () => {
   it('create a package from the form, refuse a bad one field by field, and deactivate it from the list', async () => {
-    const bad = await answer(() =>
+    const bad = await routeAnswer(() =>
       packageAction(args(post('admin/packages/new', { slug: 'Bad Slug', name_ar: '', name_en: 'X', price: '9', months: '0' }))),
     )
     expect(bad.status).toBe(422)
     expect(Object.keys((bad.body as { errors: Record<string, string[]> }).errors).sort()).toEqual(['months', 'name_ar', 'price', 'slug'])
 
-    const created = await answer(() =>
+    const created = await routeAnswer(() =>
       packageAction(
         args(
           post('admin/packages/new', {
@@ -141,7 +122,7 @@ describe('the packages pages', () => {
     const [row] = await ctx.db.select().from(packages).where(eq(packages.slug, 'page-made'))
     expect(row).toMatchObject({ priceHalalas: 4900, months: 2, sortOrder: 5, isActive: true, isBestSeller: false })
 
-    const edited = await answer(() =>
+    const edited = await routeAnswer(() =>
       packageAction(
         args(
           post(`admin/packages/${row!.id}`, {
@@ -159,7 +140,7 @@ describe('the packages pages', () => {
       ),
     )
     expect(edited.status).toBe(302)
-    const off = await answer(() => packagesAction(args(post('admin/packages', { intent: 'deactivate', packageId: String(row!.id) }))))
+    const off = await routeAnswer(() => packagesAction(args(post('admin/packages', { intent: 'deactivate', packageId: String(row!.id) }))))
     expect(flashOf(off.cookies)).toContain('money.packages.deactivated')
     const [after] = await ctx.db.select().from(packages).where(eq(packages.id, row!.id))
     expect(after).toMatchObject({ priceHalalas: 5900, isBestSeller: true, isActive: false })
@@ -168,14 +149,14 @@ describe('the packages pages', () => {
       .from(operatorAudit)
       .where(eq(operatorAudit.targetId, String(row!.id)))
     expect(actions.map((a) => a.action).sort()).toEqual(['package.create', 'package.deactivate', 'package.edit'])
-    const unknown = await answer(() => packagesAction(args(post('admin/packages', { intent: 'deactivate', packageId: '99999' }))))
+    const unknown = await routeAnswer(() => packagesAction(args(post('admin/packages', { intent: 'deactivate', packageId: '99999' }))))
     expect(flashOf(unknown.cookies)).toContain('billing.errors.packageNotFound')
   })
 })
 
 describe('the dashboard page', () => {
   it('answers the figures for the charts', async () => {
-    const page = await answer(() => dashboardLoader(args(get('admin'))))
+    const page = await routeAnswer(() => dashboardLoader(args(get('admin'))))
     const body = page.body as { dashboard: { signUps: unknown[]; revenue: unknown[]; teachers: number } }
     expect(body.dashboard.signUps).toHaveLength(30)
     expect(body.dashboard.revenue).toHaveLength(12)

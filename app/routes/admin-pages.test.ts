@@ -14,6 +14,7 @@ import { action as teachersAction, loader as teachersLoader } from './admin-teac
 import { loader as homeLoader } from './home.tsx'
 import { action as loginAction } from './login.tsx'
 import { loader as profileLoader } from './profile.tsx'
+import { flashOf, routeAnswer } from '#tests/route-answer.ts'
 
 // The operator area's pages, called as React Router calls them: a deactivated teacher's next
 // page is refused and so is her sign-in; a review approved from the page shows on the home
@@ -38,52 +39,31 @@ function post(path: string, fields: Record<string, string>, cookie = operator.co
   return new Request(`http://localhost/en/${path}`, { method: 'POST', body, headers: { cookie, origin: 'http://localhost' } })
 }
 
-/** A loader's or action's answer, thrown or returned. */
-async function answer(run: () => Promise<unknown>) {
-  const result = await run().catch((thrown: unknown) => thrown)
-  if (result instanceof Response)
-    return {
-      status: result.status,
-      location: result.headers.get('location'),
-      cookies: result.headers.getSetCookie(),
-      body: null as unknown,
-    }
-  const wrapped = result as { type?: string; data?: unknown; init?: { status?: number } }
-  if (wrapped?.type === 'DataWithResponseInit')
-    return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
-  return { status: 200, location: null, cookies: [] as string[], body: result }
-}
-const flashOf = (cookies: string[]) =>
-  decodeURIComponent(
-    cookies
-      .find((c) => c.startsWith('hallil_flash='))
-      ?.split(';')[0]
-      ?.slice(13) ?? '',
-  )
-
 describe('the teachers page', () => {
   it('deactivates a teacher: her next page sends her to sign in, and signing in is refused with the reason', async () => {
     const teacher = await areaUser(ctx, { role: 'teacher' })
-    expect((await answer(() => profileLoader(args(get('profile', teacher.cookie))))).status).toBe(200)
+    expect((await routeAnswer(() => profileLoader(args(get('profile', teacher.cookie))))).status).toBe(200)
 
-    const listed = await answer(() => teachersLoader(args(get(`admin/teachers?q=${teacher.user.email}`, operator.cookie))))
+    const listed = await routeAnswer(() => teachersLoader(args(get(`admin/teachers?q=${teacher.user.email}`, operator.cookie))))
     expect((listed.body as { teachers: Array<{ id: string }> }).teachers.map((t) => t.id)).toEqual([teacher.user.id])
 
-    const done = await answer(() => teachersAction(args(post('admin/teachers', { id: teacher.user.id, action: 'deactivate', q: 'x' }))))
+    const done = await routeAnswer(() =>
+      teachersAction(args(post('admin/teachers', { id: teacher.user.id, action: 'deactivate', q: 'x' }))),
+    )
     expect(done).toMatchObject({ status: 302, location: '/en/admin/teachers?q=x' })
     expect(flashOf(done.cookies)).toContain('operators.teachers.done.deactivate')
 
-    const next = await answer(() => profileLoader(args(get('profile', teacher.cookie))))
+    const next = await routeAnswer(() => profileLoader(args(get('profile', teacher.cookie))))
     expect(next.status).toBe(302)
     expect(next.location).toMatch(/^\/en\/login\?redirectTo=/)
-    const login = await answer(() => loginAction(args(post('login', { email: teacher.user.email, password: teacher.password }, ''))))
+    const login = await routeAnswer(() => loginAction(args(post('login', { email: teacher.user.email, password: teacher.password }, ''))))
     expect(login).toMatchObject({ status: 403, body: { errors: { _form: ['accounts.errors.deactivated'] } } })
   })
 
   it('answers a refusal with the reason, not an error page: an unknown action, the operator’s own account', async () => {
-    const unknown = await answer(() => teachersAction(args(post('admin/teachers', { id: operator.user.id, action: 'delete' }))))
+    const unknown = await routeAnswer(() => teachersAction(args(post('admin/teachers', { id: operator.user.id, action: 'delete' }))))
     expect(flashOf(unknown.cookies)).toContain('operators.errors.unknownAction')
-    const self = await answer(() => teachersAction(args(post('admin/teachers', { id: operator.user.id, action: 'deactivate' }))))
+    const self = await routeAnswer(() => teachersAction(args(post('admin/teachers', { id: operator.user.id, action: 'deactivate' }))))
     expect(self).toMatchObject({ status: 302, location: '/en/admin/teachers' })
     expect(flashOf(self.cookies)).toContain('operators.errors.notOnYourself')
   })
@@ -97,9 +77,9 @@ describe('the reviews page', () => {
       userId: author.user.id,
       input: { rating: 4, comment: 'The absence report is clear and quick' },
     })
-    const done = await answer(() => reviewsAction(args(post('admin/reviews', { id: review.id, decision: 'approve' }))))
+    const done = await routeAnswer(() => reviewsAction(args(post('admin/reviews', { id: review.id, decision: 'approve' }))))
     expect(flashOf(done.cookies)).toContain('operators.reviews.done.approve')
-    const home = await answer(() => homeLoader(args(get(''))))
+    const home = await routeAnswer(() => homeLoader(args(get(''))))
     expect((home.body as { reviews: Array<{ id: string }> }).reviews.map((r) => r.id)).toContain(review.id)
   })
 })
@@ -111,7 +91,7 @@ describe('a message’s page', () => {
       .values({ type: 'complaint', name: 'Sara', email: 'sara.page@school.sa', message: 'The upload failed twice today.', lang: 'en' })
       .returning()
     const params = { messageId: message!.id }
-    const tooShort = await answer(() =>
+    const tooShort = await routeAnswer(() =>
       messageAction(args(post(`admin/messages/${message!.id}`, { intent: 'answer', answer: 'x' }), params)),
     )
     expect(tooShort).toMatchObject({
@@ -119,7 +99,7 @@ describe('a message’s page', () => {
       body: { values: { answer: 'x' }, errors: { answer: ['operators.errors.answerRequired'] } },
     })
 
-    const sent = await answer(() =>
+    const sent = await routeAnswer(() =>
       messageAction(args(post(`admin/messages/${message!.id}`, { intent: 'answer', answer: 'Fixed now, sorry about that.' }), params)),
     )
     expect(sent).toMatchObject({ status: 302, location: `/en/admin/messages/${message!.id}` })
@@ -127,20 +107,20 @@ describe('a message’s page', () => {
     expect(mail?.subject).toBe('Your message to Hallil')
     expect(mail?.text).toContain('Fixed now, sorry about that.')
 
-    const shown = await answer(() => messageLoader(args(get(`admin/messages/${message!.id}`, operator.cookie), params)))
+    const shown = await routeAnswer(() => messageLoader(args(get(`admin/messages/${message!.id}`, operator.cookie), params)))
     expect((shown.body as { message: { answer: { text: string; by: string } } }).message.answer).toMatchObject({
       text: 'Fixed now, sorry about that.',
       by: operator.user.email,
     })
     // Another id is the site's 404.
-    const missing = await answer(() => messageLoader(args(get('admin/messages/x', operator.cookie), { messageId: 'x' })))
+    const missing = await routeAnswer(() => messageLoader(args(get('admin/messages/x', operator.cookie), { messageId: 'x' })))
     expect(missing.status).toBe(404)
   })
 })
 
 describe('the audit log page', () => {
   it('lists what the operator did, newest first', async () => {
-    const page = await answer(() => auditLoader(args(get('admin/audit', operator.cookie))))
+    const page = await routeAnswer(() => auditLoader(args(get('admin/audit', operator.cookie))))
     const entries = (page.body as { entries: Array<{ action: string; actionKey: string | null; operatorEmail: string }> }).entries
     expect(entries.map((e) => e.action)).toEqual(['message.answer', 'review.approve', 'teacher.deactivate'])
     expect(entries.every((e) => e.operatorEmail === operator.user.email && e.actionKey !== null)).toBe(true)
