@@ -43,6 +43,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
+  // The teacher's ladder, read once for the steps, the parent messages and the letters' block.
+  const ladder = await ladderOf({ db: context.db, userId: user.id })
   // The tiers with the teacher's thresholds as they are now (settings), not as they were at the upload.
   const page = await absenceReportPage({
     db: context.db,
@@ -50,16 +52,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     q: url.searchParams.get('q'),
     schoolDays,
     thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
-    ladder: await ladderOf({ db: context.db, userId: user.id }),
+    ladder,
   })
   // The found students' parent messages, with the teacher's templates and ladder (issue 18).
   const parentMessages =
     page.search && 'students' in page.search
-      ? await studentsMessages({ db: context.db, userId: user.id, lang, school: stored.meta.school, students: page.search.students })
+      ? await studentsMessages({
+          db: context.db,
+          userId: user.id,
+          lang,
+          school: stored.meta.school,
+          students: page.search.students,
+          ladder,
+        })
       : []
   // The follow-up letters by step (issue 18): the ladder in force, its counts, the school details.
   const followUp = {
-    steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored }),
+    steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored, ladder }),
     hasSchool: (await schoolDetailsOf({ db: context.db, userId: user.id })) !== null,
   }
   return {

@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import { entriesNamed, studentLines, studentsNamed, type StoredAbsence } from '#app/features/absence/index.server.ts'
 import { minimumSearchWords, type AbsenceSummary, type ClassroomFigures } from '#app/features/absence/index.ts'
 import { findAnalysis, listAnalyses } from '#app/features/analyses/index.server.ts'
+import { ladderOf } from '#app/features/follow-up/index.server.ts'
 import { normalizeLabel, normalizeName } from '#app/features/analyses/index.ts'
-import { teacherLadder } from '#app/features/parent-messages/index.server.ts'
 import { DomainError } from '#app/lib/errors.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { analyses } from '#app/platform/db/schema.ts'
@@ -199,7 +199,7 @@ export async function compareAbsence({ db, userId, a, b }: CompareOptions): Prom
   const [studentsA, studentsB, ladder] = await Promise.all([
     studentLines({ db, stored: storedA }),
     studentLines({ db, stored: storedB }),
-    teacherLadder({ db, userId }),
+    ladderOf({ db, userId }),
   ])
   return { a: figuresA, b: figuresB, ...compareAnalyses({ a: figuresA, b: figuresB, studentsA, studentsB, ladder }) }
 }

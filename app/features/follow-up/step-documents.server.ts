@@ -120,6 +120,8 @@ export interface StepDocumentsSummaryOptions {
   readonly db: Db
   readonly userId: string
   readonly stored: StoredAbsence
+  /** The teacher's ladder when the caller has read it already. */
+  readonly ladder?: readonly LadderStep[]
 }
 
 /** A step as the report's block lists it: its place, days, document, how many students are at it and their classrooms. */
@@ -134,8 +136,8 @@ export interface StepSummary {
 }
 
 /** Every step of the ladder in force with its count of students, for the report's block. */
-export async function stepDocumentsSummary({ db, userId, stored }: StepDocumentsSummaryOptions): Promise<StepSummary[]> {
-  const ladder = await ladderOf({ db, userId })
+export async function stepDocumentsSummary({ db, userId, stored, ladder: given }: StepDocumentsSummaryOptions): Promise<StepSummary[]> {
+  const ladder = given ?? (await ladderOf({ db, userId }))
   const tallies = studentsPerStep(await unexcusedDaysTally({ db, stored }), ladder)
   return ladder.map((step, i) => ({
     number: i + 1,

@@ -3,7 +3,6 @@ export {
   stepMessages,
   stepMessagesLimit,
   studentsMessages,
-  teacherLadder,
   type StepMessagesOptions,
   type StudentsMessagesOptions,
 } from './messages.server.ts'

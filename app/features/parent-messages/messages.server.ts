@@ -8,11 +8,6 @@ import type { Db } from '#app/platform/db/client.server.ts'
 import { messageTemplatesOf } from './store.server.ts'
 import { studentMessages, type MessageStudent, type ParentMessage } from './student-messages.ts'
 
-/** The escalation ladder a teacher's messages and comparisons use: her own (the absence settings). */
-export async function teacherLadder({ db, userId }: { db: Db; userId: string }): Promise<readonly LadderStep[]> {
-  return ladderOf({ db, userId })
-}
-
 export interface StudentsMessagesOptions {
   readonly db: Db
   readonly userId: string
@@ -20,12 +15,21 @@ export interface StudentsMessagesOptions {
   /** The school named in the analysis, if any. */
   readonly school: string | null | undefined
   readonly students: readonly MessageStudent[]
+  /** The teacher's ladder when the caller has read it already. */
+  readonly ladder?: readonly LadderStep[]
 }
 
 /** Each student's parent messages, with the teacher's templates and ladder, in the page's language. */
-export async function studentsMessages({ db, userId, lang, school, students }: StudentsMessagesOptions): Promise<ParentMessage[][]> {
+export async function studentsMessages({
+  db,
+  userId,
+  lang,
+  school,
+  students,
+  ladder: given,
+}: StudentsMessagesOptions): Promise<ParentMessage[][]> {
   if (students.length === 0) return []
-  const [templates, ladder] = await Promise.all([messageTemplatesOf({ db, userId }), teacherLadder({ db, userId })])
+  const [templates, ladder] = await Promise.all([messageTemplatesOf({ db, userId }), given ?? ladderOf({ db, userId })])
   const words = catalogue[lang]['parent-messages'] as { schoolFallback: string; noDates: string }
   const schoolName = school?.trim() || words.schoolFallback
   return students.map((student) => studentMessages({ student, ladder, templates, lang, school: schoolName, noDates: words.noDates }))
@@ -52,7 +56,7 @@ export async function stepMessages({ db, userId, analysisId, step, lang }: StepM
   const found = await findAnalysis({ db, userId, id: analysisId })
   if (found?.kind !== 'absence') return null
   const stored = found as StoredAbsence
-  const ladder = await teacherLadder({ db, userId })
+  const ladder = await ladderOf({ db, userId })
   const index = Number.isInteger(step) && step >= 0 && step < ladder.length ? step : 0
   const current = ladder[index] as LadderStep
   const { students, total } = await studentsByUnexcused({
