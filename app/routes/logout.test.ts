@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createSession, getCurrentSession, listSessions, sessionCookieName } from '#app/features/accounts/index.server.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
-import { action as logoutAction } from './logout.tsx'
+import { action as logoutAction, loader as logoutLoader } from './logout.tsx'
 import { action as profileAction } from './profile.tsx'
 
 // Signing out (ASVS 7.4.1, 14.3.1): the session ends on the server, the cookie is cleared, and
@@ -45,6 +45,19 @@ describe('logging out', () => {
     expect(cookies.some((c) => c.startsWith('hallil_flash=') && c.includes('loggedOut'))).toBe(true)
     expect(await getCurrentSession(new Request('http://localhost/en', { headers: { cookie } }), ctx)).toBeNull()
     expect((await listSessions({ db: ctx.db, userId: user.id })).map((s) => s.kind)).toEqual(['api'])
+  })
+
+  it('the confirmation page asks a signed-in teacher, and sends someone already signed out home, not to the login', async () => {
+    const { ctx, cookie } = await signedIn()
+    const get = (headers: Record<string, string>) => new Request('http://localhost/en/logout', { headers })
+    const asked = await logoutLoader({ request: get({ cookie }), params: { lang: 'en' }, context: ctx } as never)
+    expect(asked).not.toBeInstanceOf(Response)
+    await logoutAction({ request: post('logout', cookie), params: { lang: 'en' }, context: ctx } as never).catch(() => undefined)
+    for (const headers of [{ cookie }, {}] as Record<string, string>[]) {
+      const answer = await answerOf(() => logoutLoader({ request: get(headers), params: { lang: 'en' }, context: ctx } as never))
+      expect(answer.status).toBe(302)
+      expect(answer.headers.get('location')).toBe('/en')
+    }
   })
 
   it('deleting the account from the profile signs out the same way', async () => {

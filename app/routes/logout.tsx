@@ -1,5 +1,5 @@
 import { Form, redirect } from 'react-router'
-import { CLEAR_SITE_DATA, clearSessionCookie, endWebSession, flashCookie, requireUser } from '#app/features/accounts/index.server.ts'
+import { CLEAR_SITE_DATA, clearSessionCookie, endWebSession, flashCookie, getCurrentSession } from '#app/features/accounts/index.server.ts'
 import { langParam } from '#app/i18n/lang-param.ts'
 import { getMessages } from '#app/i18n/messages.server.ts'
 import { useT } from '#app/i18n/use-t.ts'
@@ -7,10 +7,14 @@ import { metaFromMessages } from '#app/lib/seo.ts'
 import { AppLink, localPath } from '#app/ui/app-link.tsx'
 import type { Route } from './+types/logout'
 
-/** Without JavaScript the account menu's "Log out" lands here to confirm. */
+/**
+ * Without JavaScript the account menu's "Log out" lands here to confirm. Someone already signed
+ * out (another tab, an expired session) goes home: asking them to log in first, to then log out,
+ * helps nobody.
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const lang = langParam(params)
-  await requireUser(request, context, lang)
+  if (!(await getCurrentSession(request, context))) throw redirect(localPath(lang))
   return { messages: getMessages(lang, ['accounts']) }
 }
 
@@ -39,7 +43,9 @@ export default function Logout() {
         <div className="card confirm-card">
           <h1>{t('session.logout.title')}</h1>
           <p>{t('session.logout.text')}</p>
-          <Form method="post" className="dialog-actions">
+          {/* A document submission: the answer's Clear-Site-Data removes the service worker and the
+              cache, and the next page loads whole, with nothing of the signed-in pages in memory. */}
+          <Form method="post" reloadDocument className="dialog-actions">
             <button type="submit" className="button button-primary">
               {t('session.logout.confirm')}
             </button>

@@ -639,7 +639,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <article className="card card-danger" aria-labelledby="profile-delete">
             <h2 id="profile-delete">{t('accounts.profile.delete')}</h2>
             <p>{t('accounts.profile.deleteLead')}</p>
-            <Form method="post" className="form">
+            {/* A document submission, as logging out: the answer clears the site's storage. */}
+            <Form method="post" reloadDocument className="form">
               <FormField id="del-password" label={t('accounts.fields.password')} errors={errorsOf('delete').password} required>
                 {(p) => <input {...p} name="password" type="password" dir="ltr" autoComplete="current-password" maxLength={128} required />}
               </FormField>

@@ -41,6 +41,9 @@ const words = {
     comment: 'التعليق',
     sendReview: 'إرسال التقييم',
     reviewThanks: 'شكراً لتعليقك',
+    deleteMine: 'احذف حسابي',
+    passwordWrong: 'كلمة المرور غير صحيحة',
+    deleted: 'تم حذف حسابك',
   },
   en: {
     username: 'Username',
@@ -79,6 +82,9 @@ const words = {
     comment: 'Comment',
     sendReview: 'Send review',
     reviewThanks: 'Thank you for your comment',
+    deleteMine: 'Delete my account',
+    passwordWrong: 'The password is incorrect',
+    deleted: 'Your account has been deleted',
   },
 } as const
 
@@ -220,6 +226,32 @@ for (const lang of ['ar', 'en'] as const) {
     await page.getByRole('button', { name: w.markAll }).click()
     await expect(page.locator('.notification.is-unread')).toHaveCount(0)
     await expect(page.locator('.account-button .unread-badge')).toHaveCount(0)
+  })
+
+  test(`${lang}: delete the account from the profile: a wrong password keeps it, the right one deletes it and signs out`, async ({
+    page,
+  }) => {
+    const { email } = await signedInTeacher(page, lang, 'delete-me')
+    await page.goto(`/${lang}/profile`)
+    const card = page.locator('.card-danger')
+    await card.locator('input[name="password"]').fill('Wrong-Password-9')
+    await card.getByRole('button', { name: w.deleteMine }).click()
+    await expect(card.getByText(w.passwordWrong)).toBeVisible()
+    await expect(page).toHaveURL(new RegExp(`/${lang}/profile`))
+
+    // The answer clears the site's storage; the next page is loaded whole, the message on it.
+    await page.evaluate(() => localStorage.setItem('hallil-e2e-left-behind', 'yes'))
+    await card.locator('input[name="password"]').fill(strongPassword)
+    await card.getByRole('button', { name: w.deleteMine }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}$`))
+    await expect(page.getByText(w.deleted).first()).toBeVisible()
+    expect(await page.evaluate(() => localStorage.getItem('hallil-e2e-left-behind'))).toBeNull()
+    await page.goto(`/${lang}/profile`)
+    await expect(page).toHaveURL(new RegExp(`/${lang}/login`))
+    await page.getByLabel(w.email).fill(email)
+    await page.locator('input[name="password"]').fill(strongPassword)
+    await page.getByRole('button', { name: w.login, exact: true }).click()
+    await expect(page).toHaveURL(new RegExp(`/${lang}/login`))
   })
 
   test(`${lang}: leave a review, which waits for approval`, async ({ page }) => {

@@ -98,7 +98,7 @@ export function AccountMenu() {
         </div>
       </details>
       <dialog ref={dialog} className="confirm-dialog" aria-labelledby="logout-title">
-        <Form method="post" action={localPath(lang, 'logout')} onSubmit={() => dialog.current?.close()}>
+        <Form method="post" action={localPath(lang, 'logout')} reloadDocument onSubmit={() => dialog.current?.close()}>
           <h2 id="logout-title">{t('session.logout.title')}</h2>
           <p>{t('session.logout.text')}</p>
           <div className="dialog-actions">
