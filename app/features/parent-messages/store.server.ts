@@ -1,13 +1,22 @@
 import { eq } from 'drizzle-orm'
+import { schoolDetailsOf } from '#app/features/accounts/index.server.ts'
 import { catalogue } from '#app/i18n/messages.server.ts'
+import type { SchoolStudents } from '#app/lib/constants.ts'
 import type { Db } from '#app/platform/db/client.server.ts'
 import { parentMessageTemplates } from '#app/platform/db/schema.ts'
 import { messageKinds, messageLangs, type MessageKind, type MessageLang, type MessageTemplates } from './templates.ts'
 
-/** The default templates: each language's from its own locale file (`parent-messages.defaults`). */
-export function defaultTemplates(): MessageTemplates {
+type DefaultWords = { defaults: Record<MessageKind, string>; defaultsGirls: Record<MessageKind, string> }
+
+/**
+ * The default templates: each language's from its own locale file, for a boys' school
+ * (`parent-messages.defaults`) or a girls' school (`defaultsGirls`: the Arabic speaks of a
+ * daughter and of the counsellor as a woman, as the school's letters do).
+ */
+export function defaultTemplates(students: SchoolStudents = 'boys'): MessageTemplates {
   const side = (lang: MessageLang) => {
-    const defaults = (catalogue[lang]['parent-messages'] as { defaults: Record<MessageKind, string> }).defaults
+    const words = catalogue[lang]['parent-messages'] as DefaultWords
+    const defaults = students === 'girls' ? words.defaultsGirls : words.defaults
     return Object.fromEntries(messageKinds.map((kind) => [kind, defaults[kind]])) as Record<MessageKind, string>
   }
   return { ar: side('ar'), en: side('en') }
@@ -15,14 +24,21 @@ export function defaultTemplates(): MessageTemplates {
 
 export type TeacherOptions = { db: Db; userId: string }
 
+/** The defaults for the teacher's school (boys' until her school details say otherwise). */
+async function teacherDefaults({ db, userId }: TeacherOptions): Promise<MessageTemplates> {
+  return defaultTemplates((await schoolDetailsOf({ db, userId }))?.students)
+}
+
 /** The teacher's templates; the defaults where she has none (never saved, or a kind added since). */
 export async function messageTemplatesOf({ db, userId }: TeacherOptions): Promise<MessageTemplates> {
-  const [row] = await db
-    .select({ templates: parentMessageTemplates.templates })
-    .from(parentMessageTemplates)
-    .where(eq(parentMessageTemplates.userId, userId))
-    .limit(1)
-  const defaults = defaultTemplates()
+  const [[row], defaults] = await Promise.all([
+    db
+      .select({ templates: parentMessageTemplates.templates })
+      .from(parentMessageTemplates)
+      .where(eq(parentMessageTemplates.userId, userId))
+      .limit(1),
+    teacherDefaults({ db, userId }),
+  ])
   if (!row) return defaults
   const side = (lang: MessageLang) =>
     Object.fromEntries(
@@ -49,5 +65,5 @@ export async function saveMessageTemplates({ db, userId, templates }: SaveMessag
 /** Back to the default templates: the teacher's row goes, so later changes to the defaults reach her. */
 export async function restoreMessageTemplates({ db, userId }: TeacherOptions): Promise<MessageTemplates> {
   await db.delete(parentMessageTemplates).where(eq(parentMessageTemplates.userId, userId))
-  return defaultTemplates()
+  return teacherDefaults({ db, userId })
 }
