@@ -1,7 +1,8 @@
 // The pages a teacher meets, signed in and subscribed, in both languages, both colour modes, at
 // 1280 and 390 px, for looking at before a change lands (issue 16): the home (guest and signed
-// in), the packages once subscribed, both reports, the test builder, the print page, and the
-// printed test and its key as PNG pages (pdftoppm). Starts the built server on a fresh PGlite.
+// in), the packages once subscribed, both reports, the test builder, the print page, the
+// follow-up pages (settings, register, templates, messages, trends, comparison), and the printed
+// test and its key as PNG pages (pdftoppm). Starts the built server on a fresh PGlite.
 //
 //   npm run build && npx tsx scripts/review-screens.ts [outDir]   (default .tmp/review-screens)
 import { execFileSync } from 'node:child_process'
@@ -9,6 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { simpleParser } from 'mailparser'
 import { chromium, type APIRequestContext, type APIResponse } from 'playwright-core'
+import { absenceWorkbook, firstSunday, threeUploads } from '#tests/follow-up-workbooks.ts'
 import { sampleExamBody } from '#tests/support/exam-body.ts'
 import { root, startServer } from '#tests/support/server-process.ts'
 
@@ -75,8 +77,7 @@ try {
   )
   await ok('3-D Secure', request.post(pay, form({ intent: 'confirm' })))
 
-  const upload = async (kind: 'absence' | 'grades') => {
-    const file = readFileSync(path.join(root, `app/features/${kind}/fixtures/small-ar.xlsx`))
+  const upload = async (kind: 'absence' | 'grades', file = readFileSync(path.join(root, `app/features/${kind}/fixtures/small-ar.xlsx`))) => {
     const res = await ok(
       kind,
       request.post(`/api/v1/analyses/${kind}`, {
@@ -86,6 +87,9 @@ try {
     )
     return ((await res.json()) as { data: { id: string } }).data.id
   }
+  // The follow-up pages' three uploads of one class a month apart (tests/follow-up-workbooks.ts).
+  const followUpIds: string[] = []
+  for (const u of threeUploads) followUpIds.push(await upload('absence', Buffer.from(absenceWorkbook(u.students, firstSunday, u.days))))
   const absenceId = await upload('absence')
   const gradesId = await upload('grades')
   const long = sampleExamBody({
@@ -105,6 +109,12 @@ try {
     ['grades-report', `/single-analysis?id=${gradesId}`, true],
     ['builder', `/exams-test?id=${examId}`, true],
     ['print', `/exams/${examId}/print`, true],
+    ['absence-settings', '/absence-settings', true],
+    ['follow-up', '/follow-up', true],
+    ['message-templates', '/message-templates', true],
+    ['parent-messages', `/parent-messages?id=${followUpIds.at(-1)}&step=1`, true],
+    ['absence-trends', '/absence-trends', true],
+    ['absence-compare', `/absence-compare?a=${followUpIds[0]}&b=${followUpIds.at(-1)}`, true],
   ] as const
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
