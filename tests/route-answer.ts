@@ -9,8 +9,10 @@ export interface RouteAnswer {
   readonly body: unknown
 }
 
+/** An error thrown (not a Response or data) is thrown again: it is a failure, not an answer. */
 export async function routeAnswer(run: () => Promise<unknown>): Promise<RouteAnswer> {
   const result = await run().catch((thrown: unknown) => thrown)
+  if (result instanceof Error) throw result
   if (result instanceof Response)
     return { status: result.status, location: result.headers.get('location'), cookies: result.headers.getSetCookie(), body: null }
   const wrapped = result as { type?: string; data?: unknown; init?: { status?: number } }

@@ -6,6 +6,7 @@ import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
 import { action as fullNameAction, loader as fullNameLoader } from './full-name.tsx'
 import { action as loginAction } from './login.tsx'
+import { routeAnswer } from '#tests/route-answer.ts'
 
 // The full name, asked once after activation or at the first sign-in of an account never asked.
 
@@ -21,18 +22,8 @@ function post(path: string, fields: Record<string, string>, cookie = '', lang = 
   return new Request(`http://localhost/${lang}/${path}`, { method: 'POST', body, headers: { cookie, origin: 'http://localhost' } })
 }
 
-async function answer(run: () => Promise<unknown>): Promise<{ status: number; location: string | null; cookies: string[]; body: unknown }> {
-  const result = await run().catch((thrown: unknown) => thrown)
-  if (result instanceof Response)
-    return { status: result.status, location: result.headers.get('location'), cookies: result.headers.getSetCookie(), body: null }
-  const wrapped = result as { type?: string; data?: unknown; init?: { status?: number } }
-  if (wrapped?.type === 'DataWithResponseInit')
-    return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
-  return { status: 200, location: null, cookies: [], body: result }
-}
-
 async function signIn(ctx: Ctx, email: string, password: string) {
-  const signedIn = await answer(() => loginAction(args(ctx, post('login?redirectTo=%2Far%2Fexams', { email, password }))))
+  const signedIn = await routeAnswer(() => loginAction(args(ctx, post('login?redirectTo=%2Far%2Fexams', { email, password }))))
   const cookie = signedIn.cookies.find((c) => c.startsWith(`${sessionCookieName(ctx.env)}=`))?.split(';')[0] ?? ''
   return { ...signedIn, cookie }
 }
@@ -44,20 +35,22 @@ describe('the full-name step', () => {
     const first = await signIn(ctx, user.email, password)
     expect(first).toMatchObject({ status: 302, location: '/ar/full-name?redirectTo=%2Far%2Fexams' })
     expect(
-      await answer(() => fullNameLoader(args(ctx, new Request('http://localhost/ar/full-name', { headers: { cookie: first.cookie } })))),
+      await routeAnswer(() =>
+        fullNameLoader(args(ctx, new Request('http://localhost/ar/full-name', { headers: { cookie: first.cookie } }))),
+      ),
     ).toMatchObject({ status: 200 })
 
     // Empty: only "required"; in the wrong letters: said so; nothing is saved.
-    const empty = await answer(() =>
+    const empty = await routeAnswer(() =>
       fullNameAction(args(ctx, post('full-name?redirectTo=%2Far%2Fexams', { full_name_ar: ' ', full_name_en: '' }, first.cookie))),
     )
     expect(empty).toMatchObject({ status: 422, body: { ok: false, errors: { full_name_ar: ['accounts.errors.fullNameRequired'] } } })
-    const latin = await answer(() =>
+    const latin = await routeAnswer(() =>
       fullNameAction(args(ctx, post('full-name', { full_name_ar: 'Noura', full_name_en: '' }, first.cookie))),
     )
     expect(latin).toMatchObject({ status: 422, body: { errors: { full_name_ar: ['accounts.errors.fullNameArabic'] } } })
 
-    const saved = await answer(() =>
+    const saved = await routeAnswer(() =>
       fullNameAction(
         args(
           ctx,
@@ -75,7 +68,7 @@ describe('the full-name step', () => {
 
     // Asked once: the page goes on, and the next sign-in goes where she was going.
     expect(
-      await answer(() =>
+      await routeAnswer(() =>
         fullNameLoader(
           args(ctx, new Request('http://localhost/ar/full-name?redirectTo=%2Far%2Fprofile', { headers: { cookie: first.cookie } })),
         ),
@@ -88,7 +81,7 @@ describe('the full-name step', () => {
     const ctx = accountContext(testDb())
     const { user, password } = await createUser(ctx)
     const { cookie } = await signIn(ctx, user.email, password)
-    const skipped = await answer(() =>
+    const skipped = await routeAnswer(() =>
       fullNameAction(args(ctx, post('full-name?redirectTo=https%3A%2F%2Fevil.example%2F', { intent: 'skip' }, cookie))),
     )
     expect(skipped).toMatchObject({ status: 302, location: '/ar' })
@@ -100,7 +93,7 @@ describe('the full-name step', () => {
 
   it('needs a signed-in teacher', async () => {
     const ctx = accountContext(testDb())
-    const guest = await answer(() => fullNameLoader(args(ctx, new Request('http://localhost/ar/full-name'))))
+    const guest = await routeAnswer(() => fullNameLoader(args(ctx, new Request('http://localhost/ar/full-name'))))
     expect(guest.status).toBe(302)
     expect(guest.location).toMatch(/^\/ar\/login/)
   })

@@ -5,6 +5,7 @@ import { testContext } from '#tests/context.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { teacher } from '#tests/exams.ts'
 import { action, loader } from './sandbox-pay.tsx'
+import { routeAnswer } from '#tests/route-answer.ts'
 
 // The sandbox gateway's page acts only on a payment of the signed-in teacher: another
 // teacher's payment id is "not found" and stays as it was.
@@ -34,12 +35,7 @@ function post(cookie: string, id: string, fields: Record<string, string>) {
 const card = { intent: 'card', number: '4111 1111 1111 1111', name: 'NOURA ALQAHTANI', expiry: '12/30', cvc: '123' }
 
 /** The status of what a loader or action threw (a 404, a redirect) or returned. */
-async function statusOf(run: () => Promise<unknown>): Promise<number> {
-  const answer = await run().catch((thrown: unknown) => thrown)
-  if (answer instanceof Response) return answer.status
-  const init = (answer as { init?: { status?: number } } | null)?.init
-  return init?.status ?? 200
-}
+const statusOf = async (run: () => Promise<unknown>) => (await routeAnswer(run)).status
 
 describe('the sandbox pay page', () => {
   it('answers 404 for another teacher’s payment, to look at, to pay or to confirm, and changes nothing', async () => {

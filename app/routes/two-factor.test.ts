@@ -6,6 +6,7 @@ import { action as fullNameAction } from './full-name.tsx'
 import { action as loginAction } from './login.tsx'
 import { action as profileAction, loader as profileLoader } from './profile.tsx'
 import { action as twoFactorAction, loader as twoFactorLoader } from './two-factor.tsx'
+import { routeAnswer } from '#tests/route-answer.ts'
 
 // The second factor through the pages: turned on and off from the profile, asked for at login.
 
@@ -22,21 +23,10 @@ function post(path: string, fields: Record<string, string>, cookie = '') {
   return new Request(`http://localhost/en/${path}`, { method: 'POST', body, headers: { cookie, origin: 'http://localhost' } })
 }
 
-/** A loader's or action's answer, thrown or returned: a Response, or the data with its status. */
-async function answer(run: () => Promise<unknown>): Promise<{ status: number; location: string | null; cookies: string[]; body: unknown }> {
-  const result = await run().catch((thrown: unknown) => thrown)
-  if (result instanceof Response)
-    return { status: result.status, location: result.headers.get('location'), cookies: result.headers.getSetCookie(), body: null }
-  const wrapped = result as { type?: string; data?: unknown; init?: { status?: number } }
-  if (wrapped?.type === 'DataWithResponseInit')
-    return { status: wrapped.init?.status ?? 200, location: null, cookies: [], body: wrapped.data }
-  return { status: 200, location: null, cookies: [], body: result }
-}
-
 const cookiePair = (cookies: string[], name: string) => cookies.find((c) => c.startsWith(`${name}=`))?.split(';')[0] ?? ''
 
 async function logIn(ctx: Ctx, email: string, password: string) {
-  return answer(() => loginAction(args(ctx, post('login?redirectTo=%2Fen%2Fexams', { email, password }))))
+  return routeAnswer(() => loginAction(args(ctx, post('login?redirectTo=%2Fen%2Fexams', { email, password }))))
 }
 
 type ProfileData = { twoFactor: { state: 'off' } | { state: 'pending'; key: string; qr: string } | { state: 'on'; recoveryLeft: number } }
@@ -49,20 +39,20 @@ describe('two-step verification on the pages', () => {
     const cookie = cookiePair(signedIn.cookies, sessionCookieName(ctx.env))
     expect(cookie).not.toBe('')
     const profile = async () =>
-      (await answer(() => profileLoader(args(ctx, new Request('http://localhost/en/profile', { headers: { cookie } })))))
+      (await routeAnswer(() => profileLoader(args(ctx, new Request('http://localhost/en/profile', { headers: { cookie } })))))
         .body as ProfileData
 
     expect((await profile()).twoFactor).toEqual({ state: 'off' })
-    const started = await answer(() => profileAction(args(ctx, post('profile', { intent: 'totp-start' }, cookie))))
+    const started = await routeAnswer(() => profileAction(args(ctx, post('profile', { intent: 'totp-start' }, cookie))))
     expect(started).toMatchObject({ status: 302, location: '/en/profile#two-factor' })
     const pending = (await profile()).twoFactor
     if (pending.state !== 'pending') throw new Error('not pending')
     expect(pending.qr).toMatch(/^data:image\/svg\+xml;base64,/)
     expect(Buffer.from(pending.qr.split(',')[1]!, 'base64').toString()).toMatch(/^<svg /)
 
-    const wrong = await answer(() => profileAction(args(ctx, post('profile', { intent: 'totp-confirm', code: '12345' }, cookie))))
+    const wrong = await routeAnswer(() => profileAction(args(ctx, post('profile', { intent: 'totp-confirm', code: '12345' }, cookie))))
     expect(wrong).toMatchObject({ status: 422, body: { ok: false, errors: { code: ['accounts.errors.codeFormat'] } } })
-    const confirmed = await answer(() =>
+    const confirmed = await routeAnswer(() =>
       profileAction(args(ctx, post('profile', { intent: 'totp-confirm', code: appCode(pending.key) }, cookie))),
     )
     expect(confirmed.status).toBe(200)
@@ -78,14 +68,16 @@ describe('two-step verification on the pages', () => {
     const challenge = cookiePair(first.cookies, 'hallil_2fa')
     expect(first.cookies.find((c) => c.startsWith('hallil_2fa='))).toMatch(/HttpOnly; SameSite=Lax/)
     expect(
-      await answer(() => twoFactorLoader(args(ctx, new Request('http://localhost/en/two-factor', { headers: { cookie: challenge } })))),
+      await routeAnswer(() =>
+        twoFactorLoader(args(ctx, new Request('http://localhost/en/two-factor', { headers: { cookie: challenge } }))),
+      ),
     ).toMatchObject({ status: 200 })
 
-    const refused = await answer(() =>
+    const refused = await routeAnswer(() =>
       twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: '000000' }, challenge))),
     )
     expect(refused.status).toBe(422)
-    const done = await answer(() =>
+    const done = await routeAnswer(() =>
       twoFactorAction(args(ctx, post('two-factor?redirectTo=%2Fen%2Fexams', { code: appCode(pending.key, 1) }, challenge))),
     )
     // Never asked her full name: the question comes first, once, then where she was going.
@@ -94,20 +86,20 @@ describe('two-step verification on the pages', () => {
     const session = cookiePair(done.cookies, sessionCookieName(ctx.env))
     expect((await getCurrentSession(new Request('http://localhost/en', { headers: { cookie: session } }), ctx))?.user.id).toBe(user.id)
     expect(
-      await answer(() => fullNameAction(args(ctx, post('full-name?redirectTo=%2Fen%2Fexams', { intent: 'skip' }, session)))),
+      await routeAnswer(() => fullNameAction(args(ctx, post('full-name?redirectTo=%2Fen%2Fexams', { intent: 'skip' }, session)))),
     ).toMatchObject({ status: 302, location: '/en/exams' })
 
     // A recovery code also ends a login; then turning it off needs the password and a code.
     const second = await logIn(ctx, user.email, password)
-    const viaRecovery = await answer(() =>
+    const viaRecovery = await routeAnswer(() =>
       twoFactorAction(args(ctx, post('two-factor', { code: recoveryCodes[0]! }, cookiePair(second.cookies, 'hallil_2fa')))),
     )
     expect(viaRecovery).toMatchObject({ status: 302, location: '/en' })
-    const badPassword = await answer(() =>
+    const badPassword = await routeAnswer(() =>
       profileAction(args(ctx, post('profile', { intent: 'totp-disable', password: 'Not-It-123', code: recoveryCodes[1]! }, cookie))),
     )
     expect(badPassword).toMatchObject({ status: 422, body: { errors: { password: ['accounts.errors.passwordWrong'] } } })
-    const off = await answer(() =>
+    const off = await routeAnswer(() =>
       profileAction(args(ctx, post('profile', { intent: 'totp-disable', password, code: recoveryCodes[1]! }, cookie))),
     )
     expect(off).toMatchObject({ status: 302, location: '/en/profile' })
@@ -118,11 +110,13 @@ describe('two-step verification on the pages', () => {
   it('sends a visitor without an open challenge back to log in', async () => {
     const ctx = accountContext(testDb())
     for (const cookie of ['', 'hallil_2fa=made-up-token-0123456789']) {
-      const page = await answer(() => twoFactorLoader(args(ctx, new Request('http://localhost/en/two-factor', { headers: { cookie } }))))
+      const page = await routeAnswer(() =>
+        twoFactorLoader(args(ctx, new Request('http://localhost/en/two-factor', { headers: { cookie } }))),
+      )
       expect(page).toMatchObject({ status: 302, location: '/en/login' })
       expect(page.cookies.some((c) => c.startsWith('hallil_flash=') && c.includes('twoFactorExpired'))).toBe(true)
     }
-    const posted = await answer(() =>
+    const posted = await routeAnswer(() =>
       twoFactorAction(args(ctx, post('two-factor', { code: '123456' }, 'hallil_2fa=made-up-token-0123456789'))),
     )
     expect(posted).toMatchObject({ status: 422, body: { errors: { code: ['accounts.errors.twoFactorExpired'] } } })

@@ -11,6 +11,7 @@ import { setupTestDatabase } from '#tests/db.ts'
 import { silenceOutboxHints } from '#tests/factories.ts'
 import { areaUser, type AreaUser } from '#tests/operators.ts'
 import { operatorAccess } from './gate.server.ts'
+import { routeAnswer } from '#tests/route-answer.ts'
 
 // The gate (docs/operators.md): the operator area does not exist for anyone but an operator, and
 // opens to an operator only with two-step verification on. The pages are read from app/routes.ts
@@ -63,16 +64,7 @@ type RouteModule = {
 }
 
 /** What a loader or action answered, thrown or returned: its status. */
-async function statusOf(run: () => Promise<unknown> | undefined): Promise<number> {
-  const result = await Promise.resolve()
-    .then(run)
-    .catch((thrown: unknown) => thrown)
-  if (result instanceof Response) return result.status
-  const wrapped = result as { type?: string; init?: { status?: number } | null }
-  if (wrapped?.type === 'DataWithResponseInit') return wrapped.init?.status ?? 200
-  if (result instanceof Error) throw result
-  return 200
-}
+const statusOf = async (run: () => Promise<unknown> | undefined) => (await routeAnswer(async () => run())).status
 
 function call(mod: RouteModule, kind: 'loader' | 'action', path: string, lang: string, cookie: string) {
   const url = `http://localhost${concrete(path, lang)}`
