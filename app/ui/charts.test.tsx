@@ -37,11 +37,28 @@ for (const [chartName, chart] of [
       expect(ltr.at(percent(0))).toBeLessThan(ltr.at('سبتمبر'))
     })
 
+    it('draws a compact copy for a phone, 320 wide, that labels only the first and the last period', () => {
+      const markup = renderToStaticMarkup(chart('rtl'))
+      const [full = '', compact = ''] = markup.split('chart-compact')
+      expect(full).toContain('viewBox="0 0 640 240"')
+      expect(compact).toContain('viewBox="0 0 320 240"')
+      const labelled = (part: string) =>
+        parse(part)
+          .texts.filter((t) => labels.includes(t.text ?? ''))
+          .map((t) => t.text)
+      expect(labelled(full)).toEqual(labels)
+      expect(labelled(compact)).toEqual(['سبتمبر', 'نوفمبر'])
+      expect(Math.max(...parse(compact).texts.map((t) => t.x))).toBeLessThanOrEqual(320)
+    })
+
     it('is a titled figure whose scrolling box is a focusable region named by the title, the figures in the image’s name', () => {
       const markup = renderToStaticMarkup(chart('rtl'))
       expect(markup).toMatch(/<figure[^>]*aria-labelledby="c-title"/)
       expect(markup).toContain('<figcaption id="c-title" class="chart-title">نسبة الحضور</figcaption>')
-      expect(markup).toMatch(/<div class="chart-scroll" tabindex="0" role="region" aria-labelledby="c-title">/)
+      // Two drawings, the full and the compact (CSS shows one), each scrolling box a named region.
+      expect(
+        markup.match(/<div class="chart-scroll chart-(full|compact)" tabindex="0" role="region" aria-labelledby="c-title">/g),
+      ).toHaveLength(2)
       const imageName = /<svg[^>]*aria-label="([^"]*)"/.exec(markup)?.[1] ?? ''
       expect(imageName.startsWith('نسبة الحضور. الحضور: ')).toBe(true)
       for (const v of [90, 80, 95]) expect(imageName).toContain(percent(v))

@@ -86,19 +86,34 @@ export function ChartLegend({ items }: { items: { key: string; label: string; to
 
 export type LineSeries = { key: string; label: string; tone: ChartTone; values: number[] }
 
-const W = 640
 const H = 240
 const PAD = { top: 12, bottom: 36, start: 52, end: 12 }
-const plotW = W - PAD.start - PAD.end
 const plotH = H - PAD.top - PAD.bottom
 
-/** The time labels drawn under a timeline of n periods: the first, the middle and the last. */
-const shownLabels = (n: number) => (n <= 1 ? [0] : [...new Set([0, Math.floor((n - 1) / 2), n - 1])])
+/**
+ * A timeline is drawn twice, at two widths, and the screen shows one: the full drawing, never
+ * narrower than its own size so its labels keep reading size, and on a phone a compact one that
+ * fits the screen whole (its first and last periods labelled) instead of a half seen through a
+ * scrolling box. The hidden one (display: none) is out of the accessibility tree.
+ */
+interface TimelineLayout {
+  readonly width: number
+  readonly plotW: number
+  readonly compact: boolean
+}
+const layouts: readonly TimelineLayout[] = [
+  { width: 640, plotW: 640 - PAD.start - PAD.end, compact: false },
+  { width: 320, plotW: 320 - PAD.start - PAD.end, compact: true },
+]
+
+/** The time labels drawn under a timeline of n periods: the first, the middle (not when compact) and the last. */
+const shownLabels = (n: number, compact: boolean) =>
+  n <= 1 ? [0] : [...new Set(compact ? [0, n - 1] : [0, Math.floor((n - 1) / 2), n - 1])]
 
 /**
  * What the line and column charts share: the title, the legend, the scrolling box and the value
  * axis with its gridlines, on the inline-start side (the right in Arabic). The chart draws its
- * time labels and series inside.
+ * time labels and series inside, for each layout.
  */
 function TimelineFrame({
   title,
@@ -109,7 +124,7 @@ function TimelineFrame({
   ticks,
   yAt,
   formatTick,
-  children,
+  draw,
 }: {
   title: string
   id: string
@@ -119,47 +134,56 @@ function TimelineFrame({
   ticks: number[]
   yAt: (value: number) => number
   formatTick: (value: number) => string
-  children: React.ReactNode
+  draw: (layout: TimelineLayout) => React.ReactNode
 }) {
-  const axisX = dir === 'rtl' ? W - PAD.start + 6 : PAD.start - 6
   return (
     <figure className="chart chart-wide" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`} className="chart-title">
         {title}
       </figcaption>
       <ChartLegend items={series.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
-      {/* Never drawn narrower than its own size, so its labels keep their size: on a phone the
-          timeline scrolls, starting where time starts (the inline start). Focusable so the keyboard
-          can scroll it, and so a region (a landmark): a scrollable box in the focus order needs a
-          role axe's focus-order-semantics accepts. */}
-      {/* oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-      <div className="chart-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
-        <svg
-          className="line-chart"
-          viewBox={`0 0 ${W} ${H}`}
-          role="img"
-          aria-label={`${title}. ${summary}`}
-          preserveAspectRatio="xMidYMid meet"
-        >
-          {ticks.map((t) => (
-            <g key={t}>
-              <line
-                className="chart-gridline"
-                x1={PAD.start}
-                x2={W - PAD.end}
-                y1={yAt(t)}
-                y2={yAt(t)}
-                transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined}
-              />
-              {/* The text runs in the page's direction, so its end is the side away from the plot in both. */}
-              <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor="end">
-                {formatTick(t)}
-              </text>
-            </g>
-          ))}
-          {children}
-        </svg>
-      </div>
+      {layouts.map((layout) => {
+        const { width } = layout
+        const axisX = dir === 'rtl' ? width - PAD.start + 6 : PAD.start - 6
+        return (
+          // Focusable so the keyboard can scroll it, and so a region (a landmark): a scrollable box
+          // in the focus order needs a role axe's focus-order-semantics accepts.
+          <div
+            key={width}
+            className={`chart-scroll ${layout.compact ? 'chart-compact' : 'chart-full'}`}
+            // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+            tabIndex={0}
+            role="region"
+            aria-labelledby={`${id}-title`}
+          >
+            <svg
+              className="line-chart"
+              viewBox={`0 0 ${width} ${H}`}
+              role="img"
+              aria-label={`${title}. ${summary}`}
+              preserveAspectRatio="xMidYMid meet"
+            >
+              {ticks.map((t) => (
+                <g key={t}>
+                  <line
+                    className="chart-gridline"
+                    x1={PAD.start}
+                    x2={width - PAD.end}
+                    y1={yAt(t)}
+                    y2={yAt(t)}
+                    transform={dir === 'rtl' ? `translate(${PAD.end - PAD.start} 0)` : undefined}
+                  />
+                  {/* The text runs in the page's direction, so its end is the side away from the plot in both. */}
+                  <text className="chart-axis" x={axisX} y={yAt(t) + 4} textAnchor="end">
+                    {formatTick(t)}
+                  </text>
+                </g>
+              ))}
+              {draw(layout)}
+            </svg>
+          </div>
+        )
+      })}
     </figure>
   )
 }
@@ -184,12 +208,36 @@ export function LineChart({
   formatValue: (value: number) => string
 }) {
   const n = labels.length
-  const xAt = (i: number) => {
-    const along = n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW
-    return dir === 'rtl' ? W - PAD.start - along : PAD.start + along
-  }
   const yAt = (v: number) => PAD.top + plotH - (Math.min(100, Math.max(0, v)) / 100) * plotH
   const summary = series.map((s) => `${s.label}: ${s.values.map(formatValue).join('، ')}`).join(' — ')
+  const draw = ({ width, plotW, compact }: TimelineLayout) => {
+    const xAt = (i: number) => {
+      const along = n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW
+      return dir === 'rtl' ? width - PAD.start - along : PAD.start + along
+    }
+    return (
+      <>
+        {shownLabels(n, compact).map((i) => (
+          // The first and last dates sit at the plot's edges: anchored inwards, they are not cut off.
+          <text
+            key={i}
+            className="chart-axis"
+            x={xAt(i)}
+            y={H - 12}
+            textAnchor={n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}
+          >
+            {labels[i]}
+          </text>
+        ))}
+        {series.map((s) => (
+          <g key={s.key} className={`chart-series tone-${s.tone}`}>
+            <polyline fill="none" points={s.values.map((v, i) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ')} />
+            {n <= (compact ? 20 : 40) ? s.values.map((v, i) => <circle key={i} cx={xAt(i)} cy={yAt(v)} r={3} />) : null}
+          </g>
+        ))}
+      </>
+    )
+  }
   return (
     <TimelineFrame
       title={title}
@@ -200,26 +248,8 @@ export function LineChart({
       ticks={[0, 25, 50, 75, 100]}
       yAt={yAt}
       formatTick={formatValue}
-    >
-      {shownLabels(n).map((i) => (
-        // The first and last dates sit at the plot's edges: anchored inwards, they are not cut off.
-        <text
-          key={i}
-          className="chart-axis"
-          x={xAt(i)}
-          y={H - 12}
-          textAnchor={n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}
-        >
-          {labels[i]}
-        </text>
-      ))}
-      {series.map((s) => (
-        <g key={s.key} className={`chart-series tone-${s.tone}`}>
-          <polyline fill="none" points={s.values.map((v, i) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ')} />
-          {n <= 40 ? s.values.map((v, i) => <circle key={i} cx={xAt(i)} cy={yAt(v)} r={3} />) : null}
-        </g>
-      ))}
-    </TimelineFrame>
+      draw={draw}
+    />
   )
 }
 
@@ -261,53 +291,68 @@ export function ColumnChart({
 }) {
   const n = labels.length
   const { step, top } = axisScale(Math.max(0, ...series.flatMap((s) => s.values)), minStep)
-  const slot = plotW / Math.max(1, n)
-  const gap = Math.min(6, slot * 0.2)
-  const barW = Math.max(1, (slot - gap) / Math.max(1, series.length))
-  // The slot's start along the reading direction, in SVG x (from the left).
-  const slotX = (i: number) => (dir === 'rtl' ? W - PAD.start - (i + 1) * slot : PAD.start + i * slot)
   const yAt = (v: number) => PAD.top + plotH - (Math.max(0, v) / top) * plotH
   const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step)
   const summary = series.map((s) => `${s.label}: ${s.values.map((v, i) => `${labels[i]} ${formatValue(v)}`).join('، ')}`).join(' — ')
+  const draw = ({ width, plotW, compact }: TimelineLayout) => {
+    const slot = plotW / Math.max(1, n)
+    const gap = Math.min(6, slot * 0.2)
+    const barW = Math.max(1, (slot - gap) / Math.max(1, series.length))
+    // The slot's start along the reading direction, in SVG x (from the left).
+    const slotX = (i: number) => (dir === 'rtl' ? width - PAD.start - (i + 1) * slot : PAD.start + i * slot)
+    return (
+      <>
+        {shownLabels(n, compact).map((i) => {
+          // The first and last labels line up with the plot's edges (anchored inwards, in the page's direction), so neither is cut off.
+          const isFirst = n > 1 && i === 0
+          const isLast = n > 1 && i === n - 1
+          const readingStart = dir === 'rtl' ? slotX(i) + slot : slotX(i)
+          const readingEnd = dir === 'rtl' ? slotX(i) : slotX(i) + slot
+          return (
+            <text
+              key={i}
+              className="chart-axis"
+              x={isFirst ? readingStart : isLast ? readingEnd : slotX(i) + slot / 2}
+              y={H - 12}
+              textAnchor={isFirst ? 'start' : isLast ? 'end' : 'middle'}
+            >
+              {labels[i]}
+            </text>
+          )
+        })}
+        {series.map((s, k) => (
+          <g key={s.key} className={`chart-columns tone-${s.tone}`}>
+            {s.values.map((v, i) =>
+              v > 0 ? (
+                <rect
+                  key={i}
+                  // In Arabic the first series stands on the right of its pair, as it is read first.
+                  x={slotX(i) + gap / 2 + (dir === 'rtl' ? series.length - 1 - k : k) * barW}
+                  y={yAt(v)}
+                  width={barW}
+                  height={Math.max(0, PAD.top + plotH - yAt(v))}
+                  rx={Math.min(2, barW / 3)}
+                >
+                  <title>{`${labels[i]}: ${s.label} ${formatValue(v)}`}</title>
+                </rect>
+              ) : null,
+            )}
+          </g>
+        ))}
+      </>
+    )
+  }
   return (
-    <TimelineFrame title={title} id={id} series={series} summary={summary} dir={dir} ticks={ticks} yAt={yAt} formatTick={formatAxis}>
-      {shownLabels(n).map((i) => {
-        // The first and last labels line up with the plot's edges (anchored inwards, in the page's direction), so neither is cut off.
-        const isFirst = n > 1 && i === 0
-        const isLast = n > 1 && i === n - 1
-        const readingStart = dir === 'rtl' ? slotX(i) + slot : slotX(i)
-        const readingEnd = dir === 'rtl' ? slotX(i) : slotX(i) + slot
-        return (
-          <text
-            key={i}
-            className="chart-axis"
-            x={isFirst ? readingStart : isLast ? readingEnd : slotX(i) + slot / 2}
-            y={H - 12}
-            textAnchor={isFirst ? 'start' : isLast ? 'end' : 'middle'}
-          >
-            {labels[i]}
-          </text>
-        )
-      })}
-      {series.map((s, k) => (
-        <g key={s.key} className={`chart-columns tone-${s.tone}`}>
-          {s.values.map((v, i) =>
-            v > 0 ? (
-              <rect
-                key={i}
-                // In Arabic the first series stands on the right of its pair, as it is read first.
-                x={slotX(i) + gap / 2 + (dir === 'rtl' ? series.length - 1 - k : k) * barW}
-                y={yAt(v)}
-                width={barW}
-                height={Math.max(0, PAD.top + plotH - yAt(v))}
-                rx={Math.min(2, barW / 3)}
-              >
-                <title>{`${labels[i]}: ${s.label} ${formatValue(v)}`}</title>
-              </rect>
-            ) : null,
-          )}
-        </g>
-      ))}
-    </TimelineFrame>
+    <TimelineFrame
+      title={title}
+      id={id}
+      series={series}
+      summary={summary}
+      dir={dir}
+      ticks={ticks}
+      yAt={yAt}
+      formatTick={formatAxis}
+      draw={draw}
+    />
   )
 }

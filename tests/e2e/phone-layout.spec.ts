@@ -160,11 +160,15 @@ for (const lang of ['ar', 'en'] as const) {
     await upload(page, `/${lang}/analysis`, path.join(noor, 'absence-daily-noor.xls'), w.submit)
     await expectReadableBars(page)
     const timeline = page.locator('#chart-dates-title').locator('xpath=..')
-    await expect(timeline.locator('svg.line-chart')).toBeVisible()
+    // The compact drawing, whole on the phone: nothing of the timeline hidden sideways.
+    await expect(timeline.locator('.chart-compact svg.line-chart')).toBeVisible()
+    await expect(timeline.locator('.chart-full')).toBeHidden()
+    const sideways = await timeline.locator('.chart-compact').evaluate((box) => box.scrollWidth - box.clientWidth)
+    expect(sideways, 'the timeline fits the phone').toBeLessThanOrEqual(1)
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
       const axis = await timeline.evaluate((figure) => {
-        const svg = figure.querySelector('svg.line-chart') as SVGSVGElement
+        const svg = [...figure.querySelectorAll<SVGSVGElement>('svg.line-chart')].find((s) => s.checkVisibility())!
         const text = svg.querySelector('.chart-axis')!
         const rgb = (c: string) => (c.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number)
         return {
