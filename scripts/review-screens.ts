@@ -77,7 +77,10 @@ try {
   )
   await ok('3-D Secure', request.post(pay, form({ intent: 'confirm' })))
 
-  const upload = async (kind: 'absence' | 'grades', file = readFileSync(path.join(root, `app/features/${kind}/fixtures/small-ar.xlsx`))) => {
+  const upload = async (
+    kind: 'absence' | 'grades',
+    file = readFileSync(path.join(root, `app/features/${kind}/fixtures/small-ar.xlsx`)),
+  ) => {
     const res = await ok(
       kind,
       request.post(`/api/v1/analyses/${kind}`, {
