@@ -163,7 +163,9 @@ for (const lang of ['ar', 'en'] as const) {
 
     // The templates page.
     await page.goto(`/${lang}/message-templates`)
-    await expect(page.locator('textarea[name="ar_first_warning"]')).toHaveValue(/\{student\}/)
+    // The Arabic texts name their placeholders in Arabic, the English ones in English.
+    await expect(page.locator('textarea[name="ar_first_warning"]')).toHaveValue(/^ولي أمر الطالب \{اسم الطالب\} \(\{الصف والفصل\}\)/)
+    await expect(page.locator('textarea[name="en_first_warning"]')).toHaveValue(/^Dear guardian of \{student\} \(\{classroom\}\)/)
     expect(await axeBothModes(page)).toEqual([])
     await shots(page, `message-templates-${lang}`)
   })

@@ -3,7 +3,7 @@ import { saveSchoolDetails } from '#app/features/accounts/index.server.ts'
 import { setupTestDatabase } from '#tests/db.ts'
 import { accountContext, createUser, silenceOutboxHints } from '#tests/factories.ts'
 import { defaultTemplates, messageTemplatesOf, restoreMessageTemplates, saveMessageTemplates } from './store.server.ts'
-import { messageKinds, placeholders } from './templates.ts'
+import { arabicPlaceholders, messageKinds, placeholders } from './templates.ts'
 
 // The default parent messages follow the school's setting: a boys' school's speak of a son, a
 // girls' school's of a daughter and of the counsellor as a woman, as the school's letters do.
@@ -11,7 +11,7 @@ import { messageKinds, placeholders } from './templates.ts'
 const testDb = setupTestDatabase()
 silenceOutboxHints()
 
-const usedPlaceholders = (text: string) => placeholders.filter((p) => text.includes(`{${p}}`))
+const usedPlaceholders = (text: string) => placeholders.filter((p) => text.includes(`{${arabicPlaceholders[p]}}`))
 
 describe('the default templates of a boys’ and a girls’ school', () => {
   it('say the same thing with the same placeholders, each in its own grammar', () => {
@@ -19,8 +19,8 @@ describe('the default templates of a boys’ and a girls’ school', () => {
     const girls = defaultTemplates('girls')
     for (const kind of messageKinds) {
       expect(usedPlaceholders(girls.ar[kind])).toEqual(usedPlaceholders(boys.ar[kind]))
-      expect(boys.ar[kind]).toMatch(/^ولي أمر الطالب \{student\}/)
-      expect(girls.ar[kind]).toMatch(/^ولي أمر الطالبة \{student\}/)
+      expect(boys.ar[kind]).toMatch(/^ولي أمر الطالب \{اسم الطالب\}/)
+      expect(girls.ar[kind]).toMatch(/^ولي أمر الطالبة \{اسم الطالب\}/)
       // Neither hedges with a slash; the girls’ never says "his".
       expect(`${boys.ar[kind]} ${girls.ar[kind]}`).not.toContain('/ة')
       expect(girls.ar[kind]).not.toMatch(/حالته(?!ا)|حثّه(?!ا)|الموجّه الطلابي|معه(?!ا)/)

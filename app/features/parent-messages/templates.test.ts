@@ -4,6 +4,7 @@ import { z } from '#app/lib/zod-mini.ts'
 import { defaultTemplates } from './store.server.ts'
 import { studentMessages } from './student-messages.ts'
 import {
+  arabicPlaceholders,
   fillTemplate,
   messageTemplatesSchema,
   placeholders,
@@ -23,8 +24,13 @@ describe('filling a template', () => {
     )
   })
   it('names the placeholders it does not know', () => {
-    expect(unknownPlaceholders('{student} {name} {Count} {}')).toEqual(['name', 'Count', ''])
-    expect(unknownPlaceholders(placeholders.map((p) => `{${p}}`).join(' '))).toEqual([])
+    expect(unknownPlaceholders('{student} {name} {Count} {} {اسم}')).toEqual(['name', 'Count', '', 'اسم'])
+    expect(unknownPlaceholders(placeholders.map((p) => `{${p}} {${arabicPlaceholders[p]}}`).join(' '))).toEqual([])
+  })
+  it('fills the Arabic names as the English ones, in either language’s template', () => {
+    const arabic = '{اسم الطالب} ({الصف والفصل}): {عدد الأيام} · {التواريخ} · {اسم المدرسة}'
+    expect(fillTemplate(arabic, values)).toBe(fillTemplate('{student} ({classroom}): {count} · {dates} · {school}', values))
+    expect(fillTemplate(arabic, values)).toBe('سارة علي أحمد (الأول المتوسط / 1): 4 · ٣ و٤ ربيع الأول · متوسطة النور')
   })
 })
 
@@ -49,11 +55,14 @@ describe('the templates form', () => {
     expect(templateFields.at(-1)).toBe('en_same_day')
     const parsed = z.safeParse(messageTemplatesSchema, defaults)
     expect(parsed.success).toBe(true)
-    // The defaults are short, say the school will follow up, and use the placeholders.
-    for (const text of Object.values(defaults)) {
+    // The defaults are short, say the school will follow up, and use the placeholders: the
+    // Arabic ones by their Arabic names, the English ones by theirs.
+    for (const [field, text] of Object.entries(defaults)) {
       expect(text.length).toBeLessThan(400)
-      expect(text).toContain('{student}')
-      expect(text).toContain('{school}')
+      const names = field.startsWith('ar_') ? arabicPlaceholders : { student: 'student', school: 'school' }
+      expect(text).toContain(`{${names.student}}`)
+      expect(text).toContain(`{${names.school}}`)
+      if (field.startsWith('ar_')) expect(text).not.toMatch(/\{[a-z]+\}/)
       expect(text).toMatch(/ستتابع المدرسة|the school will follow up/)
     }
   })

@@ -4,7 +4,7 @@ import { z } from '#app/lib/zod-mini.ts'
 /**
  * Parent messages (issue 18): a template per escalation document and one for a same-day absence,
  * in Arabic and English, filled per student with {student} {classroom} {count} {dates} {school}
- * (docs/parent-messages.md). Hallil only fills the text: the teacher copies it or opens it in
+ * or their Arabic names (docs/parent-messages.md). Hallil only fills the text: the teacher copies it or opens it in
  * WhatsApp; nothing is sent from here. Pure, and written with zod/mini: the settings page sends
  * its schema to the browser.
  */
@@ -22,6 +22,29 @@ export const placeholders = ['student', 'classroom', 'count', 'dates', 'school']
 export type Placeholder = (typeof placeholders)[number]
 export type PlaceholderValues = { readonly [P in Placeholder]: string }
 
+/**
+ * Each placeholder's Arabic name, which the Arabic templates use: Latin names inside an Arabic
+ * sentence are laid out by the bidirectional algorithm in an order hard to edit, Arabic ones read
+ * in place. Either name is filled in either language.
+ */
+export const arabicPlaceholders: { readonly [P in Placeholder]: string } = {
+  student: 'اسم الطالب',
+  classroom: 'الصف والفصل',
+  count: 'عدد الأيام',
+  dates: 'التواريخ',
+  school: 'اسم المدرسة',
+}
+
+const placeholderOf = new Map<string, Placeholder>(
+  placeholders.flatMap((p) => [
+    [p, p],
+    [arabicPlaceholders[p], p],
+  ]),
+)
+
+/** The placeholder a name in braces stands for (`student` or `اسم الطالب`), or undefined. */
+export const placeholderNamed = (name: string): Placeholder | undefined => placeholderOf.get(name)
+
 /** The longest template a teacher may write (a WhatsApp message stays short). */
 export const templateMaxLength = 1000
 
@@ -37,14 +60,15 @@ const PLACEHOLDER = /\{([^{}]*)\}/g
 
 /** The placeholders a template uses that Hallil does not fill (a typo such as `{name}`). */
 export function unknownPlaceholders(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '').filter((name) => !(placeholders as readonly string[]).includes(name))
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '').filter((name) => placeholderNamed(name) === undefined)
 }
 
 /** A template with its placeholders filled; one it does not know is left as written. */
 export function fillTemplate(template: string, values: PlaceholderValues): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) =>
-    (placeholders as readonly string[]).includes(name) ? values[name as Placeholder] : whole,
-  )
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    const placeholder = placeholderNamed(name)
+    return placeholder ? values[placeholder] : whole
+  })
 }
 
 /**

@@ -8,6 +8,6 @@ export const messageTemplatesWire = wireShape(
   z
     .object(Object.fromEntries(templateFields.map((field) => [field, z.string()])) as Record<string, z.ZodString>)
     .describe(
-      'The parent message templates, Arabic (`ar_…`) and English (`en_…`), per escalation document and for a same-day absence (`…_same_day`); placeholders {student} {classroom} {count} {dates} {school}',
+      'The parent message templates, Arabic (`ar_…`) and English (`en_…`), per escalation document and for a same-day absence (`…_same_day`); placeholders {student} {classroom} {count} {dates} {school}, or in Arabic {اسم الطالب} {الصف والفصل} {عدد الأيام} {التواريخ} {اسم المدرسة}',
     ),
 )

@@ -280,13 +280,15 @@ describe('parent message templates in the API', () => {
     const other = await teacher('en')
     const defaults = await json<Record<string, string>>(await app.request('/api/v1/settings/message-templates', { headers }))
     expect(Object.keys(defaults)).toHaveLength(12)
-    expect(defaults.ar_same_day).toContain('{student}')
+    expect(defaults.ar_same_day).toContain('{اسم الطالب}')
     expect(defaults.en_first_warning).toContain('the school will follow up')
 
     const refused = await put(headers, { ...defaults, ar_first_warning: 'ولي أمر {name}' })
     expect(refused.status).toBe(422)
     expect(((await refused.json()) as { errors: Record<string, string[]> }).errors).toEqual({
-      ar_first_warning: ['في النص موضع غير معروف بين قوسين؛ المواضع المعروفة: {student} و{classroom} و{count} و{dates} و{school}.'],
+      ar_first_warning: [
+        'في النص موضع غير معروف بين قوسين؛ المواضع المعروفة: {اسم الطالب} و{الصف والفصل} و{عدد الأيام} و{التواريخ} و{اسم المدرسة}، أو أسماؤها بالإنجليزية.',
+      ],
     })
     expect((await put(headers, { ar_first_warning: 'x' })).status).toBe(422)
 

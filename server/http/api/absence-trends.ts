@@ -92,7 +92,7 @@ export function absenceTrendsRoutes() {
       tag: 'Analyses',
       summary: 'Change the parent message templates',
       description:
-        'Every template, each 1 to 1,000 characters, with no placeholder but {student} {classroom} {count} {dates} {school}. Every message is filled from them from then on. Hallil sends no message itself.',
+        'Every template, each 1 to 1,000 characters, with no placeholder but {student} {classroom} {count} {dates} {school} or their Arabic names {اسم الطالب} {الصف والفصل} {عدد الأيام} {التواريخ} {اسم المدرسة} (the Arabic defaults use these). Every message is filled from them from then on. Hallil sends no message itself.',
       auth: 'subscriber',
       body: { kind: 'json', schema: messageTemplatesSchema, name: 'ParentMessageTemplatesRequest' },
       data: messageTemplatesWire,
