@@ -139,6 +139,9 @@ for (const lang of ['ar', 'en'] as const) {
     await page.goto(`/${lang}/full-name`)
     await expect(page).toHaveURL(new RegExp(`/${lang}$`))
 
+    // The confirmation dialog is the script's; a click before the page is hydrated follows the
+    // link to the logout page instead (the path without JavaScript, tested below).
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
     await page.locator('.account-button').click()
     await page.getByRole('link', { name: w.logout }).click()
     const dialog = page.getByRole('dialog', { name: w.logoutTitle })
