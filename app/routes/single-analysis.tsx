@@ -43,17 +43,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // A totals analysis recomputed for the school days the teacher typed (`days`), as the exports are.
   const schoolDays = schoolDaysFromQuery(url.searchParams, maxSchoolDays)
-  // The teacher's ladder, read once for the steps, the parent messages and the letters' block.
-  const ladder = await ladderOf({ db: context.db, userId: user.id })
-  // The tiers with the teacher's thresholds as they are now (settings), not as they were at the upload.
-  const page = await absenceReportPage({
-    db: context.db,
-    stored,
-    q: url.searchParams.get('q'),
-    schoolDays,
-    thresholds: await tierThresholdsOf({ db: context.db, userId: user.id }),
-    ladder,
-  })
+  // The teacher's settings, each read once: the ladder (the steps, the parent messages and the
+  // letters' block), the tiers' thresholds as they are now (not as at the upload), the school.
+  const [ladder, thresholds, school] = await Promise.all([
+    ladderOf({ db: context.db, userId: user.id }),
+    tierThresholdsOf({ db: context.db, userId: user.id }),
+    schoolDetailsOf({ db: context.db, userId: user.id }),
+  ])
+  const page = await absenceReportPage({ db: context.db, stored, q: url.searchParams.get('q'), schoolDays, thresholds, ladder })
   // The found students' parent messages, with the teacher's templates and ladder (issue 18).
   const parentMessages =
     page.search && 'students' in page.search
@@ -69,7 +66,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // The follow-up letters by step (issue 18): the ladder in force, its counts, the school details.
   const followUp = {
     steps: await stepDocumentsSummary({ db: context.db, userId: user.id, stored, ladder }),
-    hasSchool: (await schoolDetailsOf({ db: context.db, userId: user.id })) !== null,
+    hasSchool: school !== null,
   }
   return {
     messages: getMessages(lang, [

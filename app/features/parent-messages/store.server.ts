@@ -29,24 +29,27 @@ async function teacherDefaults({ db, userId }: TeacherOptions): Promise<MessageT
   return defaultTemplates((await schoolDetailsOf({ db, userId }))?.students)
 }
 
-/** The teacher's templates; the defaults where she has none (never saved, or a kind added since). */
+/**
+ * The teacher's templates; the defaults where she has none (never saved, or a kind added since).
+ * Her school details are read only then: saved templates need no defaults.
+ */
 export async function messageTemplatesOf({ db, userId }: TeacherOptions): Promise<MessageTemplates> {
-  const [[row], defaults] = await Promise.all([
-    db
-      .select({ templates: parentMessageTemplates.templates })
-      .from(parentMessageTemplates)
-      .where(eq(parentMessageTemplates.userId, userId))
-      .limit(1),
-    teacherDefaults({ db, userId }),
-  ])
-  if (!row) return defaults
+  const [row] = await db
+    .select({ templates: parentMessageTemplates.templates })
+    .from(parentMessageTemplates)
+    .where(eq(parentMessageTemplates.userId, userId))
+    .limit(1)
+  const savedText = (lang: MessageLang, kind: MessageKind) => {
+    const saved = row?.templates[lang]?.[kind]
+    return typeof saved === 'string' && saved.trim() ? saved : null
+  }
+  const complete = messageLangs.every((lang) => messageKinds.every((kind) => savedText(lang, kind) !== null))
+  const defaults = complete ? null : await teacherDefaults({ db, userId })
   const side = (lang: MessageLang) =>
-    Object.fromEntries(
-      messageKinds.map((kind) => {
-        const saved = row.templates[lang]?.[kind]
-        return [kind, typeof saved === 'string' && saved.trim() ? saved : defaults[lang][kind]]
-      }),
-    ) as Record<MessageKind, string>
+    Object.fromEntries(messageKinds.map((kind) => [kind, savedText(lang, kind) ?? defaults?.[lang][kind] ?? ''])) as Record<
+      MessageKind,
+      string
+    >
   return { ar: side('ar'), en: side('en') }
 }
 

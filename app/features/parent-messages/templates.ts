@@ -4,8 +4,8 @@ import { z } from '#app/lib/zod-mini.ts'
 /**
  * Parent messages (issue 18): a template per escalation document and one for a same-day absence,
  * in Arabic and English, filled per student with {student} {classroom} {count} {dates} {school}
- * or their Arabic names (docs/parent-messages.md). Hallil only fills the text: the teacher copies it or opens it in
- * WhatsApp; nothing is sent from here. Pure, and written with zod/mini: the settings page sends
+ * or their Arabic names (docs/parent-messages.md). Hallil only fills the text: the teacher copies
+ * it or opens it in WhatsApp; nothing is sent from here. Pure, and written with zod/mini: the settings page sends
  * its schema to the browser.
  */
 
