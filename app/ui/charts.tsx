@@ -110,32 +110,41 @@ const layouts: readonly TimelineLayout[] = [
 const shownLabels = (n: number, compact: boolean) =>
   n <= 1 ? [0] : [...new Set(compact ? [0, n - 1] : [0, Math.floor((n - 1) / 2), n - 1])]
 
+/** What a timeline is given: its title and id, the period labels and the series, the page's direction. */
+interface TimelineProps {
+  title: string
+  labels: string[]
+  series: LineSeries[]
+  dir: 'rtl' | 'ltr'
+  id: string
+  formatValue: (value: number) => string
+}
+
 /**
- * What the line and column charts share: the title, the legend, the scrolling box and the value
- * axis with its gridlines, on the inline-start side (the right in Arabic). The chart draws its
- * time labels and series inside, for each layout.
+ * What the line and column charts share: the title, the legend, the scrolling box, the value
+ * axis with its gridlines on the inline-start side (the right in Arabic), and the period labels
+ * (the first and last at the plot's edges, anchored inwards so neither is cut off; another at
+ * `centreX`). The chart draws its series inside, for each layout.
  */
 function TimelineFrame({
-  title,
-  id,
-  series,
+  chart: { title, id, series, dir, labels },
   summary,
-  dir,
   ticks,
   yAt,
   formatTick,
+  centreX,
   draw,
 }: {
-  title: string
-  id: string
-  series: LineSeries[]
+  chart: TimelineProps
   summary: string
-  dir: 'rtl' | 'ltr'
   ticks: number[]
   yAt: (value: number) => number
   formatTick: (value: number) => string
+  /** Where the label of period i stands when it is neither the first nor the last (or the only one). */
+  centreX: (i: number, layout: TimelineLayout) => number
   draw: (layout: TimelineLayout) => React.ReactNode
 }) {
+  const n = labels.length
   return (
     <figure className="chart chart-wide" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`} className="chart-title">
@@ -143,8 +152,11 @@ function TimelineFrame({
       </figcaption>
       <ChartLegend items={series.map((s) => ({ key: s.key, label: s.label, tone: s.tone }))} />
       {layouts.map((layout) => {
-        const { width } = layout
+        const { width, plotW } = layout
         const axisX = dir === 'rtl' ? width - PAD.start + 6 : PAD.start - 6
+        // The plot's edges along the reading direction, in SVG x (from the left).
+        const readingStart = dir === 'rtl' ? width - PAD.start : PAD.start
+        const readingEnd = dir === 'rtl' ? width - PAD.start - plotW : PAD.start + plotW
         return (
           // Focusable so the keyboard can scroll it, and so a region (a landmark): a scrollable box
           // in the focus order needs a role axe's focus-order-semantics accepts.
@@ -179,6 +191,21 @@ function TimelineFrame({
                   </text>
                 </g>
               ))}
+              {shownLabels(n, layout.compact).map((i) => {
+                const isFirst = n > 1 && i === 0
+                const isLast = n > 1 && i === n - 1
+                return (
+                  <text
+                    key={i}
+                    className="chart-axis"
+                    x={isFirst ? readingStart : isLast ? readingEnd : centreX(i, layout)}
+                    y={H - 12}
+                    textAnchor={isFirst ? 'start' : isLast ? 'end' : 'middle'}
+                  >
+                    {labels[i]}
+                  </text>
+                )
+              })}
               {draw(layout)}
             </svg>
           </div>
@@ -192,62 +219,30 @@ function TimelineFrame({
  * Percentages over time. In a right-to-left page time runs from right to left, as Arabic
  * readers expect, with the axis on the right.
  */
-export function LineChart({
-  title,
-  labels,
-  series,
-  dir,
-  id,
-  formatValue,
-}: {
-  title: string
-  labels: string[]
-  series: LineSeries[]
-  dir: 'rtl' | 'ltr'
-  id: string
-  formatValue: (value: number) => string
-}) {
+export function LineChart(props: TimelineProps) {
+  const { labels, series, dir, formatValue } = props
   const n = labels.length
   const yAt = (v: number) => PAD.top + plotH - (Math.min(100, Math.max(0, v)) / 100) * plotH
   const summary = series.map((s) => `${s.label}: ${s.values.map(formatValue).join('، ')}`).join(' — ')
-  const draw = ({ width, plotW, compact }: TimelineLayout) => {
-    const xAt = (i: number) => {
-      const along = n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW
-      return dir === 'rtl' ? width - PAD.start - along : PAD.start + along
-    }
-    return (
-      <>
-        {shownLabels(n, compact).map((i) => (
-          // The first and last dates sit at the plot's edges: anchored inwards, they are not cut off.
-          <text
-            key={i}
-            className="chart-axis"
-            x={xAt(i)}
-            y={H - 12}
-            textAnchor={n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle'}
-          >
-            {labels[i]}
-          </text>
-        ))}
-        {series.map((s) => (
-          <g key={s.key} className={`chart-series tone-${s.tone}`}>
-            <polyline fill="none" points={s.values.map((v, i) => `${xAt(i).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ')} />
-            {n <= (compact ? 20 : 40) ? s.values.map((v, i) => <circle key={i} cx={xAt(i)} cy={yAt(v)} r={3} />) : null}
-          </g>
-        ))}
-      </>
-    )
+  const xAt = (i: number, { width, plotW }: TimelineLayout) => {
+    const along = n <= 1 ? plotW / 2 : (i / (n - 1)) * plotW
+    return dir === 'rtl' ? width - PAD.start - along : PAD.start + along
   }
+  const draw = (layout: TimelineLayout) =>
+    series.map((s) => (
+      <g key={s.key} className={`chart-series tone-${s.tone}`}>
+        <polyline fill="none" points={s.values.map((v, i) => `${xAt(i, layout).toFixed(1)},${yAt(v).toFixed(1)}`).join(' ')} />
+        {n <= (layout.compact ? 20 : 40) ? s.values.map((v, i) => <circle key={i} cx={xAt(i, layout)} cy={yAt(v)} r={3} />) : null}
+      </g>
+    ))
   return (
     <TimelineFrame
-      title={title}
-      id={id}
-      series={series}
+      chart={props}
       summary={summary}
-      dir={dir}
       ticks={[0, 25, 50, 75, 100]}
       yAt={yAt}
       formatTick={formatValue}
+      centreX={xAt}
       draw={draw}
     />
   )
@@ -270,88 +265,56 @@ export function axisScale(max: number, minStep: number): { step: number; top: nu
  * right, as the LineChart does; the axis starts at 0 and ends at a round figure.
  */
 export function ColumnChart({
-  title,
-  labels,
-  series,
-  dir,
-  id,
-  formatValue,
-  formatAxis = formatValue,
+  formatAxis,
   minStep = 1,
-}: {
-  title: string
-  labels: string[]
-  series: LineSeries[]
-  dir: 'rtl' | 'ltr'
-  id: string
-  formatValue: (value: number) => string
+  ...props
+}: TimelineProps & {
   formatAxis?: (value: number) => string
   /** The smallest step of the axis: 1 for counts (no half a sign-up), 100 halalas for money (whole riyals). */
   minStep?: number
 }) {
+  const { labels, series, dir, formatValue } = props
   const n = labels.length
   const { step, top } = axisScale(Math.max(0, ...series.flatMap((s) => s.values)), minStep)
   const yAt = (v: number) => PAD.top + plotH - (Math.max(0, v) / top) * plotH
   const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step)
   const summary = series.map((s) => `${s.label}: ${s.values.map((v, i) => `${labels[i]} ${formatValue(v)}`).join('، ')}`).join(' — ')
-  const draw = ({ width, plotW, compact }: TimelineLayout) => {
-    const slot = plotW / Math.max(1, n)
+  const slotOf = ({ plotW }: TimelineLayout) => plotW / Math.max(1, n)
+  // The slot's start along the reading direction, in SVG x (from the left).
+  const slotX = (i: number, layout: TimelineLayout) =>
+    dir === 'rtl' ? layout.width - PAD.start - (i + 1) * slotOf(layout) : PAD.start + i * slotOf(layout)
+  const draw = (layout: TimelineLayout) => {
+    const slot = slotOf(layout)
     const gap = Math.min(6, slot * 0.2)
     const barW = Math.max(1, (slot - gap) / Math.max(1, series.length))
-    // The slot's start along the reading direction, in SVG x (from the left).
-    const slotX = (i: number) => (dir === 'rtl' ? width - PAD.start - (i + 1) * slot : PAD.start + i * slot)
-    return (
-      <>
-        {shownLabels(n, compact).map((i) => {
-          // The first and last labels line up with the plot's edges (anchored inwards, in the page's direction), so neither is cut off.
-          const isFirst = n > 1 && i === 0
-          const isLast = n > 1 && i === n - 1
-          const readingStart = dir === 'rtl' ? slotX(i) + slot : slotX(i)
-          const readingEnd = dir === 'rtl' ? slotX(i) : slotX(i) + slot
-          return (
-            <text
+    return series.map((s, k) => (
+      <g key={s.key} className={`chart-columns tone-${s.tone}`}>
+        {s.values.map((v, i) =>
+          v > 0 ? (
+            <rect
               key={i}
-              className="chart-axis"
-              x={isFirst ? readingStart : isLast ? readingEnd : slotX(i) + slot / 2}
-              y={H - 12}
-              textAnchor={isFirst ? 'start' : isLast ? 'end' : 'middle'}
+              // In Arabic the first series stands on the right of its pair, as it is read first.
+              x={slotX(i, layout) + gap / 2 + (dir === 'rtl' ? series.length - 1 - k : k) * barW}
+              y={yAt(v)}
+              width={barW}
+              height={Math.max(0, PAD.top + plotH - yAt(v))}
+              rx={Math.min(2, barW / 3)}
             >
-              {labels[i]}
-            </text>
-          )
-        })}
-        {series.map((s, k) => (
-          <g key={s.key} className={`chart-columns tone-${s.tone}`}>
-            {s.values.map((v, i) =>
-              v > 0 ? (
-                <rect
-                  key={i}
-                  // In Arabic the first series stands on the right of its pair, as it is read first.
-                  x={slotX(i) + gap / 2 + (dir === 'rtl' ? series.length - 1 - k : k) * barW}
-                  y={yAt(v)}
-                  width={barW}
-                  height={Math.max(0, PAD.top + plotH - yAt(v))}
-                  rx={Math.min(2, barW / 3)}
-                >
-                  <title>{`${labels[i]}: ${s.label} ${formatValue(v)}`}</title>
-                </rect>
-              ) : null,
-            )}
-          </g>
-        ))}
-      </>
-    )
+              <title>{`${labels[i]}: ${s.label} ${formatValue(v)}`}</title>
+            </rect>
+          ) : null,
+        )}
+      </g>
+    ))
   }
   return (
     <TimelineFrame
-      title={title}
-      id={id}
-      series={series}
+      chart={props}
       summary={summary}
-      dir={dir}
       ticks={ticks}
       yAt={yAt}
-      formatTick={formatAxis}
+      formatTick={formatAxis ?? formatValue}
+      centreX={(i, layout) => slotX(i, layout) + slotOf(layout) / 2}
       draw={draw}
     />
   )
